@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_FABRIC_HELPER_H
+#define PRESTO_FABRIC_HELPER_H
+
+#include "ns3/fabric-switch.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief Turns a FabricTopology into ns-3 nodes: hosts with the Internet stack and one
+ * point-to-point device each, switches with a FabricSwitch and no IP stack, links as
+ * PointToPointChannels, and the switches' forwarding tables computed from the graph.
+ *
+ * Host addresses: 10.0.0.0/8, host i gets 10.0.0.1 + i (all hosts on one subnet, so a host
+ * sends every packet out of its single device; no ARP on point-to-point). Hosts get a FIFO
+ * queue disc (no FqCoDel, so nothing but the switches marks or drops); switch ports get a
+ * drop-tail device queue of BufferBytes. Counts packet transmissions on every device.
+ *
+ * Usage: set switch attributes (SetSwitchAttribute), Install(topology), then FailLink /
+ * SetLinkRate at any time before or during the run. The helper counts packet-hops through
+ * trace sinks bound to itself and schedules link events on itself: keep it alive (and do not
+ * copy it) until the simulation is destroyed. One fabric per helper and per simulation (the
+ * host addresses come from ns-3's global address generator, reset by Simulator::Destroy).
+ */
+class FabricHelper
+{
+  public:
+    FabricHelper();
+
+    /**
+     * \param name a FabricSwitch attribute ("LoadBalancing", "EcnThreshold", ...)
+     * \param value its value
+     */
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Host device queue size (the NIC's own transmit queue, below the queue disc).
+     * \param packets the size, in packets
+     */
+    void SetHostDeviceQueuePackets(uint32_t packets);
+
+    /**
+     * \brief Reference mode for comparisons: switches become ordinary ns-3 IP routers
+     * (InternetStack, Ipv4GlobalRouting with RandomEcmpRouting = true, i.e. per-packet random
+     * ECMP, routes from Ipv4GlobalRoutingHelper::PopulateRoutingTables), every link gets its
+     * own /30 subnet from 10.0.0.0/8 (hosts included), router ports have no queue disc and a
+     * drop-tail device queue of the switch attribute BufferBytes. FabricSwitch attributes
+     * other than BufferBytes do not apply. Call before Install.
+     * \param use true for ns-3 routers, false (default) for FabricSwitch
+     */
+    void SetUseNs3Routers(bool use);
+    /** \return true in the ns-3 router reference mode */
+    bool GetUseNs3Routers() const;
+
+    /**
+     * \brief Build the fabric.
+     * \param topology the graph (copied; later changes go through FailLink/SetLinkRate)
+     */
+    void Install(const FabricTopology& topology);
+
+    /**
+     * \brief Fail a link at time at: both devices drop everything from then on, and every
+     * switch's forwarding table is recomputed without it.
+     * \param link link id in the topology
+     * \param at when (Seconds(0) = before the first packet)
+     */
+    void FailLink(uint32_t link, Time at);
+
+    /**
+     * \brief Change a link's rate in both directions at time at (degraded, asymmetric paths).
+     * \param link link id
+     * \param rateBps the new rate, bit/s
+     * \param at when
+     */
+    void SetLinkRate(uint32_t link, double rateBps, Time at);
+
+    /** \brief Write pcap traces of every host's link, files prefix-<node>-<dev>.pcap.
+     * \param prefix file name prefix (may contain a directory) */
+    void EnablePcapHosts(const std::string& prefix);
+
+    /**
+     * \brief Assign fixed random streams to the switches.
+     * \param stream first stream index
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    const FabricTopology& GetTopology() const;               //!< \return the topology as it is now
+    NodeContainer GetHosts() const;                          //!< \return host nodes by host index
+    NodeContainer GetSwitches() const;                       //!< \return switch nodes
+    NetDeviceContainer GetHostDevices() const;               //!< \return each host's device
+    Ipv4Address GetHostAddress(uint32_t host) const;         //!< \param host index \return address
+    std::vector<Ptr<FabricSwitch>> GetSwitchObjects() const; //!< \return the switches
+    /** \param node a topology node id \return the ns-3 node */
+    Ptr<Node> GetNode(uint32_t node) const;
+    /** \return packet transmissions started on all links so far */
+    uint64_t GetPacketHops() const;
+    /**
+     * \param link link id in the topology
+     * \return the devices at the link's ends a and b (in that order)
+     */
+    std::pair<Ptr<NetDevice>, Ptr<NetDevice>> GetLinkDevices(uint32_t link) const;
+
+  private:
+    /** Recompute and install every switch's forwarding table from m_topology. */
+    void InstallRoutes();
+    /** Count one transmission (PhyTxBegin sink). */
+    void CountHop(Ptr<const Packet>);
+    /** Build links, stacks and addresses with FabricSwitches. */
+    void InstallFabricSwitches();
+    /** Build links, stacks and addresses with ns-3 routers. */
+    void InstallNs3Routers();
+    /** Create the point-to-point devices and channels of every link. */
+    void InstallLinks();
+    /** Fail a link now (FailLink's scheduled part). \param link link id */
+    void DoFailLink(uint32_t link);
+    /** Make a link's devices drop everything (and, for routers, its interfaces down).
+     * \param link link id */
+    void ApplyLinkDown(uint32_t link);
+    /** ApplyLinkDown for every link already down in the installed topology. */
+    void ApplyDownLinks();
+    /** Change a link's rate now. \param link link id \param rateBps bit/s */
+    void DoSetLinkRate(uint32_t link, double rateBps);
+    /** Throw PrestoInputError unless Install has run. \param what the caller's name */
+    void CheckInstalled(const char* what) const;
+    /** Throw PrestoInputError for a bad link id. \param link id \param what caller */
+    void CheckLink(uint32_t link, const char* what) const;
+
+    ObjectFactory m_switchFactory;                 //!< FabricSwitch attributes
+    uint32_t m_hostQueuePackets;                   //!< host device queue size
+    FabricTopology m_topology;                     //!< current graph
+    std::vector<Ptr<Node>> m_nodes;                //!< by topology node id
+    std::vector<Ptr<FabricSwitch>> m_switchByNode; //!< by node id (null for hosts)
+    std::vector<std::pair<Ptr<NetDevice>, Ptr<NetDevice>>> m_linkDevices; //!< by link id
+    std::vector<uint32_t> m_hostAddresses;                                //!< host order
+    uint64_t m_packetHops;                                                //!< counter
+    bool m_useNs3Routers {false};                                         //!< reference mode
+    bool m_seedSet {false};     //!< HashSeed set by the user
+    bool m_installed {false};   //!< Install has run
+    uint32_t m_bufferBytes {0}; //!< switch port buffer, bytes
+};
+
+} // namespace ns3
+
+#endif // PRESTO_FABRIC_HELPER_H

@@ -1,0 +1,538 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "spray-experiment.h"
+
+#include "ns3/command-line.h"
+#include "ns3/data-rate.h"
+#include "ns3/enum.h"
+#include "ns3/fct-plot.h"
+#include "ns3/flow-file.h"
+#include "ns3/flow-generator.h"
+#include "ns3/host-tcp-endpoint.h"
+#include "ns3/ideal-fct.h"
+#include "ns3/log.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SprayExperiment");
+
+namespace
+{
+
+/// RNG stream numbers: fixed so that a run depends only on the seed (run number).
+constexpr int64_t WORKLOAD_STREAM = 1;
+constexpr int64_t FABRIC_STREAM = 100;
+
+std::string
+Join(const std::vector<std::string>& v)
+{
+    std::string s;
+    for (const auto& x : v)
+    {
+        s += (s.empty() ? "" : ", ") + x;
+    }
+    return s;
+}
+
+void
+RequireOneOf(const std::string& option, const std::string& value,
+             const std::vector<std::string>& valid)
+{
+    if (std::find(valid.begin(), valid.end(), value) == valid.end())
+    {
+        throw PrestoInputError("--" + option + "=" + value
+                               + " is not valid; valid values: " + Join(valid));
+    }
+}
+
+double
+ParseRate(const std::string& option, const std::string& text)
+{
+    DataRateValue v;
+    if (!v.DeserializeFromString(text, MakeDataRateChecker()) || v.Get().GetBitRate() == 0)
+    {
+        throw PrestoInputError("--" + option + "=" + text
+                               + " is not a data rate (examples: 10Gbps, 40Gb/s, 100Mbps)");
+    }
+    return static_cast<double>(v.Get().GetBitRate());
+}
+
+/// Time with an explicit unit (s, ms, us, ns); ns-3's own parser aborts on bad input.
+int64_t
+ParseTimeNs(const std::string& option, const std::string& text)
+{
+    static const std::vector<std::pair<std::string, double>> units
+        = {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    for (const auto& [unit, scale] : units)
+    {
+        if (text.size() > unit.size()
+            && text.compare(text.size() - unit.size(), unit.size(), unit) == 0)
+        {
+            std::string number = text.substr(0, text.size() - unit.size());
+            std::istringstream is(number);
+            double value;
+            if (is >> value && is.eof() && value >= 0)
+            {
+                return static_cast<int64_t>(value * scale + 0.5);
+            }
+        }
+    }
+    throw PrestoInputError("--" + option + "=" + text
+                           + " is not a time with a unit (examples: 1us, 500ns, 2ms)");
+}
+
+std::vector<uint64_t>
+ParseEdges(const std::string& text)
+{
+    std::vector<uint64_t> edges;
+    std::istringstream is(text);
+    std::string item;
+    while (std::getline(is, item, ','))
+    {
+        std::istringstream one(item);
+        uint64_t e;
+        if (!(one >> e) || !one.eof() || e == 0 || (!edges.empty() && e <= edges.back()))
+        {
+            throw PrestoInputError("--buckets=" + text
+                                   + ": expected increasing positive byte counts separated by "
+                                     "commas, got '"
+                                   + item + "'");
+        }
+        edges.push_back(e);
+    }
+    return edges;
+}
+
+/// Node names for --failLinks: hostN, and per switch tier leafN/spineN or edgeN/aggN/coreN.
+uint32_t
+NodeByName(const FabricTopology& topo, const std::string& topology, const std::string& name)
+{
+    static const std::map<std::string, std::vector<std::string>> tierNames
+        = {{"leaf-spine", {"leaf", "spine"}}, {"fat-tree", {"edge", "agg", "core"}}};
+    const auto& tiers = tierNames.at(topology);
+    size_t digits = name.find_first_of("0123456789");
+    std::string kind = name.substr(0, digits);
+    uint32_t index = 0;
+    bool ok = digits != std::string::npos;
+    if (ok)
+    {
+        std::istringstream is(name.substr(digits));
+        ok = static_cast<bool>(is >> index) && is.eof();
+    }
+    if (ok && kind == "host")
+    {
+        if (index < topo.GetNHosts())
+        {
+            return topo.HostNode(index);
+        }
+    }
+    else if (ok)
+    {
+        auto t = std::find(tiers.begin(), tiers.end(), kind);
+        if (t != tiers.end())
+        {
+            uint32_t tier = static_cast<uint32_t>(t - tiers.begin());
+            uint32_t seen = 0;
+            for (uint32_t n = 0; n < topo.GetNNodes(); ++n)
+            {
+                if (!topo.IsHost(n) && topo.GetTier(n) == tier && seen++ == index)
+                {
+                    return n;
+                }
+            }
+        }
+    }
+    throw PrestoInputError("no node named '" + name + "' in this " + topology + " (names: host<i>, "
+                           + Join(tiers) + " followed by an index)");
+}
+
+} // namespace
+
+void
+SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
+{
+    cmd.AddValue("device", "Endpoint on every host: " + Join(SprayExperiment::Devices()), device);
+    cmd.AddValue("lb", "Load balancing in the switches: ecmp|spray|spray-rr|flowlet", lb);
+    cmd.AddValue("workload", "Flow-size CDF: websearch|datamining|hadoop or a CDF file path",
+                 workload);
+    cmd.AddValue("load", "Offered load, fraction of host NIC bandwidth (0,1]", load);
+    cmd.AddValue("pattern", "Traffic pattern: all-to-all|permutation|incast", pattern);
+    cmd.AddValue("incastSenders", "Senders per incast event", incastSenders);
+    cmd.AddValue("flowFile", "Replay this HPCC flow file instead of generating flows", flowFile);
+    cmd.AddValue("topology", "Fabric: leaf-spine|fat-tree", topology);
+    cmd.AddValue("leaves", "Leaf switches (leaf-spine)", leaves);
+    cmd.AddValue("spines", "Spine switches (leaf-spine)", spines);
+    cmd.AddValue("hostsPerLeaf", "Hosts per leaf (leaf-spine)", hostsPerLeaf);
+    cmd.AddValue("k", "Fat-tree arity k (even)", fatTreeK);
+    cmd.AddValue("hostRate", "Host link rate (e.g. 10Gbps)", hostRate);
+    cmd.AddValue("coreRate", "Switch-to-switch link rate (e.g. 40Gbps)", coreRate);
+    cmd.AddValue("linkDelay", "Propagation delay of every link (e.g. 1us)", linkDelay);
+    cmd.AddValue("failLinks", "Links to fail: a-b[@time],... (e.g. leaf0-spine1@5ms)", failLinks);
+    cmd.AddValue("degradeLinks",
+                 "Links to slow down: a-b:rate[@time],... (e.g. leaf0-spine1:10Gbps)",
+                 degradeLinks);
+    cmd.AddValue("fabric",
+                 "Switch model: presto (module switch) | ns3-routers (ns-3 IP routers, "
+                 "per-packet random ECMP; reference for speed comparisons)",
+                 fabric);
+    cmd.AddValue("simTime", "Flows arrive during [0, simTime), seconds", simTime);
+    cmd.AddValue("drainTime", "Then wait at most this long for flows to finish, seconds",
+                 drainTime);
+    cmd.AddValue("warmup", "Flows starting before this are not counted, seconds", warmup);
+    cmd.AddValue("buckets", "Flow-size bucket upper edges, bytes: e1,e2,... (default: per CDF)",
+                 buckets);
+    cmd.AddValue("maxFlows", "Cap on generated flows (0: none)", maxFlows);
+    cmd.AddValue("seed", "Run number for ns-3's random streams", seed);
+    cmd.AddValue("pcap", "Write pcap traces of host links into the output directory", pcap);
+    cmd.AddValue("plot", "Write fct.png", plot);
+    cmd.AddValue("quiet", "Do not print the table", quiet);
+    cmd.AddValue("out", "Output directory for fct.csv, summary.json, flows.txt, fct.png", out);
+    cmd.AddValue("label", "Run label for tables and plots (default: the device)", label);
+}
+
+nlohmann::json
+SprayExperimentConfig::ToJson() const
+{
+    return {{"device", device},
+            {"lb", lb},
+            {"workload", workload},
+            {"load", load},
+            {"pattern", pattern},
+            {"incast_senders", incastSenders},
+            {"flow_file", flowFile},
+            {"topology", topology},
+            {"leaves", leaves},
+            {"spines", spines},
+            {"hosts_per_leaf", hostsPerLeaf},
+            {"k", fatTreeK},
+            {"host_rate", hostRate},
+            {"core_rate", coreRate},
+            {"link_delay", linkDelay},
+            {"fail_links", failLinks},
+            {"degrade_links", degradeLinks},
+            {"fabric", fabric},
+            {"sim_time_s", simTime},
+            {"drain_time_s", drainTime},
+            {"warmup_s", warmup},
+            {"buckets", buckets},
+            {"max_flows", maxFlows},
+            {"seed", seed},
+            {"label", label.empty() ? device : label}};
+}
+
+std::vector<std::string>
+SprayExperiment::Devices()
+{
+    return {"host-tcp"};
+}
+
+SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
+    : m_config(config)
+{
+    const auto& c = m_config;
+    RequireOneOf("device", c.device, Devices());
+    RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
+    RequireOneOf("topology", c.topology, {"leaf-spine", "fat-tree"});
+    RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
+    if (c.fabric == "ns3-routers" && c.lb != "spray")
+    {
+        throw PrestoInputError("--fabric=ns3-routers only offers per-packet random ECMP: use "
+                               "--lb=spray with it");
+    }
+    if (!(c.load > 0 && c.load <= 1))
+    {
+        throw PrestoInputError("--load=" + std::to_string(c.load) + " must be in (0, 1]");
+    }
+    if (!(c.simTime > 0) || !(c.drainTime >= 0) || !(c.warmup >= 0) || c.warmup >= c.simTime)
+    {
+        throw PrestoInputError("need simTime > 0, drainTime >= 0 and 0 <= warmup < simTime");
+    }
+    double hostRate = ParseRate("hostRate", c.hostRate);
+    double coreRate = ParseRate("coreRate", c.coreRate);
+    int64_t delayNs = ParseTimeNs("linkDelay", c.linkDelay);
+    if (c.topology == "leaf-spine")
+    {
+        m_topology = FabricTopology::LeafSpine(c.leaves, c.spines, c.hostsPerLeaf, hostRate,
+                                               coreRate, delayNs);
+    }
+    else
+    {
+        m_topology = FabricTopology::FatTree(c.fatTreeK, hostRate, coreRate, delayNs);
+    }
+
+    // link failures and degradations: "a-b[:rate][@time]"
+    auto parseLinks = [this, &c](const std::string& list, bool withRate)
+    {
+        std::istringstream is(list);
+        std::string item;
+        const char* option = withRate ? "degradeLinks" : "failLinks";
+        while (std::getline(is, item, ','))
+        {
+            LinkChange change {0, 0, 0};
+            std::string spec = item;
+            size_t at = spec.find('@');
+            if (at != std::string::npos)
+            {
+                change.atS = ParseTimeNs(option, spec.substr(at + 1)) * 1e-9;
+                spec = spec.substr(0, at);
+            }
+            if (withRate)
+            {
+                size_t colon = spec.find(':');
+                if (colon == std::string::npos)
+                {
+                    throw PrestoInputError(std::string("--") + option + ": '" + item
+                                           + "' lacks ':rate'");
+                }
+                change.rateBps = ParseRate(option, spec.substr(colon + 1));
+                spec = spec.substr(0, colon);
+            }
+            size_t dash = spec.find('-');
+            if (dash == std::string::npos)
+            {
+                throw PrestoInputError(std::string("--") + option + ": '" + item
+                                       + "' is not of the form a-b");
+            }
+            uint32_t a = NodeByName(m_topology, c.topology, spec.substr(0, dash));
+            uint32_t b = NodeByName(m_topology, c.topology, spec.substr(dash + 1));
+            change.link = m_topology.FindLink(a, b);
+            m_linkChanges.push_back(change);
+        }
+    };
+    parseLinks(c.failLinks, false);
+    parseLinks(c.degradeLinks, true);
+
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(c.seed);
+    if (!c.flowFile.empty())
+    {
+        m_flows = ReadFlowFile(c.flowFile, m_topology.GetNHosts());
+    }
+    else
+    {
+        m_cdf = std::make_unique<FlowSizeCdf>(FlowSizeCdf::Load(c.workload));
+        FlowGeneratorConfig g;
+        g.nHosts = m_topology.GetNHosts();
+        g.load = c.load;
+        g.hostRateBps = hostRate;
+        g.startNs = 0;
+        g.durationNs = static_cast<int64_t>(c.simTime * 1e9);
+        g.pattern = TrafficPatternFromString(c.pattern);
+        g.incastSenders = c.incastSenders;
+        g.maxFlows = c.maxFlows;
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(WORKLOAD_STREAM);
+        m_flows = GenerateFlows(g, *m_cdf, u);
+    }
+    if (!c.buckets.empty())
+    {
+        m_edges = ParseEdges(c.buckets);
+    }
+    else if (m_cdf)
+    {
+        m_edges = m_cdf->DefaultBucketEdges();
+    }
+    else
+    {
+        m_edges = {10000, 100000, 1000000, 10000000};
+    }
+}
+
+SprayExperiment::~SprayExperiment() = default;
+
+Ptr<FlowEndpoint>
+SprayExperiment::CreateEndpoint() const
+{
+    // Devices() lists exactly the names handled here.
+    return CreateObject<HostTcpEndpoint>();
+}
+
+void
+SprayExperiment::FlowFinished(uint32_t flowId)
+{
+    auto it = std::lower_bound(m_records.begin(), m_records.end(), flowId,
+                               [](const FctRecord& r, uint32_t id) { return r.flow.id < id; });
+    NS_ASSERT(it != m_records.end() && it->flow.id == flowId);
+    it->finishNs = Simulator::Now().GetNanoSeconds();
+    if (++m_finished == m_records.size())
+    {
+        Simulator::Stop();
+    }
+}
+
+void
+SprayExperiment::Run()
+{
+    const auto& c = m_config;
+    std::filesystem::path out(c.out);
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec)
+    {
+        throw PrestoInputError("--out=" + c.out + ": cannot create directory: " + ec.message());
+    }
+
+    FabricHelper fabric;
+    static const std::map<std::string, FabricSwitch::LoadBalancing> lbModes
+        = {{"ecmp", FabricSwitch::ECMP},
+           {"spray", FabricSwitch::SPRAY},
+           {"spray-rr", FabricSwitch::SPRAY_RR},
+           {"flowlet", FabricSwitch::FLOWLET}};
+    fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
+    fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
+    fabric.Install(m_topology);
+    fabric.AssignStreams(FABRIC_STREAM);
+    for (const auto& change : m_linkChanges)
+    {
+        if (change.rateBps == 0)
+        {
+            fabric.FailLink(change.link, Seconds(change.atS));
+        }
+        else
+        {
+            fabric.SetLinkRate(change.link, change.rateBps, Seconds(change.atS));
+        }
+    }
+    if (c.pcap)
+    {
+        fabric.EnablePcapHosts((out / "host").string());
+    }
+
+    Ptr<FlowEndpoint> endpoint = CreateEndpoint();
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        addresses.push_back(fabric.GetHostAddress(h));
+    }
+    endpoint->Install(fabric.GetHosts(), addresses);
+    endpoint->SetFlowFinishedCallback(MakeCallback(&SprayExperiment::FlowFinished, this));
+
+    // records in id order; ideal FCT from the path as it is at the flow's start
+    const WireModel wire = endpoint->GetWireModel();
+    m_records.clear();
+    m_finished = 0;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<PathHop>> paths;
+    for (const auto& f : m_flows)
+    {
+        auto key = std::make_pair(f.src, f.dst);
+        auto p = paths.find(key);
+        if (p == paths.end())
+        {
+            p = paths.emplace(key, fabric.GetTopology().BestPath(f.src, f.dst)).first;
+        }
+        FctRecord r;
+        r.flow = f;
+        r.idealNs = IdealFctNs(f.sizeBytes, p->second, wire);
+        m_records.push_back(r);
+        Simulator::Schedule(NanoSeconds(f.startNs), &FlowEndpoint::StartFlow, endpoint, f);
+    }
+    std::sort(m_records.begin(), m_records.end(),
+              [](const FctRecord& a, const FctRecord& b) { return a.flow.id < b.flow.id; });
+
+    Simulator::Stop(Seconds(c.simTime + c.drainTime));
+    uint64_t eventsBefore = Simulator::GetEventCount();
+    auto wallStart = std::chrono::steady_clock::now();
+    if (!m_records.empty())
+    {
+        Simulator::Run();
+    }
+    auto wallEnd = std::chrono::steady_clock::now();
+
+    for (auto& r : m_records)
+    {
+        r.retxBytes = endpoint->GetRetxBytes(r.flow.id);
+    }
+    m_speed.wallS = std::chrono::duration<double>(wallEnd - wallStart).count();
+    m_speed.simS = Simulator::Now().GetSeconds();
+    m_speed.events = Simulator::GetEventCount() - eventsBefore;
+    m_speed.packetHops = fabric.GetPacketHops();
+    m_speed.packetHopsPerS = m_speed.wallS > 0 ? m_speed.packetHops / m_speed.wallS : 0;
+    m_speed.peakRssKb = PeakRssKb();
+
+    m_summary = SummarizeFct(m_records, m_edges, static_cast<int64_t>(c.warmup * 1e9));
+    m_report = SummaryToJson(m_summary, m_speed);
+    m_report["config"] = c.ToJson();
+    m_report["topology"] = m_topology.Describe();
+    endpoint->AddReport(m_report);
+    uint64_t drops = 0;
+    uint64_t marks = 0;
+    uint64_t forwarded = 0;
+    for (const auto& sw : fabric.GetSwitchObjects())
+    {
+        drops += sw->GetDropped();
+        marks += sw->GetMarked();
+        forwarded += sw->GetForwarded();
+    }
+    m_report["fabric"]
+        = {{"switch_forwarded", forwarded}, {"switch_drops", drops}, {"switch_ecn_marks", marks}};
+
+    std::string label = c.label.empty() ? c.device : c.label;
+    WriteFlowFile((out / "flows.txt").string(), m_flows);
+    WriteFctCsv((out / "fct.csv").string(), m_records);
+    WriteJson((out / "summary.json").string(), m_report);
+    if (!c.quiet)
+    {
+        PrintSummaryTable(std::cout, label, m_summary, m_speed);
+        std::cout << "delivery: " << m_report["delivery"].dump() << "\n"
+                  << "fabric:   " << m_report["fabric"].dump() << "\n"
+                  << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
+                  << (c.plot ? ",fct.png}" : "}") << std::endl;
+    }
+    endpoint->Dispose();
+    Simulator::Destroy();
+    if (c.plot)
+    {
+        PlotRun run {label, m_summary, m_records};
+        PlotFct({run}, (out / "fct.png").string());
+    }
+}
+
+const std::vector<FctRecord>&
+SprayExperiment::GetRecords() const
+{
+    return m_records;
+}
+
+const FctSummary&
+SprayExperiment::GetSummary() const
+{
+    return m_summary;
+}
+
+const RunSpeed&
+SprayExperiment::GetSpeed() const
+{
+    return m_speed;
+}
+
+const nlohmann::json&
+SprayExperiment::GetReport() const
+{
+    return m_report;
+}
+
+const std::vector<FlowSpec>&
+SprayExperiment::GetFlows() const
+{
+    return m_flows;
+}
+
+const FabricTopology&
+SprayExperiment::GetTopology() const
+{
+    return m_topology;
+}
+
+} // namespace ns3

@@ -1,0 +1,133 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_SPRAY_EXPERIMENT_H
+#define PRESTO_SPRAY_EXPERIMENT_H
+
+#include "ns3/fabric-helper.h"
+#include "ns3/fct-record.h"
+#include "ns3/fct-statistics.h"
+#include "ns3/flow-endpoint.h"
+#include "ns3/flow-size-cdf.h"
+#include "ns3/flow-spec.h"
+#include "ns3/run-report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class CommandLine;
+
+/**
+ * \ingroup presto
+ * \brief Everything that defines one run of the FCT experiment. Defaults: a small leaf-spine
+ * (2 leaves x 2 spines x 4 hosts, 10G hosts, 40G core, 1 us links) with per-packet spraying and
+ * WebSearch at 50% load for 20 ms of arrivals: well under a minute on one core.
+ */
+struct SprayExperimentConfig
+{
+    std::string device {"host-tcp"};     //!< endpoint: see SprayExperiment::Devices()
+    std::string lb {"spray"};            //!< ecmp | spray | spray-rr | flowlet
+    std::string workload {"websearch"};  //!< built-in CDF name or CDF file path
+    double load {0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
+    std::string pattern {"all-to-all"};  //!< all-to-all | permutation | incast
+    uint32_t incastSenders {8};          //!< senders per incast event
+    std::string flowFile;                //!< replay this HPCC flow file instead of generating
+    std::string topology {"leaf-spine"}; //!< leaf-spine | fat-tree
+    uint32_t leaves {2};                 //!< leaf-spine: leaf switches
+    uint32_t spines {2};                 //!< leaf-spine: spine switches
+    uint32_t hostsPerLeaf {4};           //!< leaf-spine: hosts per leaf
+    uint32_t fatTreeK {4};               //!< fat-tree: k
+    std::string hostRate {"10Gbps"};     //!< host link rate
+    std::string coreRate {"40Gbps"};     //!< switch-switch link rate
+    std::string linkDelay {"1us"};       //!< every link's propagation delay
+    std::string failLinks;               //!< "a-b[@t],...", nodes named leaf0, spine1, host3, ...
+    std::string degradeLinks;            //!< "a-b:rate[@t],..."
+    std::string fabric {"presto"};       //!< presto (module switch) | ns3-routers (reference)
+    double simTime {0.02};               //!< flow arrivals in [0, simTime), s
+    double drainTime {1.0};              //!< after simTime, wait at most this for flows to end, s
+    double warmup {0.0};                 //!< flows starting before this are not counted, s
+    std::string buckets;                 //!< "e1,e2,..." bucket upper edges, bytes; "" = default
+    uint32_t maxFlows {0};               //!< cap on generated flows (0: none)
+    uint32_t seed {1};                   //!< ns-3 run number (RngSeedManager::SetRun)
+    bool pcap {false};                   //!< write pcap traces of host links into out
+    bool plot {true};                    //!< write fct.png
+    bool quiet {false};                  //!< do not print the table
+    std::string out {"results/presto-spray"}; //!< output directory
+    std::string label;                        //!< run label for tables and plots ("" = device)
+
+    /**
+     * \brief Register every field as a --option of a command line.
+     * \param cmd the command line
+     */
+    void AddToCommandLine(CommandLine& cmd);
+    /** \return the configuration as a JSON object (the "config" section) */
+    nlohmann::json ToJson() const;
+};
+
+/**
+ * \ingroup presto
+ * \brief One run of the FCT experiment: fabric, endpoint, workload, records, reports.
+ *
+ * The constructor validates the whole configuration and reads every input file, throwing
+ * PrestoInputError before anything is written; Run() simulates and writes fct.csv,
+ * summary.json, flows.txt (the workload in HPCC format) and fct.png into the output directory.
+ * All of them are byte-identical for the same configuration and seed, except the "speed"
+ * object of summary.json (wall-clock measurements).
+ */
+class SprayExperiment
+{
+  public:
+    /**
+     * \param config the run; throws PrestoInputError if anything is invalid
+     */
+    explicit SprayExperiment(const SprayExperimentConfig& config);
+    ~SprayExperiment();
+
+    /** \brief Build, simulate, write the outputs (Simulator::Destroy at the end). */
+    void Run();
+
+    /** \return the endpoint names accepted by --device */
+    static std::vector<std::string> Devices();
+
+    const std::vector<FctRecord>& GetRecords() const; //!< \return one record per flow
+    const FctSummary& GetSummary() const;             //!< \return the FCT statistics
+    const RunSpeed& GetSpeed() const;                 //!< \return how fast it ran
+    const nlohmann::json& GetReport() const;          //!< \return summary.json's content
+    const std::vector<FlowSpec>& GetFlows() const;    //!< \return the workload
+    const FabricTopology& GetTopology() const;        //!< \return the topology
+
+  private:
+    /** Flow finished callback from the endpoint. */
+    void FlowFinished(uint32_t flowId);
+    /** Create the endpoint named by config.device. */
+    Ptr<FlowEndpoint> CreateEndpoint() const;
+
+    SprayExperimentConfig m_config;     //!< the run
+    FabricTopology m_topology;          //!< built from the config
+    std::unique_ptr<FlowSizeCdf> m_cdf; //!< workload sizes (null when replaying a file)
+    std::vector<uint64_t> m_edges;      //!< bucket edges
+    std::vector<FlowSpec> m_flows;      //!< workload, by id
+    std::vector<FctRecord> m_records;   //!< results, by id
+    uint64_t m_finished {0};            //!< flows finished
+    FctSummary m_summary;               //!< statistics
+    RunSpeed m_speed;                   //!< speed
+    nlohmann::json m_report;            //!< summary.json
+    struct LinkChange
+    {
+        uint32_t link;  //!< link id
+        double rateBps; //!< new rate (0: fail)
+        double atS;     //!< when
+    };
+    std::vector<LinkChange> m_linkChanges; //!< failures and degradations
+};
+
+} // namespace ns3
+
+#endif // PRESTO_SPRAY_EXPERIMENT_H

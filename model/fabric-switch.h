@@ -1,0 +1,175 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_FABRIC_SWITCH_H
+#define PRESTO_FABRIC_SWITCH_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief A lean L3 data-center switch: forwards IPv4 packets on the destination address over
+ * equal-cost ports, by a load-balancing policy, with DCTCP-style ECN marking and a per-port
+ * buffer limit.
+ *
+ * Aggregated to a Node that has no IP stack; its ports are the node's point-to-point devices
+ * (port p = interface index p). Receive is hooked directly on each device, so a packet costs
+ * one header copy of 40 bytes, a table lookup and a device Send. TTL is not decremented
+ * (forwarding tables come from the topology graph, loops cannot form).
+ */
+class FabricSwitch : public Object
+{
+  public:
+    /** Load-balancing policy among equal-cost ports. */
+    enum LoadBalancing
+    {
+        ECMP,     //!< per-flow: hash of the 5-tuple with the per-switch seed
+        SPRAY,    //!< per-packet uniformly random port
+        SPRAY_RR, //!< per-packet round robin, one counter per destination host
+        FLOWLET   //!< per-flow, re-chosen at random after an idle gap > FlowletGap
+    };
+
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    FabricSwitch();
+    ~FabricSwitch() override;
+    FabricSwitch(const FabricSwitch&) = delete;
+    FabricSwitch& operator=(const FabricSwitch&) = delete;
+
+    /**
+     * \brief Take over a device of this switch's node as the next port.
+     * \param device the device; its interface index must equal the returned port number
+     * \return the port number
+     */
+    uint32_t AddPort(Ptr<PointToPointNetDevice> device);
+
+    /**
+     * \brief Install the forwarding state.
+     * \param hostAddresses IPv4 address (host order) of each host, by host index
+     * \param portsPerHost equal-cost ports towards each host, by host index
+     */
+    void SetRoutes(const std::vector<uint32_t>& hostAddresses,
+                   const std::vector<std::vector<uint32_t>>& portsPerHost);
+
+    /**
+     * \brief Assign a fixed random stream to this switch's random choices.
+     * \param stream first stream index
+     * \return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    uint64_t GetForwarded() const;         //!< \return packets sent on a port
+    uint64_t GetDropped() const;           //!< \return packets dropped (buffer full, no route)
+    uint64_t GetDroppedBufferFull() const; //!< \return drops because the port buffer was full
+    uint64_t GetDroppedNoRoute() const;    //!< \return drops: unknown or unreachable destination,
+                                           //!< not IPv4, or shorter than an IPv4 header
+    uint64_t GetMarked() const;            //!< \return packets marked CE
+    uint32_t GetNPorts() const;            //!< \return number of ports
+    /** \param port a port number \return its device */
+    Ptr<PointToPointNetDevice> GetPortDevice(uint32_t port) const;
+    /** \return the policy in use */
+    LoadBalancing GetLoadBalancing() const;
+    /** \return the ECMP / flowlet hash seed in use */
+    uint32_t GetHashSeed() const;
+
+    /**
+     * \brief Per-port buffer: the drop-tail limit of every port's device queue.
+     * \param bytes the limit, bytes (at least one MTU-sized frame)
+     */
+    void SetBufferBytes(uint32_t bytes);
+    /** \return the per-port buffer, bytes */
+    uint32_t GetBufferBytes() const;
+
+    /** Port argument of the Drop trace when the packet had no output port (no route). */
+    static constexpr uint32_t NO_PORT = 0xffffffff;
+
+    /**
+     * TracedCallback signature for per-port packet events.
+     * \param packet the packet
+     * \param port the output port
+     */
+    typedef void (*PortPacketTracedCallback)(Ptr<const Packet> packet, uint32_t port);
+    /**
+     * TracedCallback signature for queue length samples.
+     * \param port the output port
+     * \param bytes queue occupancy after the enqueue, bytes
+     */
+    typedef void (*QueueLengthTracedCallback)(uint32_t port, uint32_t bytes);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Device receive callback: forward one packet. */
+    bool Receive(Ptr<NetDevice> device, Ptr<const Packet> packet, uint16_t protocol,
+                 const Address& from);
+    /**
+     * \param host destination host index
+     * \param ports its equal-cost ports (non-empty)
+     * \param hdr the packet's first bytes (IPv4 header, then transport ports)
+     * \param len valid bytes in hdr (>= 20)
+     * \return the output port chosen among ports for this packet
+     */
+    uint32_t ChoosePort(uint32_t host, const std::vector<uint32_t>& ports, const uint8_t* hdr,
+                        uint32_t len);
+    /** \return the host index of an IPv4 address (host order), or NO_HOST */
+    uint32_t LookupHost(uint32_t addr) const;
+    /** \return the seeded 64-bit hash of the packet's 5-tuple */
+    uint64_t FlowHash(const uint8_t* hdr, uint32_t len) const;
+    /** Count and trace a dropped packet. */
+    void Drop(Ptr<const Packet> packet, uint32_t port, bool bufferFull);
+
+    static constexpr uint32_t NO_HOST = 0xffffffff; //!< LookupHost miss
+
+    // attributes
+    LoadBalancing m_lb;      //!< policy
+    uint32_t m_seed;         //!< ECMP hash seed
+    Time m_flowletGap;       //!< idle gap that ends a flowlet
+    uint32_t m_ecnThreshold; //!< mark CE when the queue holds at least this, bytes (0: off)
+    uint32_t m_bufferBytes;  //!< per-port buffer, bytes
+
+    std::vector<Ptr<PointToPointNetDevice>> m_ports;     //!< by port number
+    std::vector<Ptr<Queue<Packet>>> m_queues;            //!< each port's device queue
+    Address m_dest;                                      //!< Send destination (ignored by p2p)
+    std::unordered_map<uint32_t, uint32_t> m_hostByAddr; //!< IPv4 address -> host index
+    uint32_t m_addrBase {0};                             //!< lowest host address
+    std::vector<uint32_t> m_hostByOffset; //!< dense table: address - m_addrBase -> host index
+                                          //!< (used instead of m_hostByAddr when addresses
+                                          //!< are nearly contiguous, as the helper makes them)
+    std::vector<std::vector<uint32_t>> m_routes; //!< host index -> ports
+    std::vector<uint32_t> m_rrNext;              //!< round-robin counter per host
+    struct Flowlet
+    {
+        int64_t lastNs; //!< last packet seen
+        uint32_t port;  //!< current port
+    };
+    std::unordered_map<uint64_t, Flowlet> m_flowlets; //!< flow hash -> flowlet
+    Ptr<UniformRandomVariable> m_rng;                 //!< spraying and flowlet choices
+
+    uint64_t m_forwarded {0};      //!< counter
+    uint64_t m_droppedBuffer {0};  //!< counter: buffer full
+    uint64_t m_droppedNoRoute {0}; //!< counter: no route
+    uint64_t m_marked {0};         //!< counter
+
+    TracedCallback<Ptr<const Packet>, uint32_t> m_enqueueTrace; //!< packet queued on a port
+    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;    //!< packet dropped
+    TracedCallback<Ptr<const Packet>, uint32_t> m_markTrace;    //!< packet marked CE
+    TracedCallback<uint32_t, uint32_t> m_queueLengthTrace;      //!< queue bytes after enqueue
+};
+
+} // namespace ns3
+
+#endif // PRESTO_FABRIC_SWITCH_H

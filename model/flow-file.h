@@ -1,0 +1,62 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_FLOW_FILE_H
+#define PRESTO_FLOW_FILE_H
+
+#include "flow-spec.h"
+
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief Read a flow file in the HPCC format.
+ *
+ * First non-comment line: the flow count N. Then N lines "src dst priority dport size
+ * start_seconds". Flow ids are assigned 0..N-1 in file order; the result is sorted by start
+ * time (stable). Throws PrestoInputError naming file and line for: a count that does not
+ * match, a field that does not parse, src or dst outside [0, nHosts), src == dst, size 0,
+ * a negative start time, trailing garbage on a line. src, dst, priority, dport (<= 65535)
+ * and size are unsigned decimal integers; start_seconds in plain decimal notation is
+ * converted digit by digit (exact to the ns, rounded half up beyond 9 decimals), other
+ * notations such as 1e-3 through a double. Blank lines and lines starting with '#' are
+ * ignored; a missing file throws PrestoInputError naming the path.
+ *
+ * \param path the file
+ * \param nHosts number of hosts in the fabric
+ * \return the flows
+ */
+std::vector<FlowSpec>
+ReadFlowFile(const std::string& path, uint32_t nHosts);
+
+/**
+ * \brief Parse flow-file text (see ReadFlowFile).
+ * \param in the text
+ * \param sourceName name used in error messages
+ * \param nHosts number of hosts in the fabric
+ * \return the flows
+ */
+std::vector<FlowSpec>
+ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts);
+
+/**
+ * \brief Write flows in the HPCC format, start times in seconds with 9 decimals (exact ns).
+ *
+ * Flows are written in the given order, so ReadFlowFile gives back the same vector when the
+ * flows are sorted by start time with ids 0..N-1 (as GenerateFlows returns them).
+ *
+ * \param path the file; throws PrestoInputError if it cannot be written or a flow has a
+ * negative start time
+ * \param flows the flows
+ */
+void
+WriteFlowFile(const std::string& path, const std::vector<FlowSpec>& flows);
+
+} // namespace ns3
+
+#endif // PRESTO_FLOW_FILE_H

@@ -1,0 +1,337 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "host-tcp-endpoint.h"
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-dctcp.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HostTcpEndpoint");
+NS_OBJECT_ENSURE_REGISTERED(HostTcpEndpoint);
+
+namespace
+{
+/// Largest chunk written to the socket at once, bytes: bounds the copy buffer.
+constexpr uint32_t WRITE_CHUNK = 65536;
+} // namespace
+
+TypeId
+HostTcpEndpoint::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::HostTcpEndpoint")
+              .SetParent<FlowEndpoint>()
+              .SetGroupName("Presto")
+              .AddConstructor<HostTcpEndpoint>()
+              .AddAttribute("CongestionControl",
+                            "TcpCongestionOps subclass used by every host (ns3::TcpDctcp, "
+                            "ns3::TcpNewReno, ...). ECN is negotiated on every connection.",
+                            TypeIdValue(TcpDctcp::GetTypeId()),
+                            MakeTypeIdAccessor(&HostTcpEndpoint::m_congestionControl),
+                            MakeTypeIdChecker())
+              .AddAttribute("Sack", "Negotiate selective acknowledgements", BooleanValue(true),
+                            MakeBooleanAccessor(&HostTcpEndpoint::m_sack), MakeBooleanChecker())
+              .AddAttribute("SegmentSize",
+                            "TCP maximum segment size, bytes (1448 + 52 bytes of IPv4/TCP headers "
+                            "with timestamps = 1500-byte IP packets)",
+                            UintegerValue(1448),
+                            MakeUintegerAccessor(&HostTcpEndpoint::m_segmentSize),
+                            MakeUintegerChecker<uint32_t>(64, 65000))
+              .AddAttribute("InitialCwnd", "Initial congestion window, segments", UintegerValue(10),
+                            MakeUintegerAccessor(&HostTcpEndpoint::m_initialCwnd),
+                            MakeUintegerChecker<uint32_t>(1, 100000))
+              .AddAttribute("BufferSize", "Send and receive socket buffer, bytes",
+                            UintegerValue(262144),
+                            MakeUintegerAccessor(&HostTcpEndpoint::m_bufferBytes),
+                            MakeUintegerChecker<uint32_t>(4096, 1u << 30))
+              .AddAttribute(
+                  "MinRto", "Minimum retransmission timeout (data-center value; Linux uses 200 ms)",
+                  TimeValue(MilliSeconds(1)), MakeTimeAccessor(&HostTcpEndpoint::m_minRto),
+                  MakeTimeChecker(MicroSeconds(1)))
+              .AddAttribute("ClockGranularity", "RTO clock granularity (the G of RFC 6298)",
+                            TimeValue(MicroSeconds(10)),
+                            MakeTimeAccessor(&HostTcpEndpoint::m_clockGranularity),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute(
+                  "DelAckTimeout", "Delayed-ACK timeout (a few fabric RTTs, not Linux's 40 ms)",
+                  TimeValue(MicroSeconds(50)), MakeTimeAccessor(&HostTcpEndpoint::m_delAckTimeout),
+                  MakeTimeChecker(Time(0)))
+              .AddAttribute("DelAckCount", "Segments received before an ACK is sent, segments",
+                            UintegerValue(2), MakeUintegerAccessor(&HostTcpEndpoint::m_delAckCount),
+                            MakeUintegerChecker<uint32_t>(1, 64));
+    return tid;
+}
+
+HostTcpEndpoint::HostTcpEndpoint()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+HostTcpEndpoint::~HostTcpEndpoint()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+HostTcpEndpoint::DoDispose()
+{
+    for (auto& [id, s] : m_senders)
+    {
+        s->owner = nullptr;
+        s->socket = nullptr;
+    }
+    m_senders.clear();
+    m_receivers.clear();
+    m_listeners.clear();
+    FlowEndpoint::DoDispose();
+}
+
+std::string
+HostTcpEndpoint::GetName() const
+{
+    return "host-tcp";
+}
+
+WireModel
+HostTcpEndpoint::GetWireModel() const
+{
+    // PPP 2 + IPv4 20 + TCP 20 + timestamp option 10 padded to 12. The SYN and SYN-ACK carry
+    // timestamps, window scale and (with SACK) SACK-permitted: 15 option bytes padded to 16.
+    WireModel w;
+    w.mssBytes = m_segmentSize;
+    w.dataOverhead = 2 + 20 + 20 + 12;
+    w.synBytes = 2 + 20 + 20 + 16;
+    w.synAckBytes = w.synBytes;
+    return w;
+}
+
+void
+HostTcpEndpoint::Install(const NodeContainer& hosts, const std::vector<Ipv4Address>& addresses)
+{
+    NS_LOG_FUNCTION(this << hosts.GetN());
+    m_hosts = hosts;
+    m_addresses = addresses;
+    for (uint32_t i = 0; i < hosts.GetN(); ++i)
+    {
+        Ptr<TcpL4Protocol> tcp = hosts.Get(i)->GetObject<TcpL4Protocol>();
+        NS_ABORT_MSG_IF(!tcp, "host " << i << " has no TCP: install the Internet stack first");
+        tcp->SetAttribute("SocketType", TypeIdValue(m_congestionControl));
+    }
+}
+
+void
+HostTcpEndpoint::Configure(Ptr<Socket> socket) const
+{
+    socket->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
+    socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
+    socket->SetAttribute("SndBufSize", UintegerValue(m_bufferBytes));
+    socket->SetAttribute("RcvBufSize", UintegerValue(m_bufferBytes));
+    socket->SetAttribute("DelAckTimeout", TimeValue(m_delAckTimeout));
+    socket->SetAttribute("DelAckCount", UintegerValue(m_delAckCount));
+    socket->SetAttribute("Sack", BooleanValue(m_sack));
+    socket->SetAttribute("MinRto", TimeValue(m_minRto));
+    socket->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));
+    socket->SetAttribute("UseEcn", EnumValue(TcpSocketState::On));
+}
+
+void
+HostTcpEndpoint::EnsureListener(uint32_t host, uint16_t port)
+{
+    auto key = std::make_pair(host, port);
+    if (m_listeners.count(key))
+    {
+        return;
+    }
+    Ptr<Socket> listener = Socket::CreateSocket(m_hosts.Get(host), TcpSocketFactory::GetTypeId());
+    Configure(listener); // accepted sockets are forks of the listener and inherit this
+    NS_ABORT_MSG_IF(listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0,
+                    "cannot listen on host " << host << " port " << port);
+    listener->Listen();
+    listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                MakeCallback(&HostTcpEndpoint::Accept, this));
+    m_listeners[key] = listener;
+}
+
+void
+HostTcpEndpoint::DoStartFlow(const FlowSpec& flow)
+{
+    NS_LOG_FUNCTION(this << flow.id);
+    EnsureListener(flow.dst, flow.dport);
+    Ptr<Socket> socket = Socket::CreateSocket(m_hosts.Get(flow.src), TcpSocketFactory::GetTypeId());
+    Configure(socket);
+    NS_ABORT_MSG_IF(socket->Bind() != 0,
+                    "host " << flow.src << ": no free port for flow " << flow.id);
+    Address local;
+    socket->GetSockName(local);
+    uint16_t srcPort = InetSocketAddress::ConvertFrom(local).GetPort();
+    m_pending[std::make_tuple(m_addresses[flow.src].Get(), srcPort, m_addresses[flow.dst].Get(),
+                              flow.dport)]
+        = flow.id;
+
+    Ptr<Sender> s = Create<Sender>();
+    s->owner = this;
+    s->flowId = flow.id;
+    s->size = flow.sizeBytes;
+    s->socket = socket;
+    m_senders[flow.id] = s;
+    m_retx[flow.id] = 0;
+    socket->SetConnectCallback(MakeCallback(&Sender::Connected, PeekPointer(s)),
+                               MakeCallback(&Sender::Failed, PeekPointer(s)));
+    socket->SetSendCallback(MakeCallback(&Sender::Space, PeekPointer(s)));
+    socket->TraceConnectWithoutContext("Tx", MakeCallback(&Sender::Tx, PeekPointer(s)));
+    socket->Connect(InetSocketAddress(m_addresses[flow.dst], flow.dport));
+}
+
+void
+HostTcpEndpoint::Accept(Ptr<Socket> socket, const Address& from)
+{
+    InetSocketAddress remote = InetSocketAddress::ConvertFrom(from);
+    Address localAddr;
+    socket->GetSockName(localAddr);
+    InetSocketAddress local = InetSocketAddress::ConvertFrom(localAddr);
+    auto key = std::make_tuple(remote.GetIpv4().Get(), remote.GetPort(), local.GetIpv4().Get(),
+                               local.GetPort());
+    auto it = m_pending.find(key);
+    NS_ABORT_MSG_IF(it == m_pending.end(), "accepted a connection from " << remote.GetIpv4() << ":"
+                                                                         << remote.GetPort()
+                                                                         << " that no flow opened");
+    Ptr<Receiver> r = Create<Receiver>();
+    r->owner = this;
+    r->flowId = it->second;
+    m_pending.erase(it);
+    m_receivers[r->flowId] = r;
+    socket->SetRecvCallback(MakeCallback(&Receiver::Read, PeekPointer(r)));
+    socket->SetCloseCallbacks(MakeCallback(&Receiver::Closed, PeekPointer(r)),
+                              MakeCallback(&Receiver::Closed, PeekPointer(r)));
+    r->Read(socket); // data may have arrived with the handshake's last ACK
+}
+
+void
+HostTcpEndpoint::Sender::Connected(Ptr<Socket> s)
+{
+    Fill();
+}
+
+void
+HostTcpEndpoint::Sender::Failed(Ptr<Socket> s)
+{
+    if (owner)
+    {
+        ++owner->m_connectFailures;
+        NS_LOG_WARN("flow " << flowId << ": connection failed");
+    }
+}
+
+void
+HostTcpEndpoint::Sender::Space(Ptr<Socket> s, uint32_t available)
+{
+    Fill();
+}
+
+void
+HostTcpEndpoint::Sender::Fill()
+{
+    if (!owner || !socket || queued >= size)
+    {
+        return;
+    }
+    static std::vector<uint8_t> buf(WRITE_CHUNK);
+    while (queued < size)
+    {
+        uint32_t avail = socket->GetTxAvailable();
+        if (avail == 0)
+        {
+            return;
+        }
+        uint32_t chunk
+            = static_cast<uint32_t>(std::min<uint64_t>({avail, size - queued, WRITE_CHUNK}));
+        FillPayload(flowId, queued, buf.data(), chunk);
+        if (socket->Send(Create<Packet>(buf.data(), chunk)) < 0)
+        {
+            return;
+        }
+        queued += chunk;
+    }
+    socket->Close(); // FIN after the last byte
+}
+
+void
+HostTcpEndpoint::Sender::Tx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase> s)
+{
+    uint32_t len = p->GetSize();
+    if (len == 0 || !owner)
+    {
+        return;
+    }
+    SequenceNumber32 begin = h.GetSequenceNumber();
+    SequenceNumber32 end = begin + len;
+    ++owner->m_segmentsSent;
+    if (sentAny && begin < highest)
+    {
+        SequenceNumber32 overlapEnd = std::min(end, highest);
+        owner->m_retx[flowId] += overlapEnd - begin;
+        ++owner->m_retxSegments;
+    }
+    if (!sentAny || end > highest)
+    {
+        highest = end;
+        sentAny = true;
+    }
+}
+
+void
+HostTcpEndpoint::Receiver::Read(Ptr<Socket> s)
+{
+    if (!owner)
+    {
+        return;
+    }
+    while (Ptr<Packet> p = s->Recv())
+    {
+        if (p->GetSize() == 0)
+        {
+            break;
+        }
+        owner->Deliver(flowId, p);
+    }
+}
+
+void
+HostTcpEndpoint::Receiver::Closed(Ptr<Socket> s)
+{
+    Read(s);
+    s->Close();
+}
+
+int64_t
+HostTcpEndpoint::GetRetxBytes(uint32_t flowId) const
+{
+    auto it = m_retx.find(flowId);
+    return it == m_retx.end() ? -1 : it->second;
+}
+
+void
+HostTcpEndpoint::AddReport(nlohmann::json& doc) const
+{
+    FlowEndpoint::AddReport(doc);
+    doc["tcp"] = {{"congestion_control", m_congestionControl.GetName()},
+                  {"sack", m_sack},
+                  {"data_segments_sent", m_segmentsSent},
+                  {"retx_segments", m_retxSegments},
+                  {"connect_failures", m_connectFailures}};
+}
+
+} // namespace ns3

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# presto's single entry point.
+#
+#   ./presto.sh experiment [presto-spray options]   build, then run the main experiment
+#   ./presto.sh test                                build, then run every test (ctest)
+#   ./presto.sh bench                               build, then run the speed benchmarks
+#   ./presto.sh build                               only build
+#
+# On a fresh Debian bookworm machine it installs what is missing with apt-get when run as
+# root, and otherwise prints the exact apt-get command to run.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(
+    g++ cmake ninja-build pkg-config
+    libns3-dev ns3 libgsl-dev libxml2-dev libsqlite3-dev libpython3.11-dev
+    libgtest-dev libboost-dev libboost-iostreams-dev libboost-system-dev
+    libboost-filesystem-dev libgnuplot-iostream-dev gnuplot-nox nlohmann-json3-dev
+)
+BUILD_DIR=${PRESTO_BUILD_DIR:-build}
+JOBS=${PRESTO_JOBS:-2}
+
+ensure_packages() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -eq 0 ]; then
+        echo "presto: installing missing Debian packages: ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+        echo "presto: missing Debian packages: ${missing[*]}" >&2
+        echo "presto: install them with: sudo apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+}
+
+build() {
+    ensure_packages
+    if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+        cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    fi
+    cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+cmd=${1:-experiment}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+    build)
+        build
+        ;;
+    experiment)
+        build
+        exec "$BUILD_DIR/presto-spray" --out=results/presto-spray "$@"
+        ;;
+    test)
+        build
+        cd "$BUILD_DIR"
+        exec ctest --output-on-failure -j "$JOBS" --timeout 900 "$@"
+        ;;
+    bench)
+        build
+        exec bash bench/run-benchmarks.sh "$BUILD_DIR" "$@"
+        ;;
+    *)
+        echo "usage: $0 {experiment|test|bench|build} [options]" >&2
+        exit 2
+        ;;
+esac

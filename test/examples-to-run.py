@@ -1,0 +1,8 @@
+#! /usr/bin/env python3
+# Examples run as smoke tests by ns-3's test.py (inside an ns-3 source tree).
+# (example name and arguments, condition to run, condition to run under valgrind)
+cpp_examples = [
+    ("presto-spray --simTime=0.002 --quiet=1 --plot=0 --out=presto-spray-smoke", "True", "False"),
+    ("fabric-benchmark --simTime=0.0005", "True", "False"),
+]
+python_examples = []

@@ -1,0 +1,293 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// End-to-end tests of the FCT experiment with ns-3's TCP on the hosts: real simulations,
+// assertions on their records and output files.
+
+#include "ns3/config.h"
+#include "ns3/flow-file.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/spray-experiment.h"
+#include "ns3/test.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+TempDir(const std::string& name)
+{
+    auto dir = std::filesystem::temp_directory_path()
+               / ("presto-test-" + std::to_string(getpid()) + "-" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir.string();
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// The default small leaf-spine, quiet, no plot.
+SprayExperimentConfig
+BaseConfig(const std::string& out)
+{
+    SprayExperimentConfig c;
+    c.out = out;
+    c.quiet = true;
+    c.plot = false;
+    return c;
+}
+
+} // namespace
+
+/**
+ * One flow alone on the idle fabric finishes within 1% of the documented ideal FCT, with ECMP
+ * and with spraying, from one packet to 10 MB, between hosts under different leaves.
+ */
+class LoneFlowIdealTestCase : public TestCase
+{
+  public:
+    LoneFlowIdealTestCase(const std::string& lb, uint64_t size)
+        : TestCase("lone " + std::to_string(size) + "-byte flow with " + lb
+                   + " is within 1% of the ideal FCT")
+        , m_lb(lb)
+        , m_size(size)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("lone-" + m_lb + "-" + std::to_string(m_size));
+        FlowSpec f;
+        f.id = 0;
+        f.src = 0;
+        f.dst = 7; // other leaf: host -> leaf -> spine -> leaf -> host
+        f.sizeBytes = m_size;
+        f.startNs = 1000;
+        WriteFlowFile(dir + "/in.txt", {f});
+        SprayExperimentConfig c = BaseConfig(dir + "/out");
+        c.lb = m_lb;
+        c.flowFile = dir + "/in.txt";
+        SprayExperiment e(c);
+        e.Run();
+        const FctRecord& r = e.GetRecords().at(0);
+        NS_TEST_ASSERT_MSG_EQ(r.Finished(), true, "the flow must finish");
+        double slowdown = r.Slowdown();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(slowdown, 0.999, "FCT below the ideal: wrong ideal");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(slowdown, 1.01,
+                                    "FCT " << r.FctNs() << " ns vs ideal " << r.idealNs << " ns");
+        NS_TEST_EXPECT_MSG_EQ(e.GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(), 0,
+                              "payload verified");
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_lb;
+    uint64_t m_size;
+};
+
+/**
+ * A loaded, sprayed run: every flow finishes and every byte reaches the receiving application
+ * exactly once, in order, unaltered (checked against the payload pattern byte by byte).
+ */
+class DeliveryUnderSprayingTestCase : public TestCase
+{
+  public:
+    DeliveryUnderSprayingTestCase(const std::string& lb, const std::string& cc)
+        : TestCase("every byte delivered once and in order, " + lb + ", " + cc)
+        , m_lb(lb)
+        , m_cc(cc)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("deliver-" + m_lb + m_cc);
+        SprayExperimentConfig c = BaseConfig(dir);
+        c.lb = m_lb;
+        c.load = 0.6;
+        c.simTime = 0.01;
+        Config::SetDefault("ns3::HostTcpEndpoint::CongestionControl",
+                           TypeIdValue(TypeId::LookupByName(m_cc)));
+        SprayExperiment e(c);
+        e.Run();
+        Config::Reset();
+        const auto& rep = e.GetReport();
+        uint64_t bytes = 0;
+        for (const auto& f : e.GetFlows())
+        {
+            bytes += f.sizeBytes;
+        }
+        NS_TEST_ASSERT_MSG_GT(e.GetFlows().size(), 20, "enough flows to mean something");
+        NS_TEST_EXPECT_MSG_EQ(rep["unfinished"].get<uint64_t>(), 0, "all flows finish");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["bytes_delivered"].get<uint64_t>(), bytes,
+                              "every byte delivered");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["corrupt_bytes"].get<uint64_t>(), 0,
+                              "no byte out of order or altered");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["excess_bytes"].get<uint64_t>(), 0,
+                              "no byte delivered twice");
+        for (const auto& r : e.GetRecords())
+        {
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.Slowdown(), 0.999, "flow " << r.flow.id << " beat ideal");
+        }
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_lb;
+    std::string m_cc;
+};
+
+/** The same seed gives byte-identical outputs (summary.json without its "speed"). */
+class DeterminismTestCase : public TestCase
+{
+  public:
+    DeterminismTestCase()
+        : TestCase("same seed, byte-identical fct.csv, flows.txt and summary.json")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("determinism");
+        std::vector<std::string> csv;
+        std::vector<std::string> flows;
+        std::vector<nlohmann::json> summary;
+        for (uint32_t seed : {3u, 3u, 4u})
+        {
+            std::string out = dir + "/run" + std::to_string(csv.size());
+            SprayExperimentConfig c = BaseConfig(out);
+            c.simTime = 0.005;
+            c.seed = seed;
+            SprayExperiment(c).Run();
+            csv.push_back(ReadFile(out + "/fct.csv"));
+            flows.push_back(ReadFile(out + "/flows.txt"));
+            auto j = nlohmann::json::parse(ReadFile(out + "/summary.json"));
+            j.erase("speed");
+            summary.push_back(j);
+        }
+        NS_TEST_EXPECT_MSG_EQ((csv[0] == csv[1]), true, "fct.csv identical for one seed");
+        NS_TEST_EXPECT_MSG_EQ((flows[0] == flows[1]), true, "flows.txt identical for one seed");
+        NS_TEST_EXPECT_MSG_EQ((summary[0] == summary[1]), true, "summary identical for one seed");
+        NS_TEST_EXPECT_MSG_EQ((flows[0] != flows[2]), true, "another seed, another workload");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/** Replaying the flows.txt a run wrote reproduces that run's records. */
+class FlowFileReplayTestCase : public TestCase
+{
+  public:
+    FlowFileReplayTestCase()
+        : TestCase("a run replayed from its own flows.txt gives the same fct.csv")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("replay");
+        SprayExperimentConfig c = BaseConfig(dir + "/a");
+        c.simTime = 0.004;
+        SprayExperiment(c).Run();
+        SprayExperimentConfig r = BaseConfig(dir + "/b");
+        r.flowFile = dir + "/a/flows.txt";
+        SprayExperiment(r).Run();
+        NS_TEST_EXPECT_MSG_EQ((ReadFile(dir + "/a/fct.csv") == ReadFile(dir + "/b/fct.csv")), true,
+                              "replay is exact");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/** Bad configurations are refused before anything is written. */
+class BadConfigTestCase : public TestCase
+{
+  public:
+    BadConfigTestCase()
+        : TestCase("invalid options throw PrestoInputError naming the option, write nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("badconfig");
+        struct Case
+        {
+            std::function<void(SprayExperimentConfig&)> set;
+            std::string mustMention;
+        };
+        std::vector<Case> cases = {
+            {[](SprayExperimentConfig& c) { c.device = "nope"; }, "host-tcp"},
+            {[](SprayExperimentConfig& c) { c.lb = "random"; }, "spray-rr"},
+            {[](SprayExperimentConfig& c) { c.load = 1.5; }, "load"},
+            {[](SprayExperimentConfig& c) { c.hostRate = "fast"; }, "hostRate"},
+            {[](SprayExperimentConfig& c) { c.linkDelay = "1 parsec"; }, "linkDelay"},
+            {[](SprayExperimentConfig& c) { c.pattern = "broadcast"; }, "permutation"},
+            {[](SprayExperimentConfig& c) { c.workload = "/no/such.cdf"; }, "/no/such.cdf"},
+            {[](SprayExperimentConfig& c) { c.failLinks = "leaf0-spine9"; }, "spine9"},
+            {[](SprayExperimentConfig& c) { c.buckets = "100,50"; }, "buckets"},
+        };
+        for (const auto& k : cases)
+        {
+            SprayExperimentConfig c = BaseConfig(dir + "/out");
+            k.set(c);
+            std::string message;
+            try
+            {
+                SprayExperiment e(c);
+            }
+            catch (const PrestoInputError& err)
+            {
+                message = err.what();
+            }
+            NS_TEST_EXPECT_MSG_NE(message.find(k.mustMention), std::string::npos,
+                                  "message '" << message << "' should mention " << k.mustMention);
+        }
+        NS_TEST_EXPECT_MSG_EQ(std::filesystem::exists(dir + "/out"), false, "nothing written");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/** The presto-experiment suite. */
+class PrestoExperimentTestSuite : public TestSuite
+{
+  public:
+    PrestoExperimentTestSuite()
+        : TestSuite("presto-experiment", SYSTEM)
+    {
+        for (const char* lb : {"ecmp", "spray"})
+        {
+            for (uint64_t size : {1000ULL, 100000ULL, 1000000ULL, 10000000ULL})
+            {
+                AddTestCase(new LoneFlowIdealTestCase(lb, size), TestCase::QUICK);
+            }
+        }
+        AddTestCase(new DeliveryUnderSprayingTestCase("spray", "ns3::TcpDctcp"), TestCase::QUICK);
+        AddTestCase(new DeliveryUnderSprayingTestCase("spray-rr", "ns3::TcpNewReno"),
+                    TestCase::QUICK);
+        AddTestCase(new DeliveryUnderSprayingTestCase("flowlet", "ns3::TcpDctcp"), TestCase::QUICK);
+        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new FlowFileReplayTestCase, TestCase::QUICK);
+        AddTestCase(new BadConfigTestCase, TestCase::QUICK);
+    }
+};
+
+/// Registers the suite.
+static PrestoExperimentTestSuite g_prestoExperimentTestSuite;

@@ -1,0 +1,943 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// Simulation tests of the fabric: FabricHelper + FabricSwitch on real point-to-point links,
+// driven by raw IPv4/UDP packets handed to host devices (exact control of timing and ports)
+// or by UDP sockets through the hosts' Internet stacks (end-to-end delivery).
+
+#include "ns3/fabric-helper.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <cstring>
+#include <map>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/** What the tests read back from a packet. */
+struct Parsed
+{
+    bool ok {false};
+    uint32_t src {0};
+    uint32_t dst {0};
+    uint16_t sport {0};
+    uint16_t dport {0};
+    uint8_t ecn {0};
+    uint32_t seq {0};
+};
+
+/**
+ * \param p a packet starting with an IPv4 header at offset
+ * \param offset 2 when the PPP header is still on (device traces), else 0
+ * \return its addresses, ports, ECN bits and the sequence number in the first payload bytes
+ */
+Parsed
+Parse(Ptr<const Packet> p, uint32_t offset)
+{
+    uint8_t b[64];
+    Parsed r;
+    uint32_t len = p->CopyData(b, sizeof b);
+    if (len < offset + 20 + 8 + 4)
+    {
+        return r;
+    }
+    const uint8_t* ip = b + offset;
+    auto rd32 = [](const uint8_t* x)
+    { return (uint32_t(x[0]) << 24) | (uint32_t(x[1]) << 16) | (uint32_t(x[2]) << 8) | x[3]; };
+    r.ecn = ip[1] & 3;
+    r.src = rd32(ip + 12);
+    r.dst = rd32(ip + 16);
+    const uint32_t ihl = (ip[0] & 0x0f) * 4;
+    r.sport = uint16_t((ip[ihl] << 8) | ip[ihl + 1]);
+    r.dport = uint16_t((ip[ihl + 2] << 8) | ip[ihl + 3]);
+    std::memcpy(&r.seq, ip + ihl + 8, 4);
+    r.ok = true;
+    return r;
+}
+
+/** Build an IPv4/UDP packet (checksum on) carrying seq, and hand it to a host device. */
+void
+SendRaw(Ptr<NetDevice> dev, Ipv4Address src, Ipv4Address dst, uint16_t sport, uint16_t dport,
+        uint32_t payload, uint8_t ecn, uint32_t seq)
+{
+    std::vector<uint8_t> data(payload, 0);
+    std::memcpy(data.data(), &seq, 4);
+    Ptr<Packet> p = Create<Packet>(data.data(), payload);
+    UdpHeader udp;
+    udp.SetSourcePort(sport);
+    udp.SetDestinationPort(dport);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.EnableChecksum();
+    ip.SetSource(src);
+    ip.SetDestination(dst);
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetEcn(Ipv4Header::EcnType(ecn));
+    ip.SetPayloadSize(p->GetSize());
+    p->AddHeader(ip);
+    dev->Send(p, dev->GetBroadcast(), 0x0800);
+}
+
+/** A raw flow: count packets, each sent at start + i * interval. */
+void
+ScheduleFlow(FabricHelper& f, uint32_t srcHost, uint32_t dstHost, uint16_t sport, uint32_t count,
+             Time start, Time interval, uint32_t payload = 1000,
+             uint8_t ecn = Ipv4Header::ECN_NotECT, uint32_t firstSeq = 0)
+{
+    Ptr<NetDevice> dev = f.GetHostDevices().Get(srcHost);
+    const Ipv4Address src = f.GetHostAddress(srcHost);
+    const Ipv4Address dst = f.GetHostAddress(dstHost);
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        const uint32_t seq = firstSeq + i;
+        Simulator::Schedule(start + interval * i,
+                            [=]() { SendRaw(dev, src, dst, sport, 9, payload, ecn, seq); });
+    }
+}
+
+/** Receives at a host device instead of its IP stack (no ICMP replies to raw UDP). */
+struct Sink
+{
+    std::vector<Parsed> packets; //!< in arrival order
+    std::vector<Time> times;     //!< arrival times
+    uint32_t badChecksum {0};    //!< IPv4 header checksum failures
+
+    bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
+    {
+        packets.push_back(Parse(p, 0));
+        times.push_back(Simulator::Now());
+        Ipv4Header ip;
+        ip.EnableChecksum();
+        p->PeekHeader(ip);
+        badChecksum += ip.IsChecksumOk() ? 0 : 1;
+        return true;
+    }
+
+    void Attach(FabricHelper& f, uint32_t host)
+    {
+        f.GetHostDevices().Get(host)->SetReceiveCallback(MakeCallback(&Sink::Receive, this));
+    }
+};
+
+/** Records the source ports of the packets starting transmission on a device. */
+struct LinkTap
+{
+    std::vector<Parsed> packets;
+    std::vector<Time> times;
+
+    void Tx(Ptr<const Packet> p)
+    {
+        packets.push_back(Parse(p, 2));
+        times.push_back(Simulator::Now());
+    }
+
+    void Attach(Ptr<NetDevice> dev)
+    {
+        dev->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&LinkTap::Tx, this));
+    }
+};
+
+/** \return the node id of the switch a host hangs off */
+uint32_t
+EdgeOf(const FabricTopology& t, uint32_t host)
+{
+    const auto& l = t.GetLinks()[t.GetPorts(t.HostNode(host))[0]];
+    return l.a == t.HostNode(host) ? l.b : l.a;
+}
+
+/** \return the links from a switch to switches of a given tier, in port order */
+std::vector<uint32_t>
+LinksUp(const FabricTopology& t, uint32_t sw, uint32_t tier)
+{
+    std::vector<uint32_t> v;
+    for (uint32_t l : t.GetPorts(sw))
+    {
+        const auto& link = t.GetLinks()[l];
+        uint32_t m = link.a == sw ? link.b : link.a;
+        if (!t.IsHost(m) && t.GetTier(m) == tier)
+        {
+            v.push_back(l);
+        }
+    }
+    return v;
+}
+
+/** \return the device of link l on node n's side */
+Ptr<NetDevice>
+DeviceAt(FabricHelper& f, uint32_t l, uint32_t n)
+{
+    auto d = f.GetLinkDevices(l);
+    return f.GetTopology().GetLinks()[l].a == n ? d.first : d.second;
+}
+
+/** \return the FabricSwitch on topology node n */
+Ptr<FabricSwitch>
+SwitchAt(FabricHelper& f, uint32_t n)
+{
+    return f.GetNode(n)->GetObject<FabricSwitch>();
+}
+
+// ------------------------------------------------------------------------------------------
+
+/** ECMP: one path per flow, many flows over all spines; per-switch seeds avoid polarisation. */
+class EcmpTest : public TestCase
+{
+  public:
+    EcmpTest()
+        : TestCase("ECMP keeps each flow on one uplink and spreads flows over all of them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RunLeafSpine();
+        RunFatTree(false);
+        RunFatTree(true);
+    }
+
+    void RunLeafSpine()
+    {
+        auto topo = FabricTopology::LeafSpine(2, 4, 2, 10e9, 40e9, 1000);
+        FabricHelper f;
+        f.SetSwitchAttribute("LoadBalancing", StringValue("Ecmp"));
+        f.SetHostDeviceQueuePackets(100000);
+        f.Install(topo);
+        const uint32_t leaf0 = EdgeOf(topo, 0);
+        auto uplinks = LinksUp(topo, leaf0, 1);
+        NS_TEST_ASSERT_MSG_EQ(uplinks.size(), 4, "4 uplinks");
+        std::vector<LinkTap> taps(uplinks.size());
+        for (uint32_t i = 0; i < uplinks.size(); ++i)
+        {
+            taps[i].Attach(DeviceAt(f, uplinks[i], leaf0));
+        }
+        Sink sink;
+        sink.Attach(f, 2);
+        const uint32_t flows = 64;
+        const uint32_t perFlow = 20;
+        for (uint32_t i = 0; i < flows; ++i)
+        {
+            // flows interleaved in time, one packet every 2 us per flow
+            ScheduleFlow(f, 0, 2, uint16_t(1000 + i), perFlow, NanoSeconds(30 * i),
+                         MicroSeconds(2));
+        }
+        Simulator::Run();
+        std::map<uint16_t, std::set<uint32_t>> linksOfFlow;
+        std::vector<uint32_t> flowsOnLink(uplinks.size(), 0);
+        uint32_t seen = 0;
+        for (uint32_t i = 0; i < taps.size(); ++i)
+        {
+            std::set<uint16_t> flowsHere;
+            for (const auto& p : taps[i].packets)
+            {
+                linksOfFlow[p.sport].insert(i);
+                flowsHere.insert(p.sport);
+                ++seen;
+            }
+            flowsOnLink[i] = flowsHere.size();
+        }
+        NS_TEST_ASSERT_MSG_EQ(seen, flows * perFlow, "every packet crossed one uplink");
+        NS_TEST_ASSERT_MSG_EQ(linksOfFlow.size(), flows, "every flow seen");
+        for (const auto& [port, links] : linksOfFlow)
+        {
+            NS_TEST_ASSERT_MSG_EQ(links.size(), 1, "flow " << port << " used one uplink only");
+        }
+        for (uint32_t i = 0; i < flowsOnLink.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_GT(flowsOnLink[i], 0, "uplink " << i << " carries flows");
+        }
+        NS_TEST_ASSERT_MSG_EQ(sink.packets.size(), flows * perFlow, "all delivered");
+        Simulator::Destroy();
+    }
+
+    /**
+     * Fat-tree k=4, many flows pod 0 -> pod 2. With per-switch seeds, every aggregation
+     * switch that receives flows spreads them over both core uplinks. With one seed
+     * everywhere (the polarisation trap), the edge choice determines the aggregation choice
+     * and each aggregation switch uses one core uplink only.
+     */
+    void RunFatTree(bool sameSeed)
+    {
+        auto topo = FabricTopology::FatTree(4, 10e9, 10e9, 500);
+        FabricHelper f;
+        f.SetSwitchAttribute("LoadBalancing", StringValue("Ecmp"));
+        if (sameSeed)
+        {
+            f.SetSwitchAttribute("HashSeed", UintegerValue(7));
+        }
+        f.SetHostDeviceQueuePackets(100000);
+        f.Install(topo);
+        if (!sameSeed)
+        {
+            std::set<uint32_t> seeds;
+            for (auto& sw : f.GetSwitchObjects())
+            {
+                seeds.insert(sw->GetHashSeed());
+            }
+            NS_TEST_ASSERT_MSG_EQ(seeds.size(), f.GetSwitchObjects().size(),
+                                  "every switch has its own seed");
+        }
+        const uint32_t edge0 = EdgeOf(topo, 0);
+        auto aggLinks = LinksUp(topo, edge0, 1);
+        std::vector<uint32_t> aggs;
+        std::vector<std::vector<LinkTap>> taps(aggLinks.size(), std::vector<LinkTap>(2));
+        for (uint32_t a = 0; a < aggLinks.size(); ++a)
+        {
+            const auto& l = topo.GetLinks()[aggLinks[a]];
+            uint32_t agg = l.a == edge0 ? l.b : l.a;
+            auto cores = LinksUp(topo, agg, 2);
+            NS_TEST_ASSERT_MSG_EQ(cores.size(), 2, "k/2 core uplinks");
+            for (uint32_t c = 0; c < 2; ++c)
+            {
+                taps[a][c].Attach(DeviceAt(f, cores[c], agg));
+            }
+        }
+        Sink sink;
+        sink.Attach(f, 8);
+        const uint32_t flows = 200;
+        for (uint32_t i = 0; i < flows; ++i)
+        {
+            ScheduleFlow(f, 0, 8, uint16_t(2000 + i), 3, NanoSeconds(100 * i), MicroSeconds(25));
+        }
+        Simulator::Run();
+        uint32_t aggsUsingBoth = 0;
+        uint32_t aggsUsed = 0;
+        for (uint32_t a = 0; a < taps.size(); ++a)
+        {
+            uint32_t used = 0;
+            for (uint32_t c = 0; c < 2; ++c)
+            {
+                used += taps[a][c].packets.empty() ? 0 : 1;
+            }
+            aggsUsed += used > 0 ? 1 : 0;
+            aggsUsingBoth += used == 2 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(sink.packets.size(), flows * 3, "all delivered");
+        NS_TEST_ASSERT_MSG_EQ(aggsUsed, 2, "the edge spreads flows over both aggregations");
+        if (sameSeed)
+        {
+            NS_TEST_ASSERT_MSG_EQ(aggsUsingBoth, 0, "one seed everywhere polarises the core");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(aggsUsingBoth, 2, "per-switch seeds use every core uplink");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/** SPRAY and SPRAY_RR on one flow of many packets. */
+class SprayTest : public TestCase
+{
+  public:
+    SprayTest(bool roundRobin)
+        : TestCase(roundRobin ? "SPRAY_RR splits one flow exactly evenly over the uplinks"
+                              : "SPRAY puts each uplink within 10% of its fair share")
+        , m_rr(roundRobin)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = FabricTopology::LeafSpine(2, 4, 1, 10e9, 10e9, 1000);
+        FabricHelper f;
+        f.SetSwitchAttribute("LoadBalancing", StringValue(m_rr ? "SprayRr" : "Spray"));
+        f.SetHostDeviceQueuePackets(100000);
+        f.Install(topo);
+        f.AssignStreams(11);
+        const uint32_t leaf0 = EdgeOf(topo, 0);
+        auto uplinks = LinksUp(topo, leaf0, 1);
+        std::vector<LinkTap> taps(uplinks.size());
+        for (uint32_t i = 0; i < uplinks.size(); ++i)
+        {
+            taps[i].Attach(DeviceAt(f, uplinks[i], leaf0));
+        }
+        Sink sink;
+        sink.Attach(f, 1);
+        const uint32_t n = 12000;
+        ScheduleFlow(f, 0, 1, 5000, n, Seconds(0), NanoSeconds(900));
+        Simulator::Run();
+        const double fair = double(n) / uplinks.size();
+        uint32_t total = 0;
+        for (uint32_t i = 0; i < taps.size(); ++i)
+        {
+            const uint32_t c = taps[i].packets.size();
+            total += c;
+            if (m_rr)
+            {
+                NS_TEST_ASSERT_MSG_EQ(c, n / uplinks.size(), "uplink " << i << " exact share");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(double(c), fair, 0.1 * fair,
+                                          "uplink " << i << " within 10% of fair share");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(total, n, "each packet on one uplink");
+        NS_TEST_ASSERT_MSG_EQ(sink.packets.size(), n, "all delivered");
+        // nothing duplicated or lost
+        std::set<uint32_t> seqs;
+        for (const auto& p : sink.packets)
+        {
+            seqs.insert(p.seq);
+        }
+        NS_TEST_ASSERT_MSG_EQ(seqs.size(), n, "no duplicates");
+        Simulator::Destroy();
+    }
+
+    bool m_rr;
+};
+
+/** FLOWLET: a flow changes port only after an idle gap longer than FlowletGap. */
+class FlowletTest : public TestCase
+{
+  public:
+    FlowletTest()
+        : TestCase("FLOWLET changes path only after gaps longer than FlowletGap, and does")
+    {
+    }
+
+  private:
+    struct Choice
+    {
+        Time when;
+        uint32_t port;
+        uint32_t seq;
+    };
+
+    std::vector<Choice> m_choices;
+
+    void Enqueue(Ptr<const Packet> p, uint32_t port)
+    {
+        m_choices.push_back({Simulator::Now(), port, Parse(p, 0).seq});
+    }
+
+    void DoRun() override
+    {
+        auto topo = FabricTopology::LeafSpine(2, 4, 1, 10e9, 40e9, 1000);
+        FabricHelper f;
+        f.SetSwitchAttribute("LoadBalancing", StringValue("Flowlet"));
+        f.SetHostDeviceQueuePackets(100000);
+        f.Install(topo);
+        f.AssignStreams(3);
+        Ptr<FabricSwitch> leaf0 = SwitchAt(f, EdgeOf(topo, 0));
+        leaf0->TraceConnectWithoutContext("Enqueue", MakeCallback(&FlowletTest::Enqueue, this));
+        TimeValue gap;
+        leaf0->GetAttribute("FlowletGap", gap);
+        NS_TEST_ASSERT_MSG_EQ(gap.Get(), MicroSeconds(100), "default FlowletGap");
+        Sink sink;
+        sink.Attach(f, 1);
+        // bursts of 8 packets 1 us apart; gaps alternate 20 us (short) and 300 us (long)
+        const uint32_t bursts = 60;
+        const uint32_t perBurst = 8;
+        std::set<uint32_t> afterLongGap; // first seq of bursts that follow a long gap
+        Time t = MicroSeconds(1);
+        for (uint32_t b = 0; b < bursts; ++b)
+        {
+            ScheduleFlow(f, 0, 1, 7000, perBurst, t, MicroSeconds(1), 1000, 0, b * perBurst);
+            t += MicroSeconds(perBurst - 1);
+            const bool longGap = b % 2 == 1;
+            t += longGap ? MicroSeconds(300) : MicroSeconds(20);
+            if (longGap)
+            {
+                afterLongGap.insert((b + 1) * perBurst);
+            }
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_choices.size(), bursts * perBurst, "leaf saw every packet");
+        uint32_t changes = 0;
+        for (uint32_t i = 1; i < m_choices.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_choices[i].seq, m_choices[i - 1].seq + 1, "in order");
+            if (m_choices[i].port != m_choices[i - 1].port)
+            {
+                ++changes;
+                NS_TEST_ASSERT_MSG_EQ(afterLongGap.count(m_choices[i].seq), 1,
+                                      "path changed at seq " << m_choices[i].seq
+                                                             << " without a long gap");
+                NS_TEST_ASSERT_MSG_GT(m_choices[i].when - m_choices[i - 1].when, gap.Get(),
+                                      "change after a gap > FlowletGap");
+            }
+        }
+        // 30 long gaps, each re-picks among 4 ports: P(fewer than 5 changes) < 1e-10
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(changes, 5, "paths do change at long gaps");
+        NS_TEST_ASSERT_MSG_EQ(sink.packets.size(), bursts * perBurst, "all delivered");
+        Simulator::Destroy();
+    }
+};
+
+/** Two senders overload one 10G port: ECN marking, then the buffer limit. */
+class CongestionTest : public TestCase
+{
+  public:
+    CongestionTest(bool drops)
+        : TestCase(drops ? "a full port buffer drops, counted as buffer drops"
+                         : "ECN marks exactly the ECT packets that find the queue >= threshold")
+        , m_drops(drops)
+    {
+    }
+
+  private:
+    bool m_drops;
+    Ptr<Queue<Packet>> m_queue; //!< the congested port's device queue
+    uint32_t m_port {0};        //!< the congested port
+    uint32_t m_threshold {0};
+    uint32_t m_buffer {0};
+    uint16_t m_ectPort {100};
+    bool m_lastMarked {false};
+    uint32_t m_lastQueueSample {0};
+    uint32_t m_maxQueueSample {0};
+    uint32_t m_violations {0};
+    uint32_t m_marks {0};
+    uint32_t m_ectUnmarked {0};
+    uint32_t m_dropViolations {0};
+
+    void Mark(Ptr<const Packet> p, uint32_t port)
+    {
+        if (port != m_port)
+        {
+            return;
+        }
+        ++m_marks;
+        m_lastMarked = true;
+        // the queue length trace must have shown the queue at or above the threshold
+        if (m_lastQueueSample < m_threshold || Parse(p, 0).sport != m_ectPort)
+        {
+            ++m_violations;
+        }
+    }
+
+    void Enqueue(Ptr<const Packet> p, uint32_t port)
+    {
+        if (port != m_port)
+        {
+            return;
+        }
+        // fired before the device queues it: the queue as the packet found it
+        const uint32_t before = m_queue->GetNBytes();
+        const Parsed h = Parse(p, 0);
+        const bool ect = h.sport == m_ectPort;
+        const bool shouldMark = m_threshold > 0 && ect && before >= m_threshold;
+        if (shouldMark != m_lastMarked || (m_lastMarked != (h.ecn == Ipv4Header::ECN_CE)))
+        {
+            ++m_violations;
+        }
+        if (ect && !m_lastMarked)
+        {
+            ++m_ectUnmarked;
+        }
+        m_lastMarked = false;
+    }
+
+    void QueueLength(uint32_t port, uint32_t bytes)
+    {
+        if (port == m_port)
+        {
+            m_lastQueueSample = bytes;
+            m_maxQueueSample = std::max(m_maxQueueSample, bytes);
+        }
+    }
+
+    void Drop(Ptr<const Packet> p, uint32_t port)
+    {
+        // a buffer drop happens only when the frame does not fit
+        if (port != m_port || m_queue->GetNBytes() + p->GetSize() + 2 <= m_buffer)
+        {
+            ++m_dropViolations;
+        }
+    }
+
+    void DoRun() override
+    {
+        auto topo = FabricTopology::LeafSpine(2, 2, 2, 10e9, 40e9, 1000);
+        m_threshold = m_drops ? 0 : 60 * 1000;
+        m_buffer = m_drops ? 40 * 1032 : 5000000;
+        FabricHelper f;
+        f.SetSwitchAttribute("LoadBalancing", StringValue("Spray"));
+        f.SetSwitchAttribute("EcnThreshold", UintegerValue(m_threshold));
+        f.SetSwitchAttribute("BufferBytes", UintegerValue(m_buffer));
+        f.SetHostDeviceQueuePackets(100000);
+        f.Install(topo);
+        const uint32_t leaf1 = EdgeOf(topo, 2);
+        Ptr<FabricSwitch> sw = SwitchAt(f, leaf1);
+        const uint32_t hostLink = topo.GetPorts(topo.HostNode(2))[0];
+        auto dev = DynamicCast<PointToPointNetDevice>(DeviceAt(f, hostLink, leaf1));
+        m_port = dev->GetIfIndex();
+        m_queue = dev->GetQueue();
+        sw->TraceConnectWithoutContext("Mark", MakeCallback(&CongestionTest::Mark, this));
+        sw->TraceConnectWithoutContext("Enqueue", MakeCallback(&CongestionTest::Enqueue, this));
+        sw->TraceConnectWithoutContext("QueueLength",
+                                       MakeCallback(&CongestionTest::QueueLength, this));
+        sw->TraceConnectWithoutContext("Drop", MakeCallback(&CongestionTest::Drop, this));
+        Sink sink;
+        sink.Attach(f, 2);
+        // two line-rate senders (1028-byte frames at 10G = 822.4 ns) into one 10G port
+        const uint32_t n = 3000;
+        ScheduleFlow(f, 0, 2, m_ectPort, n, Seconds(0), NanoSeconds(823), 1000,
+                     Ipv4Header::ECN_ECT0);
+        ScheduleFlow(f, 1, 2, 200, n, NanoSeconds(400), NanoSeconds(823), 1000,
+                     Ipv4Header::ECN_NotECT);
+        Simulator::Run();
+
+        uint32_t ce = 0;
+        uint32_t ceOnNotEct = 0;
+        for (const auto& p : sink.packets)
+        {
+            ce += p.ecn == Ipv4Header::ECN_CE ? 1 : 0;
+            ceOnNotEct += (p.ecn == Ipv4Header::ECN_CE && p.sport != m_ectPort) ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(sink.badChecksum, 0, "IPv4 checksums stay valid after marking");
+        NS_TEST_ASSERT_MSG_EQ(m_violations, 0, "marks exactly when ECT and queue >= threshold");
+        NS_TEST_ASSERT_MSG_EQ(ceOnNotEct, 0, "Not-ECT packets are never marked");
+        NS_TEST_ASSERT_MSG_EQ(sw->GetDroppedNoRoute(), 0, "no route drops");
+        uint64_t dropped = 0;
+        for (auto& s : f.GetSwitchObjects())
+        {
+            dropped += s->GetDropped();
+        }
+        if (m_drops)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_marks, 0, "EcnThreshold 0 disables marking");
+            NS_TEST_ASSERT_MSG_GT(sw->GetDroppedBufferFull(), 100, "the buffer overflowed");
+            NS_TEST_ASSERT_MSG_EQ(m_dropViolations, 0, "drops only when the frame does not fit");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(m_maxQueueSample, m_buffer, "queue within the buffer");
+            NS_TEST_ASSERT_MSG_GT(m_maxQueueSample + 1032, m_buffer, "the buffer was used up");
+            NS_TEST_ASSERT_MSG_EQ(sw->GetDropped(), dropped, "only the congested leaf drops");
+            NS_TEST_ASSERT_MSG_EQ(sink.packets.size() + dropped, 2 * n, "delivered + dropped");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_EQ(dropped, 0, "large buffer: no drops");
+            NS_TEST_ASSERT_MSG_EQ(sink.packets.size(), 2 * n, "all delivered");
+            NS_TEST_ASSERT_MSG_GT(m_marks, 100, "a persistent queue gets marks");
+            NS_TEST_ASSERT_MSG_GT(m_ectUnmarked, 10, "before the queue builds, no marks");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(m_maxQueueSample, m_threshold, "queue passed threshold");
+            NS_TEST_ASSERT_MSG_EQ(ce, m_marks, "receiver sees every mark");
+            NS_TEST_ASSERT_MSG_EQ(sw->GetMarked(), m_marks, "counter matches the trace");
+        }
+        m_queue = nullptr;
+        Simulator::Destroy();
+    }
+};
+
+/** FailLink: the failed link carries nothing afterwards and traffic still flows. */
+class FailLinkTest : public TestCase
+{
+  public:
+    FailLinkTest(bool ns3Routers)
+        : TestCase(ns3Routers ? "FailLink reroutes ns-3 routers (reference mode)"
+                              : "after FailLink no packet uses the failed link, traffic arrives")
+        , m_ns3(ns3Routers)
+    {
+    }
+
+  private:
+    bool m_ns3;
+
+    void DoRun() override
+    {
+        auto topo = FabricTopology::LeafSpine(2, 4, 2, 10e9, 40e9, 1000);
+        FabricHelper f;
+        f.SetSwitchAttribute("LoadBalancing", StringValue("Spray"));
+        f.SetHostDeviceQueuePackets(100000);
+        f.SetUseNs3Routers(m_ns3);
+        f.Install(topo);
+        const uint32_t leaf0 = EdgeOf(topo, 0);
+        const uint32_t failed = LinksUp(topo, leaf0, 1)[1];
+        LinkTap tapA;
+        LinkTap tapB;
+        tapA.Attach(f.GetLinkDevices(failed).first);
+        tapB.Attach(f.GetLinkDevices(failed).second);
+        Sink sink2;
+        Sink sink1;
+        sink2.Attach(f, 2);
+        sink1.Attach(f, 1);
+        const Time failAt = MilliSeconds(1);
+        f.FailLink(failed, failAt);
+        const uint32_t n = 2000;
+        ScheduleFlow(f, 0, 2, 1234, n, Seconds(0), MicroSeconds(2));
+        ScheduleFlow(f, 3, 1, 4321, n, Seconds(0), MicroSeconds(2));
+        Simulator::Run();
+        uint32_t before = 0;
+        uint32_t after = 0;
+        for (auto* tap : {&tapA, &tapB})
+        {
+            for (const auto& t : tap->times)
+            {
+                (t < failAt ? before : after) += 1;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(before, 100, "the link carried traffic before failing");
+        NS_TEST_ASSERT_MSG_EQ(after, 0, "nothing is sent on the failed link afterwards");
+        NS_TEST_ASSERT_MSG_EQ(f.GetTopology().GetLinks()[failed].up, false, "marked down");
+        for (auto* sink : {&sink1, &sink2})
+        {
+            // every packet sent after the failure (plus the worst-case time in flight) arrives
+            std::set<uint32_t> seqs;
+            for (const auto& p : sink->packets)
+            {
+                seqs.insert(p.seq);
+            }
+            const uint32_t firstAfter = 510; // sent at 1.02 ms
+            uint32_t missing = 0;
+            for (uint32_t s = firstAfter; s < n; ++s)
+            {
+                missing += seqs.count(s) ? 0 : 1;
+            }
+            NS_TEST_ASSERT_MSG_EQ(missing, 0, "traffic after the failure arrives");
+            NS_TEST_ASSERT_MSG_GT(sink->packets.size(), n - 10, "at most a few lost in flight");
+        }
+        for (auto& sw : f.GetSwitchObjects())
+        {
+            NS_TEST_ASSERT_MSG_EQ(sw->GetDroppedNoRoute(), 0, "routes recomputed");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/** Fat-tree (and the reference ns-3 router mode) end to end through the hosts' IP stacks. */
+class DeliveryTest : public TestCase
+{
+  public:
+    DeliveryTest(bool ns3Routers)
+        : TestCase(ns3Routers ? "ns-3 router mode delivers UDP end to end on a leaf-spine"
+                              : "fat-tree k=4 delivers UDP end to end, counters match the paths")
+        , m_ns3(ns3Routers)
+    {
+    }
+
+  private:
+    bool m_ns3;
+    std::map<uint32_t, std::map<uint32_t, uint32_t>> m_received; //!< dst host -> src addr -> n
+
+    void Receive(uint32_t host, Ptr<Socket> socket)
+    {
+        Address from;
+        while (Ptr<Packet> p = socket->RecvFrom(from))
+        {
+            m_received[host][InetSocketAddress::ConvertFrom(from).GetIpv4().Get()] += 1;
+        }
+    }
+
+    void Send(Ptr<Socket> socket, Ipv4Address dst, uint32_t left)
+    {
+        socket->SendTo(Create<Packet>(800), 0, InetSocketAddress(dst, 9));
+        if (left > 1)
+        {
+            Simulator::Schedule(MicroSeconds(5), &DeliveryTest::Send, this, socket, dst, left - 1);
+        }
+    }
+
+    void DoRun() override
+    {
+        auto topo = m_ns3 ? FabricTopology::LeafSpine(2, 2, 2, 10e9, 40e9, 1000)
+                          : FabricTopology::FatTree(4, 10e9, 10e9, 500);
+        FabricHelper f;
+        f.SetUseNs3Routers(m_ns3);
+        f.Install(topo);
+        const uint32_t n = topo.GetNHosts();
+        std::set<uint32_t> addrs;
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            addrs.insert(f.GetHostAddress(h).Get());
+            Ptr<Ipv4> ipv4 = f.GetHosts().Get(h)->GetObject<Ipv4>();
+            NS_TEST_ASSERT_MSG_EQ(ipv4->GetAddress(1, 0).GetLocal(), f.GetHostAddress(h),
+                                  "GetHostAddress is the host's interface address");
+            if (!m_ns3)
+            {
+                NS_TEST_ASSERT_MSG_EQ(f.GetHostAddress(h),
+                                      Ipv4Address(Ipv4Address("10.0.0.1").Get() + h),
+                                      "10.0.0.1 + host index");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(addrs.size(), n, "distinct host addresses");
+        NS_TEST_ASSERT_MSG_EQ(f.GetSwitchObjects().size(), m_ns3 ? 0 : topo.GetNNodes() - n,
+                              "FabricSwitch only in presto mode");
+        for (uint32_t s = 0; s < f.GetSwitches().GetN(); ++s)
+        {
+            const bool hasIp = f.GetSwitches().Get(s)->GetObject<Ipv4>() != nullptr;
+            NS_TEST_ASSERT_MSG_EQ(hasIp, m_ns3, "switches have an IP stack only as routers");
+        }
+        const uint32_t perPair = 50;
+        uint64_t expectedHops = 0;
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            Ptr<Socket> rx
+                = Socket::CreateSocket(f.GetHosts().Get(h), UdpSocketFactory::GetTypeId());
+            rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+            rx->SetRecvCallback(MakeCallback(&DeliveryTest::Receive, this).Bind(h));
+            const uint32_t dst = (h + 5) % n;
+            Ptr<Socket> tx
+                = Socket::CreateSocket(f.GetHosts().Get(h), UdpSocketFactory::GetTypeId());
+            tx->Bind();
+            Simulator::Schedule(NanoSeconds(100 * h), &DeliveryTest::Send, this, tx,
+                                f.GetHostAddress(dst), perPair);
+            expectedHops += perPair * topo.BestPath(h, dst).size();
+        }
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            const uint32_t src = (h + n - 5) % n;
+            NS_TEST_ASSERT_MSG_EQ(m_received[h].size(), 1, "host " << h << " hears one sender");
+            NS_TEST_ASSERT_MSG_EQ(m_received[h][f.GetHostAddress(src).Get()], perPair,
+                                  "host " << h << " got every packet from host " << src);
+        }
+        NS_TEST_ASSERT_MSG_EQ(f.GetPacketHops(), expectedHops, "one hop per link on the path");
+        if (!m_ns3)
+        {
+            uint64_t forwarded = 0;
+            for (auto& sw : f.GetSwitchObjects())
+            {
+                forwarded += sw->GetForwarded();
+                NS_TEST_ASSERT_MSG_EQ(sw->GetDropped(), 0, "no drops");
+            }
+            NS_TEST_ASSERT_MSG_EQ(forwarded, expectedHops - n * perPair, "switch forwards");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/** Misuse is reported, not crashed on. */
+class BadInputTest : public TestCase
+{
+  public:
+    BadInputTest()
+        : TestCase("bad helper and switch input throws PrestoInputError")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricHelper f;
+        bool threw = false;
+        try
+        {
+            f.SetSwitchAttribute("NoSuchAttribute", UintegerValue(1));
+        }
+        catch (const PrestoInputError&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "unknown attribute");
+        threw = false;
+        try
+        {
+            f.SetSwitchAttribute("LoadBalancing", StringValue("Bogus"));
+        }
+        catch (const PrestoInputError&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "bad enum value");
+        threw = false;
+        try
+        {
+            f.GetHostAddress(0);
+        }
+        catch (const PrestoInputError&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "GetHostAddress before Install");
+        threw = false;
+        try
+        {
+            FabricHelper tiny;
+            tiny.SetSwitchAttribute("BufferBytes", UintegerValue(1000));
+            tiny.Install(FabricTopology::LeafSpine(1, 1, 2, 1e9, 1e9, 0));
+        }
+        catch (const PrestoInputError& e)
+        {
+            threw = std::string(e.what()).find("BufferBytes") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "a buffer smaller than one frame");
+        Simulator::Destroy();
+        threw = false;
+        try
+        {
+            FabricHelper g;
+            g.Install(FabricTopology::LeafSpine(1, 1, 2, 1e9, 1e9, 0));
+            g.FailLink(99, Seconds(0));
+        }
+        catch (const PrestoInputError&)
+        {
+            threw = true;
+        }
+        NS_TEST_ASSERT_MSG_EQ(threw, true, "FailLink of an unknown link");
+        Simulator::Destroy();
+    }
+};
+
+/** A packet to an unknown address is dropped and counted as no-route. */
+class NoRouteTest : public TestCase
+{
+  public:
+    NoRouteTest()
+        : TestCase("a packet to an unknown host is a no-route drop")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto topo = FabricTopology::LeafSpine(1, 1, 2, 1e9, 1e9, 0);
+        FabricHelper f;
+        f.Install(topo);
+        Ptr<NetDevice> dev = f.GetHostDevices().Get(0);
+        const Ipv4Address src = f.GetHostAddress(0);
+        Simulator::Schedule(MicroSeconds(1), [=]()
+                            { SendRaw(dev, src, Ipv4Address("192.168.1.1"), 1, 2, 100, 0, 0); });
+        Simulator::Run();
+        auto sw = f.GetSwitchObjects()[0];
+        NS_TEST_ASSERT_MSG_EQ(sw->GetDroppedNoRoute(), 1, "no-route drop");
+        NS_TEST_ASSERT_MSG_EQ(sw->GetDroppedBufferFull(), 0, "not a buffer drop");
+        NS_TEST_ASSERT_MSG_EQ(sw->GetForwarded(), 0, "nothing forwarded");
+        Simulator::Destroy();
+    }
+};
+
+} // namespace
+
+/** The fabric's simulation tests. */
+class PrestoFabricTestSuite : public TestSuite
+{
+  public:
+    PrestoFabricTestSuite()
+        : TestSuite("presto-fabric", UNIT)
+    {
+        AddTestCase(new EcmpTest, TestCase::QUICK);
+        AddTestCase(new SprayTest(false), TestCase::QUICK);
+        AddTestCase(new SprayTest(true), TestCase::QUICK);
+        AddTestCase(new FlowletTest, TestCase::QUICK);
+        AddTestCase(new CongestionTest(false), TestCase::QUICK);
+        AddTestCase(new CongestionTest(true), TestCase::QUICK);
+        AddTestCase(new FailLinkTest(false), TestCase::QUICK);
+        AddTestCase(new FailLinkTest(true), TestCase::QUICK);
+        AddTestCase(new DeliveryTest(false), TestCase::QUICK);
+        AddTestCase(new DeliveryTest(true), TestCase::QUICK);
+        AddTestCase(new BadInputTest, TestCase::QUICK);
+        AddTestCase(new NoRouteTest, TestCase::QUICK);
+    }
+};
+
+static PrestoFabricTestSuite g_prestoFabricTestSuite; //!< registers the suite

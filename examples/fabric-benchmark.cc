@@ -49,7 +49,10 @@ class RawUdpSender : public Application
      * \param port UDP source and destination port
      * \param payload UDP payload bytes
      */
-    void Setup(Ptr<NetDevice> device, Ipv4Address src, Ipv4Address dst, uint16_t port,
+    void Setup(Ptr<NetDevice> device,
+               Ipv4Address src,
+               Ipv4Address dst,
+               uint16_t port,
                uint32_t payload)
     {
         m_device = device;
@@ -100,13 +103,13 @@ class RawUdpSender : public Application
     Ptr<Packet> m_packet;
     Time m_interval;
     EventId m_event;
-    uint64_t m_sent {0};
+    uint64_t m_sent{0};
 };
 
 /** Counts packets handed up by a host device (replaces the host's IP stack on receive). */
 struct DeliveryCounter
 {
-    uint64_t delivered {0};
+    uint64_t delivered{0};
 
     bool Receive(Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&)
     {
@@ -125,13 +128,17 @@ PeakRssKb()
 
 struct Result
 {
-    uint64_t hops {0};
-    double wallS {0};
+    uint64_t hops{0};
+    double wallS{0};
 };
 
 Result
-RunVariant(bool ns3Routers, const FabricTopology& topology, const std::string& lb, double simTime,
-           uint32_t payload, const std::vector<uint32_t>& partner)
+RunVariant(bool ns3Routers,
+           const FabricTopology& topology,
+           const std::string& lb,
+           double simTime,
+           uint32_t payload,
+           const std::vector<uint32_t>& partner)
 {
     FabricHelper fabric;
     fabric.SetSwitchAttribute("LoadBalancing", StringValue(lb));
@@ -147,8 +154,11 @@ RunVariant(bool ns3Routers, const FabricTopology& topology, const std::string& l
     {
         devices.Get(h)->SetReceiveCallback(MakeCallback(&DeliveryCounter::Receive, &counter));
         Ptr<RawUdpSender> app = CreateObject<RawUdpSender>();
-        app->Setup(devices.Get(h), fabric.GetHostAddress(h), fabric.GetHostAddress(partner[h]),
-                   static_cast<uint16_t>(10000 + h), payload);
+        app->Setup(devices.Get(h),
+                   fabric.GetHostAddress(h),
+                   fabric.GetHostAddress(partner[h]),
+                   static_cast<uint16_t>(10000 + h),
+                   payload);
         fabric.GetHosts().Get(h)->AddApplication(app);
         // stagger the starts by a few ns so that the hosts do not move in lockstep
         app->SetStartTime(NanoSeconds(7 * h));
@@ -216,8 +226,8 @@ main(int argc, char* argv[])
         {
             throw PrestoInputError("--payload must be 8..1472 bytes (MTU 1500)");
         }
-        FabricTopology topology
-            = FabricTopology::LeafSpine(leaves, spines, hostsPerLeaf, 10e9, 40e9, 1000);
+        FabricTopology topology =
+            FabricTopology::LeafSpine(leaves, spines, hostsPerLeaf, 10e9, 40e9, 1000);
         const uint32_t n = topology.GetNHosts();
         if (n < 2)
         {

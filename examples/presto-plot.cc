@@ -23,10 +23,9 @@
 #include "ns3/presto-input-error.h"
 #include "ns3/run-report.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 using namespace ns3;
 
@@ -78,8 +77,8 @@ LoadRun(const std::string& dir)
         const nlohmann::json& b = summary["buckets"][i];
         if (!b.is_object() || !b.contains("hi_bytes") || !b["hi_bytes"].is_number_unsigned())
         {
-            throw PrestoInputError("'" + jsonPath + "': bucket " + std::to_string(i)
-                                   + " has no unsigned integer \"hi_bytes\"");
+            throw PrestoInputError("'" + jsonPath + "': bucket " + std::to_string(i) +
+                                   " has no unsigned integer \"hi_bytes\"");
         }
         edges.push_back(b["hi_bytes"].get<uint64_t>());
     }
@@ -90,9 +89,9 @@ LoadRun(const std::string& dir)
     const auto warmupNs = summary["warmup_ns"].get<int64_t>();
 
     run.label = BaseName(dir);
-    if (summary.contains("config") && summary["config"].is_object()
-        && summary["config"].contains("label") && summary["config"]["label"].is_string()
-        && !summary["config"]["label"].get<std::string>().empty())
+    if (summary.contains("config") && summary["config"].is_object() &&
+        summary["config"].contains("label") && summary["config"]["label"].is_string() &&
+        !summary["config"]["label"].get<std::string>().empty())
     {
         run.label = summary["config"]["label"].get<std::string>();
     }

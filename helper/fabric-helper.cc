@@ -33,8 +33,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FabricHelper");
 
 FabricHelper::FabricHelper()
-    : m_hostQueuePackets(100)
-    , m_packetHops(0)
+    : m_hostQueuePackets(100),
+      m_packetHops(0)
 {
     m_switchFactory.SetTypeId(FabricSwitch::GetTypeId());
 }
@@ -47,18 +47,18 @@ FabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& 
     TypeId::AttributeInformation info;
     if (!FabricSwitch::GetTypeId().LookupAttributeByName(name, &info))
     {
-        throw PrestoInputError("FabricHelper::SetSwitchAttribute: FabricSwitch has no attribute '"
-                               + name + "'");
+        throw PrestoInputError("FabricHelper::SetSwitchAttribute: FabricSwitch has no attribute '" +
+                               name + "'");
     }
     if (!info.checker->CreateValidValue(value))
     {
-        throw PrestoInputError("FabricHelper::SetSwitchAttribute: invalid value for '" + name
-                               + "'");
+        throw PrestoInputError("FabricHelper::SetSwitchAttribute: invalid value for '" + name +
+                               "'");
     }
     if (m_installed)
     {
-        throw PrestoInputError("FabricHelper::SetSwitchAttribute('" + name
-                               + "'): call before Install");
+        throw PrestoInputError("FabricHelper::SetSwitchAttribute('" + name +
+                               "'): call before Install");
     }
     m_switchFactory.Set(name, value);
     if (name == "HashSeed")
@@ -108,9 +108,9 @@ FabricHelper::CheckLink(uint32_t link, const char* what) const
     CheckInstalled(what);
     if (link >= m_linkDevices.size())
     {
-        throw PrestoInputError(std::string("FabricHelper::") + what + ": no link "
-                               + std::to_string(link) + " (" + std::to_string(m_linkDevices.size())
-                               + " links)");
+        throw PrestoInputError(std::string("FabricHelper::") + what + ": no link " +
+                               std::to_string(link) + " (" + std::to_string(m_linkDevices.size()) +
+                               " links)");
     }
 }
 
@@ -126,15 +126,15 @@ FabricHelper::Install(const FabricTopology& topology)
     {
         if (topology.GetPorts(topology.HostNode(h)).size() != 1)
         {
-            throw PrestoInputError("FabricHelper::Install: host " + std::to_string(h) + " has "
-                                   + std::to_string(topology.GetPorts(topology.HostNode(h)).size())
-                                   + " links; every host needs exactly one");
+            throw PrestoInputError("FabricHelper::Install: host " + std::to_string(h) + " has " +
+                                   std::to_string(topology.GetPorts(topology.HostNode(h)).size()) +
+                                   " links; every host needs exactly one");
         }
     }
     if (topology.GetNHosts() == 0 || topology.GetNHosts() >= (1u << 22))
     {
-        throw PrestoInputError("FabricHelper::Install: need 1 to 4194303 hosts (got "
-                               + std::to_string(topology.GetNHosts()) + ")");
+        throw PrestoInputError("FabricHelper::Install: need 1 to 4194303 hosts (got " +
+                               std::to_string(topology.GetNHosts()) + ")");
     }
     m_topology = topology;
     // read BufferBytes as the user set it, for router ports in the reference mode
@@ -261,13 +261,13 @@ FabricHelper::InstallNs3Routers()
     for (uint32_t n = 0; n < m_nodes.size(); ++n)
     {
         // per-packet random ECMP, set on each node's instance (no global Config default)
-        Ptr<Ipv4ListRouting> list
-            = DynamicCast<Ipv4ListRouting>(m_nodes[n]->GetObject<Ipv4>()->GetRoutingProtocol());
+        Ptr<Ipv4ListRouting> list =
+            DynamicCast<Ipv4ListRouting>(m_nodes[n]->GetObject<Ipv4>()->GetRoutingProtocol());
         for (uint32_t i = 0; list && i < list->GetNRoutingProtocols(); ++i)
         {
             int16_t priority;
-            Ptr<Ipv4GlobalRouting> global
-                = DynamicCast<Ipv4GlobalRouting>(list->GetRoutingProtocol(i, priority));
+            Ptr<Ipv4GlobalRouting> global =
+                DynamicCast<Ipv4GlobalRouting>(list->GetRoutingProtocol(i, priority));
             if (global)
             {
                 global->SetAttribute("RandomEcmpRouting", BooleanValue(true));
@@ -421,7 +421,10 @@ FabricHelper::SetLinkRate(uint32_t link, double rateBps, Time at)
     }
     else
     {
-        Simulator::Schedule(at - Simulator::Now(), &FabricHelper::DoSetLinkRate, this, link,
+        Simulator::Schedule(at - Simulator::Now(),
+                            &FabricHelper::DoSetLinkRate,
+                            this,
+                            link,
                             rateBps);
     }
 }
@@ -430,7 +433,7 @@ void
 FabricHelper::DoSetLinkRate(uint32_t link, double rateBps)
 {
     NS_LOG_FUNCTION(this << link << rateBps);
-    DataRateValue rate {DataRate(uint64_t(rateBps))};
+    DataRateValue rate{DataRate(uint64_t(rateBps))};
     m_linkDevices[link].first->SetAttribute("DataRate", rate);
     m_linkDevices[link].second->SetAttribute("DataRate", rate);
     m_topology.SetLinkRate(link, rateBps);

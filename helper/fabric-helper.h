@@ -147,10 +147,10 @@ class FabricHelper
     std::vector<std::pair<Ptr<NetDevice>, Ptr<NetDevice>>> m_linkDevices; //!< by link id
     std::vector<uint32_t> m_hostAddresses;                                //!< host order
     uint64_t m_packetHops;                                                //!< counter
-    bool m_useNs3Routers {false};                                         //!< reference mode
-    bool m_seedSet {false};     //!< HashSeed set by the user
-    bool m_installed {false};   //!< Install has run
-    uint32_t m_bufferBytes {0}; //!< switch port buffer, bytes
+    bool m_useNs3Routers{false};                                          //!< reference mode
+    bool m_seedSet{false};     //!< HashSeed set by the user
+    bool m_installed{false};   //!< Install has run
+    uint32_t m_bufferBytes{0}; //!< switch port buffer, bytes
 };
 
 } // namespace ns3

@@ -6,12 +6,14 @@
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
+#include "ns3/error-model.h"
 #include "ns3/fct-plot.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
 #include "ns3/host-tcp-endpoint.h"
 #include "ns3/ideal-fct.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -34,6 +36,7 @@ namespace
 /// RNG stream numbers: fixed so that a run depends only on the seed (run number).
 constexpr int64_t WORKLOAD_STREAM = 1;
 constexpr int64_t FABRIC_STREAM = 100;
+constexpr int64_t LOSS_STREAM = 100000;
 
 std::string
 Join(const std::vector<std::string>& v)
@@ -47,13 +50,14 @@ Join(const std::vector<std::string>& v)
 }
 
 void
-RequireOneOf(const std::string& option, const std::string& value,
+RequireOneOf(const std::string& option,
+             const std::string& value,
              const std::vector<std::string>& valid)
 {
     if (std::find(valid.begin(), valid.end(), value) == valid.end())
     {
-        throw PrestoInputError("--" + option + "=" + value
-                               + " is not valid; valid values: " + Join(valid));
+        throw PrestoInputError("--" + option + "=" + value +
+                               " is not valid; valid values: " + Join(valid));
     }
 }
 
@@ -63,8 +67,8 @@ ParseRate(const std::string& option, const std::string& text)
     DataRateValue v;
     if (!v.DeserializeFromString(text, MakeDataRateChecker()) || v.Get().GetBitRate() == 0)
     {
-        throw PrestoInputError("--" + option + "=" + text
-                               + " is not a data rate (examples: 10Gbps, 40Gb/s, 100Mbps)");
+        throw PrestoInputError("--" + option + "=" + text +
+                               " is not a data rate (examples: 10Gbps, 40Gb/s, 100Mbps)");
     }
     return static_cast<double>(v.Get().GetBitRate());
 }
@@ -73,12 +77,14 @@ ParseRate(const std::string& option, const std::string& text)
 int64_t
 ParseTimeNs(const std::string& option, const std::string& text)
 {
-    static const std::vector<std::pair<std::string, double>> units
-        = {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    static const std::vector<std::pair<std::string, double>> units = {{"ns", 1.0},
+                                                                      {"us", 1e3},
+                                                                      {"ms", 1e6},
+                                                                      {"s", 1e9}};
     for (const auto& [unit, scale] : units)
     {
-        if (text.size() > unit.size()
-            && text.compare(text.size() - unit.size(), unit.size(), unit) == 0)
+        if (text.size() > unit.size() &&
+            text.compare(text.size() - unit.size(), unit.size(), unit) == 0)
         {
             std::string number = text.substr(0, text.size() - unit.size());
             std::istringstream is(number);
@@ -89,8 +95,8 @@ ParseTimeNs(const std::string& option, const std::string& text)
             }
         }
     }
-    throw PrestoInputError("--" + option + "=" + text
-                           + " is not a time with a unit (examples: 1us, 500ns, 2ms)");
+    throw PrestoInputError("--" + option + "=" + text +
+                           " is not a time with a unit (examples: 1us, 500ns, 2ms)");
 }
 
 std::vector<uint64_t>
@@ -105,10 +111,10 @@ ParseEdges(const std::string& text)
         uint64_t e;
         if (!(one >> e) || !one.eof() || e == 0 || (!edges.empty() && e <= edges.back()))
         {
-            throw PrestoInputError("--buckets=" + text
-                                   + ": expected increasing positive byte counts separated by "
-                                     "commas, got '"
-                                   + item + "'");
+            throw PrestoInputError("--buckets=" + text +
+                                   ": expected increasing positive byte counts separated by "
+                                   "commas, got '" +
+                                   item + "'");
         }
         edges.push_back(e);
     }
@@ -119,8 +125,9 @@ ParseEdges(const std::string& text)
 uint32_t
 NodeByName(const FabricTopology& topo, const std::string& topology, const std::string& name)
 {
-    static const std::map<std::string, std::vector<std::string>> tierNames
-        = {{"leaf-spine", {"leaf", "spine"}}, {"fat-tree", {"edge", "agg", "core"}}};
+    static const std::map<std::string, std::vector<std::string>> tierNames = {
+        {"leaf-spine", {"leaf", "spine"}},
+        {"fat-tree", {"edge", "agg", "core"}}};
     const auto& tiers = tierNames.at(topology);
     size_t digits = name.find_first_of("0123456789");
     std::string kind = name.substr(0, digits);
@@ -154,8 +161,8 @@ NodeByName(const FabricTopology& topo, const std::string& topology, const std::s
             }
         }
     }
-    throw PrestoInputError("no node named '" + name + "' in this " + topology + " (names: host<i>, "
-                           + Join(tiers) + " followed by an index)");
+    throw PrestoInputError("no node named '" + name + "' in this " + topology +
+                           " (names: host<i>, " + Join(tiers) + " followed by an index)");
 }
 
 } // namespace
@@ -165,7 +172,8 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
 {
     cmd.AddValue("device", "Endpoint on every host: " + Join(SprayExperiment::Devices()), device);
     cmd.AddValue("lb", "Load balancing in the switches: ecmp|spray|spray-rr|flowlet", lb);
-    cmd.AddValue("workload", "Flow-size CDF: websearch|datamining|hadoop or a CDF file path",
+    cmd.AddValue("workload",
+                 "Flow-size CDF: websearch|datamining|hadoop or a CDF file path",
                  workload);
     cmd.AddValue("load", "Offered load, fraction of host NIC bandwidth (0,1]", load);
     cmd.AddValue("pattern", "Traffic pattern: all-to-all|permutation|incast", pattern);
@@ -187,11 +195,16 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "Switch model: presto (module switch) | ns3-routers (ns-3 IP routers, "
                  "per-packet random ECMP; reference for speed comparisons)",
                  fabric);
+    cmd.AddValue("lossRate",
+                 "Random loss probability of every packet on every switch-to-switch link",
+                 lossRate);
     cmd.AddValue("simTime", "Flows arrive during [0, simTime), seconds", simTime);
-    cmd.AddValue("drainTime", "Then wait at most this long for flows to finish, seconds",
+    cmd.AddValue("drainTime",
+                 "Then wait at most this long for flows to finish, seconds",
                  drainTime);
     cmd.AddValue("warmup", "Flows starting before this are not counted, seconds", warmup);
-    cmd.AddValue("buckets", "Flow-size bucket upper edges, bytes: e1,e2,... (default: per CDF)",
+    cmd.AddValue("buckets",
+                 "Flow-size bucket upper edges, bytes: e1,e2,... (default: per CDF)",
                  buckets);
     cmd.AddValue("maxFlows", "Cap on generated flows (0: none)", maxFlows);
     cmd.AddValue("seed", "Run number for ns-3's random streams", seed);
@@ -223,6 +236,7 @@ SprayExperimentConfig::ToJson() const
             {"fail_links", failLinks},
             {"degrade_links", degradeLinks},
             {"fabric", fabric},
+            {"loss_rate", lossRate},
             {"sim_time_s", simTime},
             {"drain_time_s", drainTime},
             {"warmup_s", warmup},
@@ -251,6 +265,10 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         throw PrestoInputError("--fabric=ns3-routers only offers per-packet random ECMP: use "
                                "--lb=spray with it");
     }
+    if (!(c.lossRate >= 0 && c.lossRate < 1))
+    {
+        throw PrestoInputError("--lossRate=" + std::to_string(c.lossRate) + " must be in [0, 1)");
+    }
     if (!(c.load > 0 && c.load <= 1))
     {
         throw PrestoInputError("--load=" + std::to_string(c.load) + " must be in (0, 1]");
@@ -264,8 +282,12 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     int64_t delayNs = ParseTimeNs("linkDelay", c.linkDelay);
     if (c.topology == "leaf-spine")
     {
-        m_topology = FabricTopology::LeafSpine(c.leaves, c.spines, c.hostsPerLeaf, hostRate,
-                                               coreRate, delayNs);
+        m_topology = FabricTopology::LeafSpine(c.leaves,
+                                               c.spines,
+                                               c.hostsPerLeaf,
+                                               hostRate,
+                                               coreRate,
+                                               delayNs);
     }
     else
     {
@@ -273,14 +295,13 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     }
 
     // link failures and degradations: "a-b[:rate][@time]"
-    auto parseLinks = [this, &c](const std::string& list, bool withRate)
-    {
+    auto parseLinks = [this, &c](const std::string& list, bool withRate) {
         std::istringstream is(list);
         std::string item;
         const char* option = withRate ? "degradeLinks" : "failLinks";
         while (std::getline(is, item, ','))
         {
-            LinkChange change {0, 0, 0};
+            LinkChange change{0, 0, 0};
             std::string spec = item;
             size_t at = spec.find('@');
             if (at != std::string::npos)
@@ -293,8 +314,8 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                 size_t colon = spec.find(':');
                 if (colon == std::string::npos)
                 {
-                    throw PrestoInputError(std::string("--") + option + ": '" + item
-                                           + "' lacks ':rate'");
+                    throw PrestoInputError(std::string("--") + option + ": '" + item +
+                                           "' lacks ':rate'");
                 }
                 change.rateBps = ParseRate(option, spec.substr(colon + 1));
                 spec = spec.substr(0, colon);
@@ -302,8 +323,8 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
             size_t dash = spec.find('-');
             if (dash == std::string::npos)
             {
-                throw PrestoInputError(std::string("--") + option + ": '" + item
-                                       + "' is not of the form a-b");
+                throw PrestoInputError(std::string("--") + option + ": '" + item +
+                                       "' is not of the form a-b");
             }
             uint32_t a = NodeByName(m_topology, c.topology, spec.substr(0, dash));
             uint32_t b = NodeByName(m_topology, c.topology, spec.substr(dash + 1));
@@ -362,7 +383,9 @@ SprayExperiment::CreateEndpoint() const
 void
 SprayExperiment::FlowFinished(uint32_t flowId)
 {
-    auto it = std::lower_bound(m_records.begin(), m_records.end(), flowId,
+    auto it = std::lower_bound(m_records.begin(),
+                               m_records.end(),
+                               flowId,
                                [](const FctRecord& r, uint32_t id) { return r.flow.id < id; });
     NS_ASSERT(it != m_records.end() && it->flow.id == flowId);
     it->finishNs = Simulator::Now().GetNanoSeconds();
@@ -385,15 +408,36 @@ SprayExperiment::Run()
     }
 
     FabricHelper fabric;
-    static const std::map<std::string, FabricSwitch::LoadBalancing> lbModes
-        = {{"ecmp", FabricSwitch::ECMP},
-           {"spray", FabricSwitch::SPRAY},
-           {"spray-rr", FabricSwitch::SPRAY_RR},
-           {"flowlet", FabricSwitch::FLOWLET}};
+    static const std::map<std::string, FabricSwitch::LoadBalancing> lbModes = {
+        {"ecmp", FabricSwitch::ECMP},
+        {"spray", FabricSwitch::SPRAY},
+        {"spray-rr", FabricSwitch::SPRAY_RR},
+        {"flowlet", FabricSwitch::FLOWLET}};
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
     fabric.Install(m_topology);
     fabric.AssignStreams(FABRIC_STREAM);
+    if (c.lossRate > 0)
+    {
+        int64_t stream = LOSS_STREAM;
+        for (uint32_t l = 0; l < m_topology.GetLinks().size(); ++l)
+        {
+            const auto& link = m_topology.GetLinks()[l];
+            if (m_topology.IsHost(link.a) || m_topology.IsHost(link.b))
+            {
+                continue;
+            }
+            auto devices = fabric.GetLinkDevices(l);
+            for (Ptr<NetDevice> d : {devices.first, devices.second})
+            {
+                Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+                em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+                em->SetRate(c.lossRate);
+                em->AssignStreams(stream++);
+                d->SetAttribute("ReceiveErrorModel", PointerValue(em));
+            }
+        }
+    }
     for (const auto& change : m_linkChanges)
     {
         if (change.rateBps == 0)
@@ -438,8 +482,9 @@ SprayExperiment::Run()
         m_records.push_back(r);
         Simulator::Schedule(NanoSeconds(f.startNs), &FlowEndpoint::StartFlow, endpoint, f);
     }
-    std::sort(m_records.begin(), m_records.end(),
-              [](const FctRecord& a, const FctRecord& b) { return a.flow.id < b.flow.id; });
+    std::sort(m_records.begin(), m_records.end(), [](const FctRecord& a, const FctRecord& b) {
+        return a.flow.id < b.flow.id;
+    });
 
     Simulator::Stop(Seconds(c.simTime + c.drainTime));
     uint64_t eventsBefore = Simulator::GetEventCount();
@@ -475,8 +520,9 @@ SprayExperiment::Run()
         marks += sw->GetMarked();
         forwarded += sw->GetForwarded();
     }
-    m_report["fabric"]
-        = {{"switch_forwarded", forwarded}, {"switch_drops", drops}, {"switch_ecn_marks", marks}};
+    m_report["fabric"] = {{"switch_forwarded", forwarded},
+                          {"switch_drops", drops},
+                          {"switch_ecn_marks", marks}};
 
     std::string label = c.label.empty() ? c.device : c.label;
     WriteFlowFile((out / "flows.txt").string(), m_flows);
@@ -494,7 +540,7 @@ SprayExperiment::Run()
     Simulator::Destroy();
     if (c.plot)
     {
-        PlotRun run {label, m_summary, m_records};
+        PlotRun run{label, m_summary, m_records};
         PlotFct({run}, (out / "fct.png").string());
     }
 }

@@ -12,10 +12,9 @@
 #include "ns3/flow-spec.h"
 #include "ns3/run-report.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -32,35 +31,36 @@ class CommandLine;
  */
 struct SprayExperimentConfig
 {
-    std::string device {"host-tcp"};     //!< endpoint: see SprayExperiment::Devices()
-    std::string lb {"spray"};            //!< ecmp | spray | spray-rr | flowlet
-    std::string workload {"websearch"};  //!< built-in CDF name or CDF file path
-    double load {0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
-    std::string pattern {"all-to-all"};  //!< all-to-all | permutation | incast
-    uint32_t incastSenders {8};          //!< senders per incast event
-    std::string flowFile;                //!< replay this HPCC flow file instead of generating
-    std::string topology {"leaf-spine"}; //!< leaf-spine | fat-tree
-    uint32_t leaves {2};                 //!< leaf-spine: leaf switches
-    uint32_t spines {2};                 //!< leaf-spine: spine switches
-    uint32_t hostsPerLeaf {4};           //!< leaf-spine: hosts per leaf
-    uint32_t fatTreeK {4};               //!< fat-tree: k
-    std::string hostRate {"10Gbps"};     //!< host link rate
-    std::string coreRate {"40Gbps"};     //!< switch-switch link rate
-    std::string linkDelay {"1us"};       //!< every link's propagation delay
-    std::string failLinks;               //!< "a-b[@t],...", nodes named leaf0, spine1, host3, ...
-    std::string degradeLinks;            //!< "a-b:rate[@t],..."
-    std::string fabric {"presto"};       //!< presto (module switch) | ns3-routers (reference)
-    double simTime {0.02};               //!< flow arrivals in [0, simTime), s
-    double drainTime {1.0};              //!< after simTime, wait at most this for flows to end, s
-    double warmup {0.0};                 //!< flows starting before this are not counted, s
-    std::string buckets;                 //!< "e1,e2,..." bucket upper edges, bytes; "" = default
-    uint32_t maxFlows {0};               //!< cap on generated flows (0: none)
-    uint32_t seed {1};                   //!< ns-3 run number (RngSeedManager::SetRun)
-    bool pcap {false};                   //!< write pcap traces of host links into out
-    bool plot {true};                    //!< write fct.png
-    bool quiet {false};                  //!< do not print the table
-    std::string out {"results/presto-spray"}; //!< output directory
-    std::string label;                        //!< run label for tables and plots ("" = device)
+    std::string device{"host-tcp"};     //!< endpoint: see SprayExperiment::Devices()
+    std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
+    std::string workload{"websearch"};  //!< built-in CDF name or CDF file path
+    double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
+    std::string pattern{"all-to-all"};  //!< all-to-all | permutation | incast
+    uint32_t incastSenders{8};          //!< senders per incast event
+    std::string flowFile;               //!< replay this HPCC flow file instead of generating
+    std::string topology{"leaf-spine"}; //!< leaf-spine | fat-tree
+    uint32_t leaves{2};                 //!< leaf-spine: leaf switches
+    uint32_t spines{2};                 //!< leaf-spine: spine switches
+    uint32_t hostsPerLeaf{4};           //!< leaf-spine: hosts per leaf
+    uint32_t fatTreeK{4};               //!< fat-tree: k
+    std::string hostRate{"10Gbps"};     //!< host link rate
+    std::string coreRate{"40Gbps"};     //!< switch-switch link rate
+    std::string linkDelay{"1us"};       //!< every link's propagation delay
+    std::string failLinks;              //!< "a-b[@t],...", nodes named leaf0, spine1, host3, ...
+    std::string degradeLinks;           //!< "a-b:rate[@t],..."
+    std::string fabric{"presto"};       //!< presto (module switch) | ns3-routers (reference)
+    double lossRate{0.0};               //!< random loss per packet on switch-switch links, [0,1)
+    double simTime{0.02};               //!< flow arrivals in [0, simTime), s
+    double drainTime{1.0};              //!< after simTime, wait at most this for flows to end, s
+    double warmup{0.0};                 //!< flows starting before this are not counted, s
+    std::string buckets;                //!< "e1,e2,..." bucket upper edges, bytes; "" = default
+    uint32_t maxFlows{0};               //!< cap on generated flows (0: none)
+    uint32_t seed{1};                   //!< ns-3 run number (RngSeedManager::SetRun)
+    bool pcap{false};                   //!< write pcap traces of host links into out
+    bool plot{true};                    //!< write fct.png
+    bool quiet{false};                  //!< do not print the table
+    std::string out{"results/presto-spray"}; //!< output directory
+    std::string label;                       //!< run label for tables and plots ("" = device)
 
     /**
      * \brief Register every field as a --option of a command line.
@@ -115,16 +115,18 @@ class SprayExperiment
     std::vector<uint64_t> m_edges;      //!< bucket edges
     std::vector<FlowSpec> m_flows;      //!< workload, by id
     std::vector<FctRecord> m_records;   //!< results, by id
-    uint64_t m_finished {0};            //!< flows finished
+    uint64_t m_finished{0};             //!< flows finished
     FctSummary m_summary;               //!< statistics
     RunSpeed m_speed;                   //!< speed
     nlohmann::json m_report;            //!< summary.json
+
     struct LinkChange
     {
         uint32_t link;  //!< link id
         double rateBps; //!< new rate (0: fail)
         double atS;     //!< when
     };
+
     std::vector<LinkChange> m_linkChanges; //!< failures and degradations
 };
 

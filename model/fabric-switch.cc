@@ -3,13 +3,14 @@
  */
 #include "fabric-switch.h"
 
+#include "presto-input-error.h"
+
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-#include "presto-input-error.h"
 
 #include <algorithm>
 #include <sstream>
@@ -50,71 +51,80 @@ Read32(const uint8_t* p)
 TypeId
 FabricSwitch::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FabricSwitch")
-              .SetParent<Object>()
-              .SetGroupName("Presto")
-              .AddConstructor<FabricSwitch>()
-              .AddAttribute("LoadBalancing",
-                            "Policy among equal-cost ports: Ecmp (per-flow 5-tuple hash with "
-                            "HashSeed), Spray (per-packet uniform random), SprayRr (per-packet "
-                            "round robin per destination host), Flowlet (per-flow, re-chosen at "
-                            "random after an idle gap longer than FlowletGap).",
-                            EnumValue(FabricSwitch::ECMP), MakeEnumAccessor(&FabricSwitch::m_lb),
-                            MakeEnumChecker(FabricSwitch::ECMP, "Ecmp", FabricSwitch::SPRAY,
-                                            "Spray", FabricSwitch::SPRAY_RR, "SprayRr",
-                                            FabricSwitch::FLOWLET, "Flowlet"))
-              .AddAttribute("HashSeed",
-                            "Seed of the ECMP and flowlet 5-tuple hash (dimensionless). 0 lets "
-                            "FabricHelper give every switch a different seed, which avoids hash "
-                            "polarisation between tiers.",
-                            UintegerValue(0), MakeUintegerAccessor(&FabricSwitch::m_seed),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("FlowletGap",
-                            "Idle time after which the next packet of a flow starts a new flowlet "
-                            "and may take another port (time).",
-                            TimeValue(MicroSeconds(100)),
-                            MakeTimeAccessor(&FabricSwitch::m_flowletGap), MakeTimeChecker(Time(0)))
-              .AddAttribute("EcnThreshold",
-                            "DCTCP-style instantaneous marking threshold, bytes: an ECN-capable "
-                            "packet is marked CE if its output queue holds at least this many "
-                            "bytes when it arrives. 0 disables marking. Default 65 packets of "
-                            "1500 bytes.",
-                            UintegerValue(65 * 1500),
-                            MakeUintegerAccessor(&FabricSwitch::m_ecnThreshold),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("BufferBytes",
-                            "Per-port buffer, bytes: the drop-tail limit of each port's device "
-                            "queue (frames counted with their 2-byte PPP header). Default 200 "
-                            "packets of 1500 bytes.",
-                            UintegerValue(200 * 1500),
-                            MakeUintegerAccessor(&FabricSwitch::SetBufferBytes,
-                                                 &FabricSwitch::GetBufferBytes),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddTraceSource("Enqueue",
-                              "A packet accepted on an output port (before the device queues it)",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_enqueueTrace),
-                              "ns3::FabricSwitch::PortPacketTracedCallback")
-              .AddTraceSource("Drop",
-                              "A packet dropped: buffer full (port = the output port) or no route "
-                              "(port = FabricSwitch::NO_PORT)",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
-                              "ns3::FabricSwitch::PortPacketTracedCallback")
-              .AddTraceSource("Mark", "A packet marked CE, before it is queued",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_markTrace),
-                              "ns3::FabricSwitch::PortPacketTracedCallback")
-              .AddTraceSource("QueueLength",
-                              "Output queue occupancy in bytes right after each enqueue",
-                              MakeTraceSourceAccessor(&FabricSwitch::m_queueLengthTrace),
-                              "ns3::FabricSwitch::QueueLengthTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Presto")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute("LoadBalancing",
+                          "Policy among equal-cost ports: Ecmp (per-flow 5-tuple hash with "
+                          "HashSeed), Spray (per-packet uniform random), SprayRr (per-packet "
+                          "round robin per destination host), Flowlet (per-flow, re-chosen at "
+                          "random after an idle gap longer than FlowletGap).",
+                          EnumValue(FabricSwitch::ECMP),
+                          MakeEnumAccessor(&FabricSwitch::m_lb),
+                          MakeEnumChecker(FabricSwitch::ECMP,
+                                          "Ecmp",
+                                          FabricSwitch::SPRAY,
+                                          "Spray",
+                                          FabricSwitch::SPRAY_RR,
+                                          "SprayRr",
+                                          FabricSwitch::FLOWLET,
+                                          "Flowlet"))
+            .AddAttribute("HashSeed",
+                          "Seed of the ECMP and flowlet 5-tuple hash (dimensionless). 0 lets "
+                          "FabricHelper give every switch a different seed, which avoids hash "
+                          "polarisation between tiers.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricSwitch::m_seed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FlowletGap",
+                          "Idle time after which the next packet of a flow starts a new flowlet "
+                          "and may take another port (time).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&FabricSwitch::m_flowletGap),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("EcnThreshold",
+                          "DCTCP-style instantaneous marking threshold, bytes: an ECN-capable "
+                          "packet is marked CE if its output queue holds at least this many "
+                          "bytes when it arrives. 0 disables marking. Default 65 packets of "
+                          "1500 bytes.",
+                          UintegerValue(65 * 1500),
+                          MakeUintegerAccessor(&FabricSwitch::m_ecnThreshold),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "BufferBytes",
+                "Per-port buffer, bytes: the drop-tail limit of each port's device "
+                "queue (frames counted with their 2-byte PPP header). Default 200 "
+                "packets of 1500 bytes.",
+                UintegerValue(200 * 1500),
+                MakeUintegerAccessor(&FabricSwitch::SetBufferBytes, &FabricSwitch::GetBufferBytes),
+                MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("Enqueue",
+                            "A packet accepted on an output port (before the device queues it)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_enqueueTrace),
+                            "ns3::FabricSwitch::PortPacketTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet dropped: buffer full (port = the output port) or no route "
+                            "(port = FabricSwitch::NO_PORT)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "ns3::FabricSwitch::PortPacketTracedCallback")
+            .AddTraceSource("Mark",
+                            "A packet marked CE, before it is queued",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_markTrace),
+                            "ns3::FabricSwitch::PortPacketTracedCallback")
+            .AddTraceSource("QueueLength",
+                            "Output queue occupancy in bytes right after each enqueue",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_queueLengthTrace),
+                            "ns3::FabricSwitch::QueueLengthTracedCallback");
     return tid;
 }
 
 FabricSwitch::FabricSwitch()
-    : m_lb(ECMP)
-    , m_seed(0)
-    , m_ecnThreshold(0)
-    , m_bufferBytes(0)
+    : m_lb(ECMP),
+      m_seed(0),
+      m_ecnThreshold(0),
+      m_bufferBytes(0)
 {
     NS_LOG_FUNCTION(this);
     m_rng = CreateObject<UniformRandomVariable>();
@@ -185,9 +195,9 @@ FabricSwitch::AddPort(Ptr<PointToPointNetDevice> device)
     }
     if (m_bufferBytes < device->GetMtu() + PPP_HEADER_BYTES)
     {
-        throw PrestoInputError("FabricSwitch attribute BufferBytes: "
-                               + std::to_string(m_bufferBytes)
-                               + " bytes cannot hold one MTU-sized frame");
+        throw PrestoInputError(
+            "FabricSwitch attribute BufferBytes: " + std::to_string(m_bufferBytes) +
+            " bytes cannot hold one MTU-sized frame");
     }
     m_ports.push_back(device);
     m_queues.push_back(device->GetQueue());
@@ -203,9 +213,9 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
     NS_LOG_FUNCTION(this);
     if (hostAddresses.size() != portsPerHost.size())
     {
-        throw PrestoInputError("FabricSwitch::SetRoutes: " + std::to_string(hostAddresses.size())
-                               + " addresses but " + std::to_string(portsPerHost.size())
-                               + " route entries");
+        throw PrestoInputError("FabricSwitch::SetRoutes: " + std::to_string(hostAddresses.size()) +
+                               " addresses but " + std::to_string(portsPerHost.size()) +
+                               " route entries");
     }
     for (uint32_t h = 0; h < portsPerHost.size(); ++h)
     {
@@ -213,9 +223,9 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
         {
             if (p >= m_ports.size())
             {
-                throw PrestoInputError("FabricSwitch::SetRoutes: host " + std::to_string(h)
-                                       + " routed to port " + std::to_string(p) + " of "
-                                       + std::to_string(m_ports.size()));
+                throw PrestoInputError("FabricSwitch::SetRoutes: host " + std::to_string(h) +
+                                       " routed to port " + std::to_string(p) + " of " +
+                                       std::to_string(m_ports.size()));
             }
         }
     }
@@ -345,31 +355,32 @@ FabricSwitch::FlowHash(const uint8_t* hdr, uint32_t len) const
 }
 
 uint32_t
-FabricSwitch::ChoosePort(uint32_t host, const std::vector<uint32_t>& ports, const uint8_t* hdr,
+FabricSwitch::ChoosePort(uint32_t host,
+                         const std::vector<uint32_t>& ports,
+                         const uint8_t* hdr,
                          uint32_t len)
 {
     const uint32_t n = static_cast<uint32_t>(ports.size());
     switch (m_lb)
     {
-        case ECMP:
-            return ports[FlowHash(hdr, len) % n];
-        case SPRAY:
-            return ports[m_rng->GetInteger(0, n - 1)];
-        case SPRAY_RR:
-            return ports[m_rrNext[host]++ % n];
-        case FLOWLET:
+    case ECMP:
+        return ports[FlowHash(hdr, len) % n];
+    case SPRAY:
+        return ports[m_rng->GetInteger(0, n - 1)];
+    case SPRAY_RR:
+        return ports[m_rrNext[host]++ % n];
+    case FLOWLET: {
+        const int64_t now = Simulator::Now().GetTimeStep();
+        auto [it, fresh] = m_flowlets.try_emplace(FlowHash(hdr, len), Flowlet{now, 0});
+        Flowlet& f = it->second;
+        const bool stale = std::find(ports.begin(), ports.end(), f.port) == ports.end();
+        if (fresh || stale || now - f.lastNs > m_flowletGap.GetTimeStep())
         {
-            const int64_t now = Simulator::Now().GetTimeStep();
-            auto [it, fresh] = m_flowlets.try_emplace(FlowHash(hdr, len), Flowlet {now, 0});
-            Flowlet& f = it->second;
-            const bool stale = std::find(ports.begin(), ports.end(), f.port) == ports.end();
-            if (fresh || stale || now - f.lastNs > m_flowletGap.GetTimeStep())
-            {
-                f.port = ports[m_rng->GetInteger(0, n - 1)];
-            }
-            f.lastNs = now;
-            return f.port;
+            f.port = ports[m_rng->GetInteger(0, n - 1)];
         }
+        f.lastNs = now;
+        return f.port;
+    }
     }
     return ports[0];
 }
@@ -391,7 +402,9 @@ FabricSwitch::Drop(Ptr<const Packet> packet, uint32_t port, bool bufferFull)
 }
 
 bool
-FabricSwitch::Receive(Ptr<NetDevice> device, Ptr<const Packet> packet, uint16_t protocol,
+FabricSwitch::Receive(Ptr<NetDevice> device,
+                      Ptr<const Packet> packet,
+                      uint16_t protocol,
                       const Address& from)
 {
     // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
@@ -423,8 +436,8 @@ FabricSwitch::Receive(Ptr<NetDevice> device, Ptr<const Packet> packet, uint16_t 
     // forwarded as is instead of being copied.
     Ptr<Packet> p = ConstCast<Packet>(packet);
     const uint8_t ecn = hdr[1] & 0x03;
-    if (m_ecnThreshold > 0 && queued >= m_ecnThreshold
-        && (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
+    if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
+        (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
     {
         // Only marked packets pay for a header round trip. A nonzero checksum field means the
         // sender computed it: recompute it for the new TOS byte.

@@ -114,7 +114,9 @@ class FabricSwitch : public Object
 
   private:
     /** Device receive callback: forward one packet. */
-    bool Receive(Ptr<NetDevice> device, Ptr<const Packet> packet, uint16_t protocol,
+    bool Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
                  const Address& from);
     /**
      * \param host destination host index
@@ -123,7 +125,9 @@ class FabricSwitch : public Object
      * \param len valid bytes in hdr (>= 20)
      * \return the output port chosen among ports for this packet
      */
-    uint32_t ChoosePort(uint32_t host, const std::vector<uint32_t>& ports, const uint8_t* hdr,
+    uint32_t ChoosePort(uint32_t host,
+                        const std::vector<uint32_t>& ports,
+                        const uint8_t* hdr,
                         uint32_t len);
     /** \return the host index of an IPv4 address (host order), or NO_HOST */
     uint32_t LookupHost(uint32_t addr) const;
@@ -145,24 +149,26 @@ class FabricSwitch : public Object
     std::vector<Ptr<Queue<Packet>>> m_queues;            //!< each port's device queue
     Address m_dest;                                      //!< Send destination (ignored by p2p)
     std::unordered_map<uint32_t, uint32_t> m_hostByAddr; //!< IPv4 address -> host index
-    uint32_t m_addrBase {0};                             //!< lowest host address
+    uint32_t m_addrBase{0};                              //!< lowest host address
     std::vector<uint32_t> m_hostByOffset; //!< dense table: address - m_addrBase -> host index
                                           //!< (used instead of m_hostByAddr when addresses
                                           //!< are nearly contiguous, as the helper makes them)
     std::vector<std::vector<uint32_t>> m_routes; //!< host index -> ports
     std::vector<uint32_t> m_rrNext;              //!< round-robin counter per host
+
     struct Flowlet
     {
         int64_t lastNs; //!< last packet seen
         uint32_t port;  //!< current port
     };
+
     std::unordered_map<uint64_t, Flowlet> m_flowlets; //!< flow hash -> flowlet
     Ptr<UniformRandomVariable> m_rng;                 //!< spraying and flowlet choices
 
-    uint64_t m_forwarded {0};      //!< counter
-    uint64_t m_droppedBuffer {0};  //!< counter: buffer full
-    uint64_t m_droppedNoRoute {0}; //!< counter: no route
-    uint64_t m_marked {0};         //!< counter
+    uint64_t m_forwarded{0};      //!< counter
+    uint64_t m_droppedBuffer{0};  //!< counter: buffer full
+    uint64_t m_droppedNoRoute{0}; //!< counter: no route
+    uint64_t m_marked{0};         //!< counter
 
     TracedCallback<Ptr<const Packet>, uint32_t> m_enqueueTrace; //!< packet queued on a port
     TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace;    //!< packet dropped

@@ -65,8 +65,12 @@ CheckDelay(int64_t ns, const char* where)
 } // namespace
 
 FabricTopology
-FabricTopology::LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf,
-                          double hostRateBps, double coreRateBps, int64_t linkDelayNs)
+FabricTopology::LeafSpine(uint32_t leaves,
+                          uint32_t spines,
+                          uint32_t hostsPerLeaf,
+                          double hostRateBps,
+                          double coreRateBps,
+                          int64_t linkDelayNs)
 {
     const char* where = "FabricTopology::LeafSpine";
     if (leaves == 0 || spines == 0 || hostsPerLeaf == 0)
@@ -228,7 +232,7 @@ FabricTopology::AddLink(uint32_t a, uint32_t b, double rateBps, int64_t delayNs)
     CheckRate(rateBps, "link rate", where);
     CheckDelay(delayNs, where);
     uint32_t id = static_cast<uint32_t>(m_links.size());
-    m_links.push_back(Link {a, b, rateBps, delayNs, true});
+    m_links.push_back(Link{a, b, rateBps, delayNs, true});
     m_ports[a].push_back(id);
     m_ports[b].push_back(id);
     return id;
@@ -261,8 +265,8 @@ FabricTopology::GetTier(uint32_t node) const
 {
     if (node >= GetNNodes() || m_isHost[node])
     {
-        throw PrestoInputError("FabricTopology::GetTier: node " + std::to_string(node)
-                               + " is not a switch");
+        throw PrestoInputError("FabricTopology::GetTier: node " + std::to_string(node) +
+                               " is not a switch");
     }
     return m_tier[node];
 }
@@ -272,8 +276,8 @@ FabricTopology::HostNode(uint32_t host) const
 {
     if (host >= GetNHosts())
     {
-        throw PrestoInputError("FabricTopology::HostNode: no host " + std::to_string(host) + " ("
-                               + std::to_string(GetNHosts()) + " hosts)");
+        throw PrestoInputError("FabricTopology::HostNode: no host " + std::to_string(host) + " (" +
+                               std::to_string(GetNHosts()) + " hosts)");
     }
     return m_hostNode[host];
 }
@@ -283,8 +287,8 @@ FabricTopology::HostIndex(uint32_t node) const
 {
     if (node >= GetNNodes() || !m_isHost[node])
     {
-        throw PrestoInputError("FabricTopology::HostIndex: node " + std::to_string(node)
-                               + " is not a host");
+        throw PrestoInputError("FabricTopology::HostIndex: node " + std::to_string(node) +
+                               " is not a host");
     }
     return m_hostIndex[node];
 }
@@ -319,8 +323,8 @@ FabricTopology::FindLink(uint32_t a, uint32_t b) const
             }
         }
     }
-    throw PrestoInputError("FabricTopology::FindLink: no link between nodes " + std::to_string(a)
-                           + " and " + std::to_string(b));
+    throw PrestoInputError("FabricTopology::FindLink: no link between nodes " + std::to_string(a) +
+                           " and " + std::to_string(b));
 }
 
 void
@@ -328,8 +332,8 @@ FabricTopology::SetLinkUp(uint32_t link, bool up)
 {
     if (link >= m_links.size())
     {
-        throw PrestoInputError("FabricTopology::SetLinkUp: no link " + std::to_string(link) + " ("
-                               + std::to_string(m_links.size()) + " links)");
+        throw PrestoInputError("FabricTopology::SetLinkUp: no link " + std::to_string(link) + " (" +
+                               std::to_string(m_links.size()) + " links)");
     }
     m_links[link].up = up;
 }
@@ -339,8 +343,8 @@ FabricTopology::SetLinkRate(uint32_t link, double rateBps)
 {
     if (link >= m_links.size())
     {
-        throw PrestoInputError("FabricTopology::SetLinkRate: no link " + std::to_string(link) + " ("
-                               + std::to_string(m_links.size()) + " links)");
+        throw PrestoInputError("FabricTopology::SetLinkRate: no link " + std::to_string(link) +
+                               " (" + std::to_string(m_links.size()) + " links)");
     }
     CheckRate(rateBps, "link rate", "FabricTopology::SetLinkRate");
     m_links[link].rateBps = rateBps;
@@ -385,7 +389,8 @@ std::vector<std::vector<std::vector<uint32_t>>>
 FabricTopology::ComputeRoutes() const
 {
     std::vector<std::vector<std::vector<uint32_t>>> routes(
-        GetNNodes(), std::vector<std::vector<uint32_t>>(GetNHosts()));
+        GetNNodes(),
+        std::vector<std::vector<uint32_t>>(GetNHosts()));
     for (uint32_t h = 0; h < GetNHosts(); ++h)
     {
         const uint32_t dst = m_hostNode[h];
@@ -420,17 +425,17 @@ FabricTopology::BestPath(uint32_t srcHost, uint32_t dstHost) const
 {
     if (srcHost >= GetNHosts() || dstHost >= GetNHosts() || srcHost == dstHost)
     {
-        throw PrestoInputError("FabricTopology::BestPath: need two different hosts below "
-                               + std::to_string(GetNHosts()) + " (got " + std::to_string(srcHost)
-                               + " and " + std::to_string(dstHost) + ")");
+        throw PrestoInputError("FabricTopology::BestPath: need two different hosts below " +
+                               std::to_string(GetNHosts()) + " (got " + std::to_string(srcHost) +
+                               " and " + std::to_string(dstHost) + ")");
     }
     const uint32_t src = m_hostNode[srcHost];
     const uint32_t dst = m_hostNode[dstHost];
     const uint32_t hops = HopsTo(dst, 0)[src];
     if (hops == UNREACHED)
     {
-        throw PrestoInputError("FabricTopology::BestPath: host " + std::to_string(dstHost)
-                               + " is unreachable from host " + std::to_string(srcHost));
+        throw PrestoInputError("FabricTopology::BestPath: host " + std::to_string(dstHost) +
+                               " is unreachable from host " + std::to_string(srcHost));
     }
     // The best bottleneck is the highest rate B such that a path of the minimum hop count
     // exists over links of rate >= B; among those paths take the lowest total delay. Trying
@@ -479,8 +484,8 @@ FabricTopology::BestPath(uint32_t srcHost, uint32_t dstHost) const
                 {
                     const Link& link = m_links[l];
                     uint32_t m = link.a == n ? link.b : link.a;
-                    if (!link.up || link.rateBps < minRate || dist[m] + 1 != d || delay[m] == inf
-                        || (m_isHost[m] && m != dst))
+                    if (!link.up || link.rateBps < minRate || dist[m] + 1 != d || delay[m] == inf ||
+                        (m_isHost[m] && m != dst))
                     {
                         continue;
                     }
@@ -496,7 +501,7 @@ FabricTopology::BestPath(uint32_t srcHost, uint32_t dstHost) const
         for (uint32_t n = src; n != dst;)
         {
             const Link& link = m_links[nextLink[n]];
-            path.push_back(PathHop {link.rateBps, link.delayNs});
+            path.push_back(PathHop{link.rateBps, link.delayNs});
             n = link.a == n ? link.b : link.a;
         }
         return path;

@@ -29,11 +29,11 @@ class FabricTopology
     /** A full-duplex link. */
     struct Link
     {
-        uint32_t a {0};      //!< node id of one end
-        uint32_t b {0};      //!< node id of the other end
-        double rateBps {0};  //!< rate in each direction, bit/s
-        int64_t delayNs {0}; //!< propagation delay, ns
-        bool up {true};      //!< false once failed
+        uint32_t a{0};      //!< node id of one end
+        uint32_t b{0};      //!< node id of the other end
+        double rateBps{0};  //!< rate in each direction, bit/s
+        int64_t delayNs{0}; //!< propagation delay, ns
+        bool up{true};      //!< false once failed
     };
 
     /**
@@ -47,8 +47,12 @@ class FabricTopology
      * \param linkDelayNs propagation delay of every link, ns
      * \return the topology; throws PrestoInputError on a zero count or rate
      */
-    static FabricTopology LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf,
-                                    double hostRateBps, double coreRateBps, int64_t linkDelayNs);
+    static FabricTopology LeafSpine(uint32_t leaves,
+                                    uint32_t spines,
+                                    uint32_t hostsPerLeaf,
+                                    double hostRateBps,
+                                    double coreRateBps,
+                                    int64_t linkDelayNs);
 
     /**
      * \brief k-ary fat-tree (Al-Fares et al.): k pods of k/2 edge and k/2 aggregation
@@ -59,7 +63,9 @@ class FabricTopology
      * \param linkDelayNs propagation delay of every link, ns
      * \return the topology; throws PrestoInputError for an odd or too small k
      */
-    static FabricTopology FatTree(uint32_t k, double hostRateBps, double coreRateBps,
+    static FabricTopology FatTree(uint32_t k,
+                                  double hostRateBps,
+                                  double coreRateBps,
                                   int64_t linkDelayNs);
 
     /** \return new host's node id */

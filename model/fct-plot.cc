@@ -3,16 +3,16 @@
  */
 #include "fct-plot.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
 
-#include <gnuplot-iostream.h>
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <gnuplot-iostream.h>
 #include <map>
 #include <sstream>
 #include <unistd.h>
@@ -156,8 +156,8 @@ std::string
 EmptyPanel(const std::string& note)
 {
     return "unset logscale\nset xrange [0:1]\nset yrange [0:1]\nunset xtics\nunset ytics\n"
-           "set label 1 "
-           + GnuplotQuote(note) + " at graph 0.5,0.5 center\nplot 2 notitle\nunset label 1\n";
+           "set label 1 " +
+           GnuplotQuote(note) + " at graph 0.5,0.5 center\nplot 2 notitle\nunset label 1\n";
 }
 
 } // namespace
@@ -172,8 +172,8 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
     }
     if (!OnPath("gnuplot"))
     {
-        throw PrestoInputError("FCT plot '" + pngPath
-                               + "': gnuplot is not installed (not found on the PATH)");
+        throw PrestoInputError("FCT plot '" + pngPath +
+                               "': gnuplot is not installed (not found on the PATH)");
     }
 
     // The x axis of the left panel: every bucket any run has, by upper edge.
@@ -224,14 +224,14 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
         }
         if (!p50.empty())
         {
-            left.push_back({"with linespoints dt 2 lw p50width pt 6" + color + " title "
-                                + GnuplotQuote(runs[i].label + " p50"),
+            left.push_back({"with linespoints dt 2 lw p50width pt 6" + color + " title " +
+                                GnuplotQuote(runs[i].label + " p50"),
                             p50});
         }
         if (!p99.empty())
         {
-            left.push_back({"with linespoints dt 1 lw 2 pt 7" + color + " title "
-                                + GnuplotQuote(runs[i].label + " p99"),
+            left.push_back({"with linespoints dt 1 lw 2 pt 7" + color + " title " +
+                                GnuplotQuote(runs[i].label + " p99"),
                             p99});
         }
         Points cdf = FctCdf(runs[i]);
@@ -260,16 +260,15 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
     }
     const std::string errFile = std::string(workDir) + "/stderr";
     const std::string statusFile = std::string(workDir) + "/status";
-    auto cleanUp = [&]()
-    {
+    auto cleanUp = [&]() {
         std::remove(errFile.c_str());
         std::remove(statusFile.c_str());
         ::rmdir(workDir);
     };
 
     // gnuplot reads on after an error and only says so in its exit status: keep both.
-    const std::string cmd
-        = "gnuplot 2>" + ShellQuote(errFile) + "; echo $? >" + ShellQuote(statusFile);
+    const std::string cmd =
+        "gnuplot 2>" + ShellQuote(errFile) + "; echo $? >" + ShellQuote(statusFile);
     try
     {
         IgnoreSigpipe guard;
@@ -347,9 +346,9 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
     {
         std::remove(tmpPng.c_str());
         throw PrestoInputError(
-            "FCT plot '" + pngPath + "': gnuplot failed (exit status "
-            + (status.empty() ? std::string("unknown") : status.substr(0, status.find('\n'))) + ")"
-            + (errors.empty() ? "" : ": " + errors));
+            "FCT plot '" + pngPath + "': gnuplot failed (exit status " +
+            (status.empty() ? std::string("unknown") : status.substr(0, status.find('\n'))) + ")" +
+            (errors.empty() ? "" : ": " + errors));
     }
     if (!errors.empty())
     {

@@ -39,8 +39,7 @@ struct PlotRun
  * message); the file is written atomically (rendered to a temporary name, then renamed), so a
  * failure leaves no file. \param runs the runs (at least one) \param pngPath the output file
  */
-void
-PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath);
+void PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath);
 
 } // namespace ns3
 

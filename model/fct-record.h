@@ -21,10 +21,10 @@ namespace ns3
  */
 struct FctRecord
 {
-    FlowSpec flow;          //!< the flow
-    int64_t finishNs {-1};  //!< last byte delivered to the receiving application; -1: unfinished
-    int64_t idealNs {0};    //!< the flow alone on the idle fabric (see IdealFctNs), ns
-    int64_t retxBytes {-1}; //!< bytes retransmitted by the sender; -1 where unknown
+    FlowSpec flow;         //!< the flow
+    int64_t finishNs{-1};  //!< last byte delivered to the receiving application; -1: unfinished
+    int64_t idealNs{0};    //!< the flow alone on the idle fabric (see IdealFctNs), ns
+    int64_t retxBytes{-1}; //!< bytes retransmitted by the sender; -1 where unknown
 
     /** \return true if the last byte was delivered */
     bool Finished() const

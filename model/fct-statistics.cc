@@ -3,8 +3,9 @@
  */
 #include "fct-statistics.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,7 +75,8 @@ Summarize(std::vector<double> values)
 }
 
 FctSummary
-SummarizeFct(const std::vector<FctRecord>& records, const std::vector<uint64_t>& bucketEdges,
+SummarizeFct(const std::vector<FctRecord>& records,
+             const std::vector<uint64_t>& bucketEdges,
              int64_t warmupNs)
 {
     NS_LOG_FUNCTION(records.size() << bucketEdges.size() << warmupNs);

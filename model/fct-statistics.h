@@ -22,12 +22,12 @@ namespace ns3
  */
 struct DistributionSummary
 {
-    uint64_t count {0}; //!< sample size
-    double mean {0};    //!< arithmetic mean
-    double p50 {0};     //!< median
-    double p95 {0};     //!< 95th percentile
-    double p99 {0};     //!< 99th percentile
-    double p999 {0};    //!< 99.9th percentile
+    uint64_t count{0}; //!< sample size
+    double mean{0};    //!< arithmetic mean
+    double p50{0};     //!< median
+    double p95{0};     //!< 95th percentile
+    double p99{0};     //!< 99th percentile
+    double p999{0};    //!< 99.9th percentile
 };
 
 /**
@@ -39,8 +39,7 @@ struct DistributionSummary
  * \param values the sample (any order; copied and sorted)
  * \return the summary
  */
-DistributionSummary
-Summarize(std::vector<double> values);
+DistributionSummary Summarize(std::vector<double> values);
 
 /**
  * \ingroup presto
@@ -51,8 +50,8 @@ Summarize(std::vector<double> values);
  */
 struct BucketSummary
 {
-    uint64_t loBytes {0};         //!< exclusive lower edge
-    uint64_t hiBytes {0};         //!< inclusive upper edge
+    uint64_t loBytes{0};          //!< exclusive lower edge
+    uint64_t hiBytes{0};          //!< inclusive upper edge
     DistributionSummary fctNs;    //!< FCT of finished flows in the bucket, ns
     DistributionSummary slowdown; //!< slowdown of finished flows in the bucket
 };
@@ -63,12 +62,12 @@ struct FctSummary
     std::vector<BucketSummary> buckets; //!< per flow-size bucket, increasing
     DistributionSummary fctNs;          //!< all finished, counted flows
     DistributionSummary slowdown;       //!< all finished, counted flows
-    uint64_t flows {0};                 //!< flows in the workload
-    uint64_t counted {0};               //!< flows started at or after the warm-up
-    uint64_t finished {0};              //!< counted flows that finished
-    uint64_t unfinished {0};            //!< counted flows that did not finish
-    uint64_t warmupExcluded {0};        //!< flows started before the warm-up ended
-    int64_t warmupNs {0};               //!< the warm-up window, ns
+    uint64_t flows{0};                  //!< flows in the workload
+    uint64_t counted{0};                //!< flows started at or after the warm-up
+    uint64_t finished{0};               //!< counted flows that finished
+    uint64_t unfinished{0};             //!< counted flows that did not finish
+    uint64_t warmupExcluded{0};         //!< flows started before the warm-up ended
+    int64_t warmupNs{0};                //!< the warm-up window, ns
 };
 
 /**
@@ -90,9 +89,9 @@ struct FctSummary
  * \param warmupNs flows that start before this time are excluded from every statistic
  * \return the summary
  */
-FctSummary
-SummarizeFct(const std::vector<FctRecord>& records, const std::vector<uint64_t>& bucketEdges,
-             int64_t warmupNs);
+FctSummary SummarizeFct(const std::vector<FctRecord>& records,
+                        const std::vector<uint64_t>& bucketEdges,
+                        int64_t warmupNs);
 
 /**
  * \ingroup presto
@@ -102,8 +101,7 @@ SummarizeFct(const std::vector<FctRecord>& records, const std::vector<uint64_t>&
  * \param bytes the count
  * \return the text
  */
-std::string
-FormatBytes(uint64_t bytes);
+std::string FormatBytes(uint64_t bytes);
 
 /**
  * \ingroup presto
@@ -112,8 +110,7 @@ FormatBytes(uint64_t bytes);
  * \param bucket the bucket
  * \return the label
  */
-std::string
-BucketLabel(const BucketSummary& bucket);
+std::string BucketLabel(const BucketSummary& bucket);
 
 } // namespace ns3
 

@@ -3,8 +3,9 @@
  */
 #include "flow-endpoint.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
+
+#include "ns3/log.h"
 
 namespace ns3
 {
@@ -15,17 +16,18 @@ NS_OBJECT_ENSURE_REGISTERED(FlowEndpoint);
 TypeId
 FlowEndpoint::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::FlowEndpoint")
-              .SetParent<Object>()
-              .SetGroupName("Presto")
-              .AddTraceSource("FlowStart", "A flow was handed to the transport",
-                              MakeTraceSourceAccessor(&FlowEndpoint::m_flowStartTrace),
-                              "ns3::FlowEndpoint::FlowTracedCallback")
-              .AddTraceSource("FlowFinish",
-                              "A flow's last byte reached the receiving application, verified",
-                              MakeTraceSourceAccessor(&FlowEndpoint::m_flowFinishTrace),
-                              "ns3::FlowEndpoint::FlowTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::FlowEndpoint")
+            .SetParent<Object>()
+            .SetGroupName("Presto")
+            .AddTraceSource("FlowStart",
+                            "A flow was handed to the transport",
+                            MakeTraceSourceAccessor(&FlowEndpoint::m_flowStartTrace),
+                            "ns3::FlowEndpoint::FlowTracedCallback")
+            .AddTraceSource("FlowFinish",
+                            "A flow's last byte reached the receiving application, verified",
+                            MakeTraceSourceAccessor(&FlowEndpoint::m_flowFinishTrace),
+                            "ns3::FlowEndpoint::FlowTracedCallback");
     return tid;
 }
 
@@ -51,8 +53,8 @@ void
 FlowEndpoint::StartFlow(const FlowSpec& flow)
 {
     NS_LOG_FUNCTION(this << flow.id << flow.src << flow.dst << flow.sizeBytes);
-    auto inserted = m_flows.emplace(
-        flow.id, FlowState {flow, PayloadVerifier(flow.id, flow.sizeBytes), false});
+    auto inserted =
+        m_flows.emplace(flow.id, FlowState{flow, PayloadVerifier(flow.id, flow.sizeBytes), false});
     if (!inserted.second)
     {
         throw PrestoInputError("flow id " + std::to_string(flow.id) + " started twice");

@@ -6,17 +6,17 @@
 
 #include "flow-spec.h"
 #include "ideal-fct.h"
+#include "payload-pattern.h"
+
 #include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
-#include "payload-pattern.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <vector>
 
@@ -133,10 +133,10 @@ class FlowEndpoint : public Object
 
     std::unordered_map<uint32_t, FlowState> m_flows;      //!< by flow id
     Callback<void, uint32_t> m_finishedCallback;          //!< to the experiment
-    uint64_t m_finishedCount {0};                         //!< flows finished
-    uint64_t m_corrupt {0};                               //!< total corrupt bytes
-    uint64_t m_excess {0};                                //!< total excess bytes
-    uint64_t m_delivered {0};                             //!< total delivered bytes
+    uint64_t m_finishedCount{0};                          //!< flows finished
+    uint64_t m_corrupt{0};                                //!< total corrupt bytes
+    uint64_t m_excess{0};                                 //!< total excess bytes
+    uint64_t m_delivered{0};                              //!< total delivered bytes
     std::vector<uint8_t> m_scratch;                       //!< copy buffer for Deliver
     TracedCallback<uint32_t, uint64_t> m_flowStartTrace;  //!< a flow was handed over
     TracedCallback<uint32_t, uint64_t> m_flowFinishTrace; //!< a flow's last byte arrived

@@ -3,8 +3,9 @@
  */
 #include "flow-file.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cctype>
@@ -112,8 +113,8 @@ ParseSeconds(const std::string& token, int64_t& ns)
     char* end = nullptr;
     errno = 0;
     const double s = std::strtod(begin, &end);
-    if (end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(s)
-        || std::fabs(s) > static_cast<double>(maxSeconds))
+    if (end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(s) ||
+        std::fabs(s) > static_cast<double>(maxSeconds))
     {
         return false;
     }
@@ -157,15 +158,15 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         {
             if (!ParseUnsigned(tokens[0], std::numeric_limits<uint32_t>::max(), count))
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse flow count '"
-                                       + tokens[0]
-                                       + "' (the first line holds the number of "
-                                         "flows)");
+                throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse flow count '" +
+                                       tokens[0] +
+                                       "' (the first line holds the number of "
+                                       "flows)");
             }
             if (tokens.size() > 1)
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" + tokens[1]
-                                       + "' after the flow count");
+                throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" +
+                                       tokens[1] + "' after the flow count");
             }
             countLine = lineNo;
             flows.reserve(count);
@@ -180,20 +181,21 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         }
         if (tokens.size() < 6)
         {
-            throw PrestoInputError(Where(sourceName, lineNo)
-                                   + "expected 'src dst priority dport size start_s', got '" + line
-                                   + "'");
+            throw PrestoInputError(Where(sourceName, lineNo) +
+                                   "expected 'src dst priority dport size start_s', got '" + line +
+                                   "'");
         }
         if (tokens.size() > 6)
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" + tokens[6]
-                                   + "' after 'src dst priority dport size start_s'");
+            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" + tokens[6] +
+                                   "' after 'src dst priority dport size start_s'");
         }
         static const char* const names[] = {"src", "dst", "priority", "dport", "size"};
-        static const uint64_t limits[]
-            = {std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint32_t>::max(),
-               std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint16_t>::max(),
-               std::numeric_limits<uint64_t>::max()};
+        static const uint64_t limits[] = {std::numeric_limits<uint32_t>::max(),
+                                          std::numeric_limits<uint32_t>::max(),
+                                          std::numeric_limits<uint32_t>::max(),
+                                          std::numeric_limits<uint16_t>::max(),
+                                          std::numeric_limits<uint64_t>::max()};
         uint64_t v[5];
         for (size_t i = 0; i < 5; ++i)
         {
@@ -208,8 +210,8 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         int64_t startNs = 0;
         if (!ParseSeconds(tokens[5], startNs))
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse start time '"
-                                   + tokens[5] + "' as seconds");
+            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse start time '" +
+                                   tokens[5] + "' as seconds");
         }
         std::ostringstream err;
         if (v[0] >= nHosts)
@@ -248,8 +250,8 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
     }
     if (countLine == 0)
     {
-        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lineNo, 1))
-                               + "no flow count (the file is empty)");
+        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lineNo, 1)) +
+                               "no flow count (the file is empty)");
     }
     if (flows.size() != count)
     {
@@ -258,8 +260,9 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
            << countLine << " announces " << count;
         throw PrestoInputError(os.str());
     }
-    std::stable_sort(flows.begin(), flows.end(),
-                     [](const FlowSpec& a, const FlowSpec& b) { return a.startNs < b.startNs; });
+    std::stable_sort(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
+        return a.startNs < b.startNs;
+    });
     NS_LOG_INFO("read " << flows.size() << " flows from " << sourceName);
     return flows;
 }
@@ -300,7 +303,10 @@ WriteFlowFile(const std::string& path, const std::vector<FlowSpec>& flows)
     for (const auto& f : flows)
     {
         // Integer arithmetic, not printf("%.9f") of a double: exact for any ns value.
-        std::snprintf(start, sizeof(start), "%" PRId64 ".%09" PRId64, f.startNs / NS_PER_S,
+        std::snprintf(start,
+                      sizeof(start),
+                      "%" PRId64 ".%09" PRId64,
+                      f.startNs / NS_PER_S,
                       f.startNs % NS_PER_S);
         out << f.src << ' ' << f.dst << ' ' << f.priority << ' ' << f.dport << ' ' << f.sizeBytes
             << ' ' << start << '\n';

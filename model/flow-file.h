@@ -31,8 +31,7 @@ namespace ns3
  * \param nHosts number of hosts in the fabric
  * \return the flows
  */
-std::vector<FlowSpec>
-ReadFlowFile(const std::string& path, uint32_t nHosts);
+std::vector<FlowSpec> ReadFlowFile(const std::string& path, uint32_t nHosts);
 
 /**
  * \brief Parse flow-file text (see ReadFlowFile).
@@ -41,8 +40,9 @@ ReadFlowFile(const std::string& path, uint32_t nHosts);
  * \param nHosts number of hosts in the fabric
  * \return the flows
  */
-std::vector<FlowSpec>
-ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts);
+std::vector<FlowSpec> ParseFlowFile(std::istream& in,
+                                    const std::string& sourceName,
+                                    uint32_t nHosts);
 
 /**
  * \brief Write flows in the HPCC format, start times in seconds with 9 decimals (exact ns).
@@ -54,8 +54,7 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts);
  * negative start time
  * \param flows the flows
  */
-void
-WriteFlowFile(const std::string& path, const std::vector<FlowSpec>& flows);
+void WriteFlowFile(const std::string& path, const std::vector<FlowSpec>& flows);
 
 } // namespace ns3
 

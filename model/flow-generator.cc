@@ -3,8 +3,9 @@
  */
 #include "flow-generator.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
+
+#include "ns3/log.h"
 
 #include <cmath>
 #include <sstream>
@@ -54,8 +55,8 @@ CheckConfig(const FlowGeneratorConfig& c)
     {
         os << "flow generator: startNs = " << c.startNs << ", must be >= 0 ns";
     }
-    else if (c.pattern == TrafficPattern::INCAST
-             && (c.incastSenders < 1 || c.incastSenders > c.nHosts - 1))
+    else if (c.pattern == TrafficPattern::INCAST &&
+             (c.incastSenders < 1 || c.incastSenders > c.nHosts - 1))
     {
         os << "flow generator: incastSenders = " << c.incastSenders << ", must be in [1, "
            << c.nHosts - 1 << "] for " << c.nHosts << " hosts";
@@ -111,8 +112,8 @@ TrafficPatternFromString(const std::string& name)
     {
         return TrafficPattern::INCAST;
     }
-    throw PrestoInputError("unknown traffic pattern '" + name + "': valid names are "
-                           + ALL_TO_ALL_NAME + ", " + PERMUTATION_NAME + ", " + INCAST_NAME);
+    throw PrestoInputError("unknown traffic pattern '" + name + "': valid names are " +
+                           ALL_TO_ALL_NAME + ", " + PERMUTATION_NAME + ", " + INCAST_NAME);
 }
 
 std::string
@@ -120,18 +121,19 @@ ToString(TrafficPattern pattern)
 {
     switch (pattern)
     {
-        case TrafficPattern::ALL_TO_ALL:
-            return ALL_TO_ALL_NAME;
-        case TrafficPattern::PERMUTATION:
-            return PERMUTATION_NAME;
-        case TrafficPattern::INCAST:
-            return INCAST_NAME;
+    case TrafficPattern::ALL_TO_ALL:
+        return ALL_TO_ALL_NAME;
+    case TrafficPattern::PERMUTATION:
+        return PERMUTATION_NAME;
+    case TrafficPattern::INCAST:
+        return INCAST_NAME;
     }
     return "unknown";
 }
 
 std::vector<FlowSpec>
-GenerateFlows(const FlowGeneratorConfig& config, const FlowSizeCdf& sizes,
+GenerateFlows(const FlowGeneratorConfig& config,
+              const FlowSizeCdf& sizes,
               Ptr<UniformRandomVariable> uniform)
 {
     NS_LOG_FUNCTION(config.nHosts << config.load << config.hostRateBps << config.durationNs
@@ -144,14 +146,14 @@ GenerateFlows(const FlowGeneratorConfig& config, const FlowSizeCdf& sizes,
     const double meanBytes = sizes.MeanBytes();
     if (!(meanBytes > 0))
     {
-        throw PrestoInputError("flow generator: flow-size distribution '" + sizes.GetName()
-                               + "' has mean 0 bytes");
+        throw PrestoInputError("flow generator: flow-size distribution '" + sizes.GetName() +
+                               "' has mean 0 bytes");
     }
     // load = lambda * E[size] * 8 / (nHosts * hostRate), solved for lambda (flows/s).
-    const double flowsPerSecond
-        = config.load * config.nHosts * config.hostRateBps / (8.0 * meanBytes);
-    const uint32_t flowsPerEvent
-        = config.pattern == TrafficPattern::INCAST ? config.incastSenders : 1;
+    const double flowsPerSecond =
+        config.load * config.nHosts * config.hostRateBps / (8.0 * meanBytes);
+    const uint32_t flowsPerEvent =
+        config.pattern == TrafficPattern::INCAST ? config.incastSenders : 1;
     // An incast event carries N flows, so events arrive N times less often.
     const double meanGapNs = 1e9 * flowsPerEvent / flowsPerSecond;
     NS_LOG_INFO("lambda " << flowsPerSecond << " flows/s, mean gap between events " << meanGapNs
@@ -177,8 +179,7 @@ GenerateFlows(const FlowGeneratorConfig& config, const FlowSizeCdf& sizes,
         {
             break;
         }
-        auto addFlow = [&](uint32_t src, uint32_t dst)
-        {
+        auto addFlow = [&](uint32_t src, uint32_t dst) {
             FlowSpec f;
             f.id = static_cast<uint32_t>(flows.size());
             f.src = src;
@@ -190,43 +191,40 @@ GenerateFlows(const FlowGeneratorConfig& config, const FlowSizeCdf& sizes,
         };
         switch (config.pattern)
         {
-            case TrafficPattern::ALL_TO_ALL:
+        case TrafficPattern::ALL_TO_ALL: {
+            const uint32_t src = UniformIndex(uniform, config.nHosts);
+            uint32_t dst = UniformIndex(uniform, config.nHosts - 1);
+            dst += dst >= src ? 1 : 0; // uniform over the other hosts
+            addFlow(src, dst);
+            break;
+        }
+        case TrafficPattern::PERMUTATION: {
+            const uint32_t src = UniformIndex(uniform, config.nHosts);
+            addFlow(src, partner[src]);
+            break;
+        }
+        case TrafficPattern::INCAST: {
+            const uint32_t dst = UniformIndex(uniform, config.nHosts);
+            // Partial Fisher-Yates over the other hosts: N distinct senders.
+            uint32_t n = 0;
+            for (uint32_t h = 0; h < config.nHosts; ++h)
             {
-                const uint32_t src = UniformIndex(uniform, config.nHosts);
-                uint32_t dst = UniformIndex(uniform, config.nHosts - 1);
-                dst += dst >= src ? 1 : 0; // uniform over the other hosts
-                addFlow(src, dst);
-                break;
-            }
-            case TrafficPattern::PERMUTATION:
-            {
-                const uint32_t src = UniformIndex(uniform, config.nHosts);
-                addFlow(src, partner[src]);
-                break;
-            }
-            case TrafficPattern::INCAST:
-            {
-                const uint32_t dst = UniformIndex(uniform, config.nHosts);
-                // Partial Fisher-Yates over the other hosts: N distinct senders.
-                uint32_t n = 0;
-                for (uint32_t h = 0; h < config.nHosts; ++h)
+                if (h != dst)
                 {
-                    if (h != dst)
-                    {
-                        hosts[n++] = h;
-                    }
+                    hosts[n++] = h;
                 }
-                for (uint32_t k = 0; k < config.incastSenders; ++k)
-                {
-                    const uint32_t j = k + UniformIndex(uniform, n - k);
-                    std::swap(hosts[k], hosts[j]);
-                    if (config.maxFlows == 0 || flows.size() < config.maxFlows)
-                    {
-                        addFlow(hosts[k], dst);
-                    }
-                }
-                break;
             }
+            for (uint32_t k = 0; k < config.incastSenders; ++k)
+            {
+                const uint32_t j = k + UniformIndex(uniform, n - k);
+                std::swap(hosts[k], hosts[j]);
+                if (config.maxFlows == 0 || flows.size() < config.maxFlows)
+                {
+                    addFlow(hosts[k], dst);
+                }
+            }
+            break;
+        }
         }
         if (config.maxFlows != 0 && flows.size() >= config.maxFlows)
         {

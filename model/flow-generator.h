@@ -6,6 +6,7 @@
 
 #include "flow-size-cdf.h"
 #include "flow-spec.h"
+
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
 
@@ -27,25 +28,23 @@ enum class TrafficPattern
  * \param name "all-to-all", "permutation" or "incast"
  * \return the pattern; throws PrestoInputError listing the valid names otherwise
  */
-TrafficPattern
-TrafficPatternFromString(const std::string& name);
+TrafficPattern TrafficPatternFromString(const std::string& name);
 
 /** \return the name of a pattern, as accepted by TrafficPatternFromString */
-std::string
-ToString(TrafficPattern pattern);
+std::string ToString(TrafficPattern pattern);
 
 /** \ingroup presto Parameters of the Poisson flow generator. */
 struct FlowGeneratorConfig
 {
-    uint32_t nHosts {0};       //!< number of hosts
-    double load {0.5};         //!< offered load as a fraction of host NIC bandwidth (0,1]
-    double hostRateBps {10e9}; //!< host NIC bandwidth, bit/s
-    int64_t startNs {0};       //!< first possible arrival, ns
-    int64_t durationNs {0};    //!< arrivals are generated in [start, start + duration)
-    TrafficPattern pattern {TrafficPattern::ALL_TO_ALL}; //!< who talks to whom
-    uint32_t incastSenders {8};                          //!< senders per incast event
-    uint16_t dport {100};  //!< destination port written into each FlowSpec
-    uint32_t maxFlows {0}; //!< stop after this many flows (0: no limit)
+    uint32_t nHosts{0};       //!< number of hosts
+    double load{0.5};         //!< offered load as a fraction of host NIC bandwidth (0,1]
+    double hostRateBps{10e9}; //!< host NIC bandwidth, bit/s
+    int64_t startNs{0};       //!< first possible arrival, ns
+    int64_t durationNs{0};    //!< arrivals are generated in [start, start + duration)
+    TrafficPattern pattern{TrafficPattern::ALL_TO_ALL}; //!< who talks to whom
+    uint32_t incastSenders{8};                          //!< senders per incast event
+    uint16_t dport{100};  //!< destination port written into each FlowSpec
+    uint32_t maxFlows{0}; //!< stop after this many flows (0: no limit)
 };
 
 /**
@@ -70,9 +69,9 @@ struct FlowGeneratorConfig
  * \param uniform a U(0,1) stream (its stream number fixes the sample path)
  * \return flows sorted by start time, ids 0..n-1 in that order
  */
-std::vector<FlowSpec>
-GenerateFlows(const FlowGeneratorConfig& config, const FlowSizeCdf& sizes,
-              Ptr<UniformRandomVariable> uniform);
+std::vector<FlowSpec> GenerateFlows(const FlowGeneratorConfig& config,
+                                    const FlowSizeCdf& sizes,
+                                    Ptr<UniformRandomVariable> uniform);
 
 } // namespace ns3
 

@@ -3,8 +3,9 @@
  */
 #include "flow-size-cdf.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,7 +15,7 @@
 #include <sstream>
 
 #ifndef PRESTO_DATA_DIR
-#    define PRESTO_DATA_DIR "data"
+#define PRESTO_DATA_DIR "data"
 #endif
 
 namespace ns3
@@ -93,19 +94,18 @@ FlowSizeCdf::Load(const std::string& nameOrPath)
     {
         if (builtin)
         {
-            throw PrestoInputError(
-                "built-in workload '" + nameOrPath + "': cannot open '" + path
-                + "' (set PRESTO_DATA_DIR to the folder holding the .cdf files)");
+            throw PrestoInputError("built-in workload '" + nameOrPath + "': cannot open '" + path +
+                                   "' (set PRESTO_DATA_DIR to the folder holding the .cdf files)");
         }
         // A bare word that is not a file was most likely meant as a built-in name.
         const bool looksLikeName = nameOrPath.find_first_of("/.") == std::string::npos;
         if (looksLikeName)
         {
-            throw PrestoInputError("unknown workload '" + nameOrPath + "': valid names are "
-                                   + JoinNames(names) + ", or give the path of a CDF file");
+            throw PrestoInputError("unknown workload '" + nameOrPath + "': valid names are " +
+                                   JoinNames(names) + ", or give the path of a CDF file");
         }
-        throw PrestoInputError("cannot open CDF file '" + path
-                               + "' (built-in names: " + JoinNames(names) + ")");
+        throw PrestoInputError("cannot open CDF file '" + path +
+                               "' (built-in names: " + JoinNames(names) + ")");
     }
     FlowSizeCdf cdf = Parse(in, path);
     if (builtin)
@@ -140,25 +140,25 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
         }
         if (tokens.size() < 2)
         {
-            throw PrestoInputError(Where(sourceName, lineNo)
-                                   + "expected 'size_bytes cumulative_prob', got '" + line + "'");
+            throw PrestoInputError(Where(sourceName, lineNo) +
+                                   "expected 'size_bytes cumulative_prob', got '" + line + "'");
         }
         if (tokens.size() > 2)
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" + tokens[2]
-                                   + "' after 'size_bytes cumulative_prob'");
+            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" + tokens[2] +
+                                   "' after 'size_bytes cumulative_prob'");
         }
         double size = 0;
         double prob = 0;
         if (!ParseDouble(tokens[0], size))
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse size '" + tokens[0]
-                                   + "' as a number of bytes");
+            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse size '" + tokens[0] +
+                                   "' as a number of bytes");
         }
         if (!ParseDouble(tokens[1], prob))
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse probability '"
-                                   + tokens[1] + "' as a number");
+            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse probability '" +
+                                   tokens[1] + "' as a number");
         }
         if (size < 0)
         {
@@ -166,23 +166,23 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
         }
         if (prob < 0 || prob > 1)
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "probability " + tokens[1]
-                                   + " outside [0,1] (percentages must be divided by 100)");
+            throw PrestoInputError(Where(sourceName, lineNo) + "probability " + tokens[1] +
+                                   " outside [0,1] (percentages must be divided by 100)");
         }
         if (!cdf.m_points.empty())
         {
             const auto& prev = cdf.m_points.back();
             if (size < prev.first)
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "size " + tokens[0]
-                                       + " is smaller than the previous size (sizes must not "
-                                         "decrease)");
+                throw PrestoInputError(Where(sourceName, lineNo) + "size " + tokens[0] +
+                                       " is smaller than the previous size (sizes must not "
+                                       "decrease)");
             }
             if (prob < prev.second)
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "probability " + tokens[1]
-                                       + " is smaller than the previous probability (a CDF must "
-                                         "not decrease)");
+                throw PrestoInputError(Where(sourceName, lineNo) + "probability " + tokens[1] +
+                                       " is smaller than the previous probability (a CDF must "
+                                       "not decrease)");
             }
         }
         cdf.m_points.emplace_back(size, prob);
@@ -190,9 +190,9 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
     }
     if (cdf.m_points.empty())
     {
-        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lineNo, 1))
-                               + "no points (end of file reached without a 'size_bytes "
-                                 "cumulative_prob' line)");
+        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lineNo, 1)) +
+                               "no points (end of file reached without a 'size_bytes "
+                               "cumulative_prob' line)");
     }
     const double last = cdf.m_points.back().second;
     if (std::fabs(last - 1.0) > LAST_PROB_TOLERANCE)
@@ -215,9 +215,11 @@ FlowSizeCdf::Sample(double u) const
     NS_LOG_FUNCTION(this << u);
     u = std::min(std::max(u, 0.0), 1.0);
     // First point whose probability exceeds u: u lies in [p[i-1], p[i]).
-    auto it = std::upper_bound(m_points.begin(), m_points.end(), u,
-                               [](double v, const std::pair<double, double>& p)
-                               { return v < p.second; });
+    auto it =
+        std::upper_bound(m_points.begin(),
+                         m_points.end(),
+                         u,
+                         [](double v, const std::pair<double, double>& p) { return v < p.second; });
     double x;
     if (it == m_points.begin())
     {
@@ -245,9 +247,11 @@ FlowSizeCdf::Cdf(double bytes) const
 {
     // First point strictly beyond `bytes`: the CDF is right-continuous, so a point mass at
     // a repeated size counts as soon as bytes reaches that size.
-    auto it = std::upper_bound(m_points.begin(), m_points.end(), bytes,
-                               [](double v, const std::pair<double, double>& p)
-                               { return v < p.first; });
+    auto it =
+        std::upper_bound(m_points.begin(),
+                         m_points.end(),
+                         bytes,
+                         [](double v, const std::pair<double, double>& p) { return v < p.first; });
     if (it == m_points.begin())
     {
         return 0.0;
@@ -319,8 +323,7 @@ FlowSizeCdf::DefaultBucketEdges() const
     {
         edges.erase(edges.begin());
     }
-    auto mass = [this, &edges, maxSize](size_t bucket)
-    {
+    auto mass = [this, &edges, maxSize](size_t bucket) {
         const double hi = bucket < edges.size() ? edges[bucket] : maxSize;
         const double lo = bucket == 0 ? -1.0 : edges[bucket - 1];
         return Cdf(hi) - Cdf(lo);

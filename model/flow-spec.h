@@ -19,13 +19,13 @@ namespace ns3
  */
 struct FlowSpec
 {
-    uint32_t id {0};        //!< flow id, unique within a run (line order in a flow file)
-    uint32_t src {0};       //!< sending host index
-    uint32_t dst {0};       //!< receiving host index
-    uint32_t priority {3};  //!< priority class (carried through, not used by the fabric)
-    uint16_t dport {100};   //!< destination port written to flow files
-    uint64_t sizeBytes {0}; //!< application bytes to transfer
-    int64_t startNs {0};    //!< time the application hands the flow to its transport, ns
+    uint32_t id{0};        //!< flow id, unique within a run (line order in a flow file)
+    uint32_t src{0};       //!< sending host index
+    uint32_t dst{0};       //!< receiving host index
+    uint32_t priority{3};  //!< priority class (carried through, not used by the fabric)
+    uint16_t dport{100};   //!< destination port written to flow files
+    uint64_t sizeBytes{0}; //!< application bytes to transfer
+    int64_t startNs{0};    //!< time the application hands the flow to its transport, ns
 };
 
 } // namespace ns3

@@ -31,47 +31,64 @@ constexpr uint32_t WRITE_CHUNK = 65536;
 TypeId
 HostTcpEndpoint::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::HostTcpEndpoint")
-              .SetParent<FlowEndpoint>()
-              .SetGroupName("Presto")
-              .AddConstructor<HostTcpEndpoint>()
-              .AddAttribute("CongestionControl",
-                            "TcpCongestionOps subclass used by every host (ns3::TcpDctcp, "
-                            "ns3::TcpNewReno, ...). ECN is negotiated on every connection.",
-                            TypeIdValue(TcpDctcp::GetTypeId()),
-                            MakeTypeIdAccessor(&HostTcpEndpoint::m_congestionControl),
-                            MakeTypeIdChecker())
-              .AddAttribute("Sack", "Negotiate selective acknowledgements", BooleanValue(true),
-                            MakeBooleanAccessor(&HostTcpEndpoint::m_sack), MakeBooleanChecker())
-              .AddAttribute("SegmentSize",
-                            "TCP maximum segment size, bytes (1448 + 52 bytes of IPv4/TCP headers "
-                            "with timestamps = 1500-byte IP packets)",
-                            UintegerValue(1448),
-                            MakeUintegerAccessor(&HostTcpEndpoint::m_segmentSize),
-                            MakeUintegerChecker<uint32_t>(64, 65000))
-              .AddAttribute("InitialCwnd", "Initial congestion window, segments", UintegerValue(10),
-                            MakeUintegerAccessor(&HostTcpEndpoint::m_initialCwnd),
-                            MakeUintegerChecker<uint32_t>(1, 100000))
-              .AddAttribute("BufferSize", "Send and receive socket buffer, bytes",
-                            UintegerValue(262144),
-                            MakeUintegerAccessor(&HostTcpEndpoint::m_bufferBytes),
-                            MakeUintegerChecker<uint32_t>(4096, 1u << 30))
-              .AddAttribute(
-                  "MinRto", "Minimum retransmission timeout (data-center value; Linux uses 200 ms)",
-                  TimeValue(MilliSeconds(1)), MakeTimeAccessor(&HostTcpEndpoint::m_minRto),
-                  MakeTimeChecker(MicroSeconds(1)))
-              .AddAttribute("ClockGranularity", "RTO clock granularity (the G of RFC 6298)",
-                            TimeValue(MicroSeconds(10)),
-                            MakeTimeAccessor(&HostTcpEndpoint::m_clockGranularity),
-                            MakeTimeChecker(NanoSeconds(1)))
-              .AddAttribute(
-                  "DelAckTimeout", "Delayed-ACK timeout (a few fabric RTTs, not Linux's 40 ms)",
-                  TimeValue(MicroSeconds(50)), MakeTimeAccessor(&HostTcpEndpoint::m_delAckTimeout),
-                  MakeTimeChecker(Time(0)))
-              .AddAttribute("DelAckCount", "Segments received before an ACK is sent, segments",
-                            UintegerValue(2), MakeUintegerAccessor(&HostTcpEndpoint::m_delAckCount),
-                            MakeUintegerChecker<uint32_t>(1, 64));
+    static TypeId tid =
+        TypeId("ns3::HostTcpEndpoint")
+            .SetParent<FlowEndpoint>()
+            .SetGroupName("Presto")
+            .AddConstructor<HostTcpEndpoint>()
+            .AddAttribute("CongestionControl",
+                          "TcpCongestionOps subclass used by every host (ns3::TcpDctcp, "
+                          "ns3::TcpNewReno, ...). ECN is negotiated on every connection.",
+                          TypeIdValue(TcpDctcp::GetTypeId()),
+                          MakeTypeIdAccessor(&HostTcpEndpoint::m_congestionControl),
+                          MakeTypeIdChecker())
+            .AddAttribute("Sack",
+                          "Negotiate selective acknowledgements",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&HostTcpEndpoint::m_sack),
+                          MakeBooleanChecker())
+            .AddAttribute("SegmentSize",
+                          "TCP maximum segment size, bytes (1448 + 52 bytes of IPv4/TCP headers "
+                          "with timestamps = 1500-byte IP packets)",
+                          UintegerValue(1448),
+                          MakeUintegerAccessor(&HostTcpEndpoint::m_segmentSize),
+                          MakeUintegerChecker<uint32_t>(64, 65000))
+            .AddAttribute("InitialCwnd",
+                          "Initial congestion window, segments",
+                          UintegerValue(10),
+                          MakeUintegerAccessor(&HostTcpEndpoint::m_initialCwnd),
+                          MakeUintegerChecker<uint32_t>(1, 100000))
+            .AddAttribute("BufferSize",
+                          "Send and receive socket buffer, bytes",
+                          UintegerValue(262144),
+                          MakeUintegerAccessor(&HostTcpEndpoint::m_bufferBytes),
+                          MakeUintegerChecker<uint32_t>(4096, 1u << 30))
+            .AddAttribute("MinRto",
+                          "Minimum retransmission timeout (data-center value; Linux uses 200 ms)",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&HostTcpEndpoint::m_minRto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("ClockGranularity",
+                          "RTO clock granularity (the G of RFC 6298)",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&HostTcpEndpoint::m_clockGranularity),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ConnTimeout",
+                          "SYN retransmission timeout (ns-3's default of 3 s would dominate "
+                          "every FCT after a lost SYN)",
+                          TimeValue(MilliSeconds(2)),
+                          MakeTimeAccessor(&HostTcpEndpoint::m_connTimeout),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("DelAckTimeout",
+                          "Delayed-ACK timeout (a few fabric RTTs, not Linux's 40 ms)",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&HostTcpEndpoint::m_delAckTimeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DelAckCount",
+                          "Segments received before an ACK is sent, segments",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&HostTcpEndpoint::m_delAckCount),
+                          MakeUintegerChecker<uint32_t>(1, 64));
     return tid;
 }
 
@@ -139,6 +156,7 @@ HostTcpEndpoint::Configure(Ptr<Socket> socket) const
     socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
     socket->SetAttribute("SndBufSize", UintegerValue(m_bufferBytes));
     socket->SetAttribute("RcvBufSize", UintegerValue(m_bufferBytes));
+    socket->SetAttribute("ConnTimeout", TimeValue(m_connTimeout));
     socket->SetAttribute("DelAckTimeout", TimeValue(m_delAckTimeout));
     socket->SetAttribute("DelAckCount", UintegerValue(m_delAckCount));
     socket->SetAttribute("Sack", BooleanValue(m_sack));
@@ -177,9 +195,10 @@ HostTcpEndpoint::DoStartFlow(const FlowSpec& flow)
     Address local;
     socket->GetSockName(local);
     uint16_t srcPort = InetSocketAddress::ConvertFrom(local).GetPort();
-    m_pending[std::make_tuple(m_addresses[flow.src].Get(), srcPort, m_addresses[flow.dst].Get(),
-                              flow.dport)]
-        = flow.id;
+    m_pending[std::make_tuple(m_addresses[flow.src].Get(),
+                              srcPort,
+                              m_addresses[flow.dst].Get(),
+                              flow.dport)] = flow.id;
 
     Ptr<Sender> s = Create<Sender>();
     s->owner = this;
@@ -202,12 +221,14 @@ HostTcpEndpoint::Accept(Ptr<Socket> socket, const Address& from)
     Address localAddr;
     socket->GetSockName(localAddr);
     InetSocketAddress local = InetSocketAddress::ConvertFrom(localAddr);
-    auto key = std::make_tuple(remote.GetIpv4().Get(), remote.GetPort(), local.GetIpv4().Get(),
+    auto key = std::make_tuple(remote.GetIpv4().Get(),
+                               remote.GetPort(),
+                               local.GetIpv4().Get(),
                                local.GetPort());
     auto it = m_pending.find(key);
-    NS_ABORT_MSG_IF(it == m_pending.end(), "accepted a connection from " << remote.GetIpv4() << ":"
-                                                                         << remote.GetPort()
-                                                                         << " that no flow opened");
+    NS_ABORT_MSG_IF(it == m_pending.end(),
+                    "accepted a connection from " << remote.GetIpv4() << ":" << remote.GetPort()
+                                                  << " that no flow opened");
     Ptr<Receiver> r = Create<Receiver>();
     r->owner = this;
     r->flowId = it->second;
@@ -256,8 +277,8 @@ HostTcpEndpoint::Sender::Fill()
         {
             return;
         }
-        uint32_t chunk
-            = static_cast<uint32_t>(std::min<uint64_t>({avail, size - queued, WRITE_CHUNK}));
+        uint32_t chunk =
+            static_cast<uint32_t>(std::min<uint64_t>({avail, size - queued, WRITE_CHUNK}));
         FillPayload(flowId, queued, buf.data(), chunk);
         if (socket->Send(Create<Packet>(buf.data(), chunk)) < 0)
         {

@@ -5,6 +5,7 @@
 #define PRESTO_HOST_TCP_ENDPOINT_H
 
 #include "flow-endpoint.h"
+
 #include "ns3/nstime.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-header.h"
@@ -51,10 +52,10 @@ class HostTcpEndpoint : public FlowEndpoint
         HostTcpEndpoint* owner;   //!< back pointer
         uint32_t flowId;          //!< flow
         uint64_t size;            //!< bytes to send
-        uint64_t queued {0};      //!< bytes handed to the socket
+        uint64_t queued{0};       //!< bytes handed to the socket
         Ptr<Socket> socket;       //!< the connection
         SequenceNumber32 highest; //!< end of the highest byte sent so far
-        bool sentAny {false};     //!< highest is valid
+        bool sentAny{false};      //!< highest is valid
         /** Connection established: start writing. */
         void Connected(Ptr<Socket> s);
         /** Connection failed. */
@@ -93,6 +94,7 @@ class HostTcpEndpoint : public FlowEndpoint
     uint32_t m_bufferBytes;     //!< send and receive buffer, bytes
     Time m_minRto;              //!< minimum retransmission timeout
     Time m_clockGranularity;    //!< RTO clock granularity
+    Time m_connTimeout;         //!< SYN retransmission timeout
     Time m_delAckTimeout;       //!< delayed ACK timeout
     uint32_t m_delAckCount;     //!< segments per delayed ACK
 
@@ -104,9 +106,9 @@ class HostTcpEndpoint : public FlowEndpoint
     std::map<uint32_t, Ptr<Sender>> m_senders;     //!< by flow id
     std::map<uint32_t, Ptr<Receiver>> m_receivers; //!< by flow id
     std::map<uint32_t, int64_t> m_retx;            //!< retransmitted bytes by flow id
-    uint64_t m_segmentsSent {0};                   //!< data segments sent, all flows
-    uint64_t m_retxSegments {0};                   //!< of which retransmissions
-    uint64_t m_connectFailures {0};                //!< connections that failed
+    uint64_t m_segmentsSent{0};                    //!< data segments sent, all flows
+    uint64_t m_retxSegments{0};                    //!< of which retransmissions
+    uint64_t m_connectFailures{0};                 //!< connections that failed
 };
 
 } // namespace ns3

@@ -3,8 +3,9 @@
  */
 #include "ideal-fct.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <cmath>
@@ -88,7 +89,7 @@ IdealFctNs(uint64_t sizeBytes, const std::vector<PathHop>& path, const WireModel
     const uint64_t lastPayload = sizeBytes - (segments - 1) * wire.mssBytes;
     // Segments 0..equal-1 all carry a full MSS; a smaller last one is handled apart.
     const uint64_t equal = lastPayload == wire.mssBytes ? segments : segments - 1;
-    const uint64_t fullWire = uint64_t {wire.mssBytes} + wire.dataOverhead;
+    const uint64_t fullWire = uint64_t{wire.mssBytes} + wire.dataOverhead;
     const uint64_t lastWire = lastPayload + wire.dataOverhead;
 
     // Per hop h, in the order the data crosses them:

@@ -13,8 +13,8 @@ namespace ns3
 /** \ingroup presto One link of a path, in the direction of the data. */
 struct PathHop
 {
-    double rateBps {0};  //!< link rate, bit/s
-    int64_t delayNs {0}; //!< propagation delay, ns
+    double rateBps{0};  //!< link rate, bit/s
+    int64_t delayNs{0}; //!< propagation delay, ns
 };
 
 /**
@@ -23,11 +23,11 @@ struct PathHop
  */
 struct WireModel
 {
-    uint32_t mssBytes {1448};   //!< payload bytes per full data segment
-    uint32_t dataOverhead {54}; //!< bytes on the wire per data segment besides payload
-                                //!< (L2 framing + IPv4 + TCP with options)
-    uint32_t synBytes {62};     //!< bytes on the wire of the SYN (0: no handshake)
-    uint32_t synAckBytes {62};  //!< bytes on the wire of the SYN-ACK
+    uint32_t mssBytes{1448};   //!< payload bytes per full data segment
+    uint32_t dataOverhead{54}; //!< bytes on the wire per data segment besides payload
+                               //!< (L2 framing + IPv4 + TCP with options)
+    uint32_t synBytes{62};     //!< bytes on the wire of the SYN (0: no handshake)
+    uint32_t synAckBytes{62};  //!< bytes on the wire of the SYN-ACK
 };
 
 /**
@@ -53,8 +53,7 @@ struct WireModel
  * \param wire the transport's framing
  * \return the ideal FCT, ns (rounded up)
  */
-int64_t
-IdealFctNs(uint64_t sizeBytes, const std::vector<PathHop>& path, const WireModel& wire);
+int64_t IdealFctNs(uint64_t sizeBytes, const std::vector<PathHop>& path, const WireModel& wire);
 
 } // namespace ns3
 

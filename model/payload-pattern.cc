@@ -43,11 +43,14 @@ FillPayload(uint32_t flowId, uint64_t offset, uint8_t* buf, size_t len)
     }
     for (; i + 8 <= len; i += 8)
     {
+        // the word's bytes in little-endian order, whatever the host's byte order
         uint64_t w = PatternWord(flowId, (offset + i) >> 3);
+        uint8_t bytes[8];
         for (int b = 0; b < 8; ++b)
         {
-            buf[i + b] = static_cast<uint8_t>(w >> (8 * b));
+            bytes[b] = static_cast<uint8_t>(w >> (8 * b));
         }
+        std::memcpy(buf + i, bytes, 8);
     }
     for (; i < len; ++i)
     {
@@ -56,11 +59,11 @@ FillPayload(uint32_t flowId, uint64_t offset, uint8_t* buf, size_t len)
 }
 
 PayloadVerifier::PayloadVerifier(uint32_t flowId, uint64_t sizeBytes)
-    : m_flowId(flowId)
-    , m_size(sizeBytes)
-    , m_delivered(0)
-    , m_corrupt(0)
-    , m_excess(0)
+    : m_flowId(flowId),
+      m_size(sizeBytes),
+      m_delivered(0),
+      m_corrupt(0),
+      m_excess(0)
 {
 }
 

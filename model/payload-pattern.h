@@ -20,8 +20,7 @@ namespace ns3
  * \param buf the buffer
  * \param len bytes to fill
  */
-void
-FillPayload(uint32_t flowId, uint64_t offset, uint8_t* buf, size_t len);
+void FillPayload(uint32_t flowId, uint64_t offset, uint8_t* buf, size_t len);
 
 /**
  * \ingroup presto

@@ -3,8 +3,9 @@
  */
 #include "run-report.h"
 
-#include "ns3/log.h"
 #include "presto-input-error.h"
+
+#include "ns3/log.h"
 
 #include <algorithm>
 #include <charconv>
@@ -46,8 +47,8 @@ WriteAtomically(const std::string& path, const std::string& content, const std::
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out)
         {
-            throw PrestoInputError("cannot write " + what + " '" + path + "' (cannot create '" + tmp
-                                   + "')");
+            throw PrestoInputError("cannot write " + what + " '" + path + "' (cannot create '" +
+                                   tmp + "')");
         }
         out.write(content.data(), static_cast<std::streamsize>(content.size()));
         out.close();
@@ -91,8 +92,8 @@ class FctCsvParser
 {
   public:
     FctCsvParser(const std::string& path, std::size_t line)
-        : m_path(path)
-        , m_line(line)
+        : m_path(path),
+          m_line(line)
     {
     }
 
@@ -108,7 +109,7 @@ class FctCsvParser
     template <typename T>
     T Integer(const std::string& field, const char* name) const
     {
-        T value {};
+        T value{};
         const char* first = field.data();
         const char* last = field.data() + field.size();
         const auto res = std::from_chars(first, last, value);
@@ -184,17 +185,17 @@ WriteFctCsv(const std::string& path, const std::vector<FctRecord>& records)
     {
         order.push_back(&r);
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const FctRecord* a, const FctRecord* b)
-                     { return a->flow.id < b->flow.id; });
+    std::stable_sort(order.begin(), order.end(), [](const FctRecord* a, const FctRecord* b) {
+        return a->flow.id < b->flow.id;
+    });
 
     std::string out = kFctCsvHeader;
     out += '\n';
     for (const FctRecord* r : order)
     {
-        out += std::to_string(r->flow.id) + ',' + std::to_string(r->flow.src) + ','
-               + std::to_string(r->flow.dst) + ',' + std::to_string(r->flow.sizeBytes) + ','
-               + std::to_string(r->flow.startNs) + ',';
+        out += std::to_string(r->flow.id) + ',' + std::to_string(r->flow.src) + ',' +
+               std::to_string(r->flow.dst) + ',' + std::to_string(r->flow.sizeBytes) + ',' +
+               std::to_string(r->flow.startNs) + ',';
         if (r->Finished())
         {
             out += std::to_string(r->finishNs) + ',' + std::to_string(r->FctNs()) + ',';
@@ -293,16 +294,16 @@ ReadFctCsv(const std::string& path)
             const auto fct = p.Integer<int64_t>(f[6], "fct_ns");
             if (fct != r.FctNs())
             {
-                p.Fail("fct_ns " + f[6]
-                       + " is not finish_ns - start_ns = " + std::to_string(r.FctNs()));
+                p.Fail("fct_ns " + f[6] +
+                       " is not finish_ns - start_ns = " + std::to_string(r.FctNs()));
             }
             const double slowdown = p.Real(f[8], "slowdown");
             const double expected = r.Slowdown();
             // Other tools may round (printf %g keeps 6 digits); a larger gap is a wrong row.
             if (std::fabs(slowdown - expected) > 1e-5 * std::max(1.0, std::fabs(expected)))
             {
-                p.Fail("slowdown " + f[8]
-                       + " is not fct_ns / ideal_fct_ns = " + ShortestDouble(expected));
+                p.Fail("slowdown " + f[8] +
+                       " is not fct_ns / ideal_fct_ns = " + ShortestDouble(expected));
             }
         }
         if (!f[9].empty())
@@ -325,8 +326,8 @@ ReadFctCsv(const std::string& path)
     }
     if (!header)
     {
-        throw PrestoInputError(path + ": empty FCT file (expected the header '" + kFctCsvHeader
-                               + "')");
+        throw PrestoInputError(path + ": empty FCT file (expected the header '" + kFctCsvHeader +
+                               "')");
     }
     return records;
 }
@@ -381,7 +382,9 @@ WriteJson(const std::string& path, const nlohmann::json& doc)
 }
 
 void
-PrintSummaryTable(std::ostream& os, const std::string& label, const FctSummary& summary,
+PrintSummaryTable(std::ostream& os,
+                  const std::string& label,
+                  const FctSummary& summary,
                   const RunSpeed& speed)
 {
     // Format into a local stream so the caller's flags and precision stay untouched.
@@ -397,9 +400,9 @@ PrintSummaryTable(std::ostream& os, const std::string& label, const FctSummary& 
       << "  slowdown" << std::setw(9) << "mean" << std::setw(9) << "p50" << std::setw(9) << "p95"
       << std::setw(9) << "p99" << std::setw(9) << "p99.9"
       << "\n";
-    auto row =
-        [&](const std::string& name, const DistributionSummary& fct, const DistributionSummary& sd)
-    {
+    auto row = [&](const std::string& name,
+                   const DistributionSummary& fct,
+                   const DistributionSummary& sd) {
         t << std::left << std::setw(static_cast<int>(w)) << name << std::right << std::setw(10)
           << fct.count << std::fixed << std::setprecision(2) << std::setw(13) << fct.p50 / 1e3
           << std::setw(13) << fct.p99 / 1e3 << std::setw(10) << "" << std::setw(9) << sd.mean

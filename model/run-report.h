@@ -7,9 +7,8 @@
 #include "fct-record.h"
 #include "fct-statistics.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,20 +19,19 @@ namespace ns3
 /** \ingroup presto How fast a run went; the "speed" object of summary.json. */
 struct RunSpeed
 {
-    double wallS {0};          //!< wall-clock seconds of Simulator::Run
-    double simS {0};           //!< simulated seconds
-    uint64_t events {0};       //!< events executed by the simulator
-    uint64_t packetHops {0};   //!< packet transmissions on links
-    double packetHopsPerS {0}; //!< packetHops / wallS
-    int64_t peakRssKb {0};     //!< peak resident memory of the process, KiB
+    double wallS{0};          //!< wall-clock seconds of Simulator::Run
+    double simS{0};           //!< simulated seconds
+    uint64_t events{0};       //!< events executed by the simulator
+    uint64_t packetHops{0};   //!< packet transmissions on links
+    double packetHopsPerS{0}; //!< packetHops / wallS
+    int64_t peakRssKb{0};     //!< peak resident memory of the process, KiB
 };
 
 /**
  * \ingroup presto
  * \return peak resident memory of this process so far, KiB (getrusage ru_maxrss)
  */
-int64_t
-PeakRssKb();
+int64_t PeakRssKb();
 
 /**
  * \ingroup presto
@@ -46,8 +44,7 @@ PeakRssKb();
  * \param path the file
  * \param records one per flow
  */
-void
-WriteFctCsv(const std::string& path, const std::vector<FctRecord>& records);
+void WriteFctCsv(const std::string& path, const std::vector<FctRecord>& records);
 
 /**
  * \ingroup presto
@@ -62,8 +59,7 @@ WriteFctCsv(const std::string& path, const std::vector<FctRecord>& records);
  * \param path the file
  * \return the records, in file order
  */
-std::vector<FctRecord>
-ReadFctCsv(const std::string& path);
+std::vector<FctRecord> ReadFctCsv(const std::string& path);
 
 /**
  * \ingroup presto
@@ -78,8 +74,7 @@ ReadFctCsv(const std::string& path);
  * \param speed the run's speed
  * \return the JSON object
  */
-nlohmann::json
-SummaryToJson(const FctSummary& summary, const RunSpeed& speed);
+nlohmann::json SummaryToJson(const FctSummary& summary, const RunSpeed& speed);
 
 /**
  * \ingroup presto
@@ -90,8 +85,7 @@ SummaryToJson(const FctSummary& summary, const RunSpeed& speed);
  * \param path the file
  * \param doc the object
  */
-void
-WriteJson(const std::string& path, const nlohmann::json& doc);
+void WriteJson(const std::string& path, const nlohmann::json& doc);
 
 /**
  * \ingroup presto
@@ -104,9 +98,10 @@ WriteJson(const std::string& path, const nlohmann::json& doc);
  * \param summary the FCT statistics
  * \param speed the run's speed
  */
-void
-PrintSummaryTable(std::ostream& os, const std::string& label, const FctSummary& summary,
-                  const RunSpeed& speed);
+void PrintSummaryTable(std::ostream& os,
+                       const std::string& label,
+                       const FctSummary& summary,
+                       const RunSpeed& speed);
 
 } // namespace ns3
 

@@ -10,11 +10,10 @@
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
 
@@ -26,8 +25,8 @@ namespace
 std::string
 TempDir(const std::string& name)
 {
-    auto dir = std::filesystem::temp_directory_path()
-               / ("presto-test-" + std::to_string(getpid()) + "-" + name);
+    auto dir = std::filesystem::temp_directory_path() /
+               ("presto-test-" + std::to_string(getpid()) + "-" + name);
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir.string();
@@ -63,10 +62,10 @@ class LoneFlowIdealTestCase : public TestCase
 {
   public:
     LoneFlowIdealTestCase(const std::string& lb, uint64_t size)
-        : TestCase("lone " + std::to_string(size) + "-byte flow with " + lb
-                   + " is within 1% of the ideal FCT")
-        , m_lb(lb)
-        , m_size(size)
+        : TestCase("lone " + std::to_string(size) + "-byte flow with " + lb +
+                   " is within 1% of the ideal FCT"),
+          m_lb(lb),
+          m_size(size)
     {
     }
 
@@ -90,9 +89,11 @@ class LoneFlowIdealTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(r.Finished(), true, "the flow must finish");
         double slowdown = r.Slowdown();
         NS_TEST_EXPECT_MSG_GT_OR_EQ(slowdown, 0.999, "FCT below the ideal: wrong ideal");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(slowdown, 1.01,
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(slowdown,
+                                    1.01,
                                     "FCT " << r.FctNs() << " ns vs ideal " << r.idealNs << " ns");
-        NS_TEST_EXPECT_MSG_EQ(e.GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(), 0,
+        NS_TEST_EXPECT_MSG_EQ(e.GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(),
+                              0,
                               "payload verified");
         std::filesystem::remove_all(dir);
     }
@@ -108,10 +109,12 @@ class LoneFlowIdealTestCase : public TestCase
 class DeliveryUnderSprayingTestCase : public TestCase
 {
   public:
-    DeliveryUnderSprayingTestCase(const std::string& lb, const std::string& cc)
-        : TestCase("every byte delivered once and in order, " + lb + ", " + cc)
-        , m_lb(lb)
-        , m_cc(cc)
+    DeliveryUnderSprayingTestCase(const std::string& lb, const std::string& cc, double loss)
+        : TestCase("every byte delivered once and in order, " + lb + ", " + cc + ", loss " +
+                   std::to_string(loss)),
+          m_lb(lb),
+          m_cc(cc),
+          m_loss(loss)
     {
     }
 
@@ -121,6 +124,7 @@ class DeliveryUnderSprayingTestCase : public TestCase
         std::string dir = TempDir("deliver-" + m_lb + m_cc);
         SprayExperimentConfig c = BaseConfig(dir);
         c.lb = m_lb;
+        c.lossRate = m_loss;
         c.load = 0.6;
         c.simTime = 0.01;
         Config::SetDefault("ns3::HostTcpEndpoint::CongestionControl",
@@ -136,21 +140,33 @@ class DeliveryUnderSprayingTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_GT(e.GetFlows().size(), 20, "enough flows to mean something");
         NS_TEST_EXPECT_MSG_EQ(rep["unfinished"].get<uint64_t>(), 0, "all flows finish");
-        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["bytes_delivered"].get<uint64_t>(), bytes,
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["bytes_delivered"].get<uint64_t>(),
+                              bytes,
                               "every byte delivered");
-        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["corrupt_bytes"].get<uint64_t>(), 0,
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["corrupt_bytes"].get<uint64_t>(),
+                              0,
                               "no byte out of order or altered");
-        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["excess_bytes"].get<uint64_t>(), 0,
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["excess_bytes"].get<uint64_t>(),
+                              0,
                               "no byte delivered twice");
+        int64_t retx = 0;
         for (const auto& r : e.GetRecords())
         {
             NS_TEST_EXPECT_MSG_GT_OR_EQ(r.Slowdown(), 0.999, "flow " << r.flow.id << " beat ideal");
+            retx += r.retxBytes;
+        }
+        if (m_loss > 0)
+        {
+            // 1% of roughly 2 switch-switch crossings per packet: losses must show as
+            // retransmissions, or the loss model is not in the path.
+            NS_TEST_EXPECT_MSG_GT(retx, 0, "losses were repaired by retransmissions");
         }
         std::filesystem::remove_all(dir);
     }
 
     std::string m_lb;
     std::string m_cc;
+    double m_loss;
 };
 
 /** The same seed gives byte-identical outputs (summary.json without its "speed"). */
@@ -209,7 +225,8 @@ class FlowFileReplayTestCase : public TestCase
         SprayExperimentConfig r = BaseConfig(dir + "/b");
         r.flowFile = dir + "/a/flows.txt";
         SprayExperiment(r).Run();
-        NS_TEST_EXPECT_MSG_EQ((ReadFile(dir + "/a/fct.csv") == ReadFile(dir + "/b/fct.csv")), true,
+        NS_TEST_EXPECT_MSG_EQ((ReadFile(dir + "/a/fct.csv") == ReadFile(dir + "/b/fct.csv")),
+                              true,
                               "replay is exact");
         std::filesystem::remove_all(dir);
     }
@@ -228,11 +245,13 @@ class BadConfigTestCase : public TestCase
     void DoRun() override
     {
         std::string dir = TempDir("badconfig");
+
         struct Case
         {
             std::function<void(SprayExperimentConfig&)> set;
             std::string mustMention;
         };
+
         std::vector<Case> cases = {
             {[](SprayExperimentConfig& c) { c.device = "nope"; }, "host-tcp"},
             {[](SprayExperimentConfig& c) { c.lb = "random"; }, "spray-rr"},
@@ -257,7 +276,8 @@ class BadConfigTestCase : public TestCase
             {
                 message = err.what();
             }
-            NS_TEST_EXPECT_MSG_NE(message.find(k.mustMention), std::string::npos,
+            NS_TEST_EXPECT_MSG_NE(message.find(k.mustMention),
+                                  std::string::npos,
                                   "message '" << message << "' should mention " << k.mustMention);
         }
         NS_TEST_EXPECT_MSG_EQ(std::filesystem::exists(dir + "/out"), false, "nothing written");
@@ -279,10 +299,16 @@ class PrestoExperimentTestSuite : public TestSuite
                 AddTestCase(new LoneFlowIdealTestCase(lb, size), TestCase::QUICK);
             }
         }
-        AddTestCase(new DeliveryUnderSprayingTestCase("spray", "ns3::TcpDctcp"), TestCase::QUICK);
-        AddTestCase(new DeliveryUnderSprayingTestCase("spray-rr", "ns3::TcpNewReno"),
+        AddTestCase(new DeliveryUnderSprayingTestCase("spray", "ns3::TcpDctcp", 0),
                     TestCase::QUICK);
-        AddTestCase(new DeliveryUnderSprayingTestCase("flowlet", "ns3::TcpDctcp"), TestCase::QUICK);
+        AddTestCase(new DeliveryUnderSprayingTestCase("spray-rr", "ns3::TcpNewReno", 0),
+                    TestCase::QUICK);
+        AddTestCase(new DeliveryUnderSprayingTestCase("flowlet", "ns3::TcpDctcp", 0),
+                    TestCase::QUICK);
+        AddTestCase(new DeliveryUnderSprayingTestCase("spray", "ns3::TcpDctcp", 0.01),
+                    TestCase::QUICK);
+        AddTestCase(new DeliveryUnderSprayingTestCase("ecmp", "ns3::TcpNewReno", 0.01),
+                    TestCase::QUICK);
         AddTestCase(new DeterminismTestCase, TestCase::QUICK);
         AddTestCase(new FlowFileReplayTestCase, TestCase::QUICK);
         AddTestCase(new BadConfigTestCase, TestCase::QUICK);

@@ -33,13 +33,13 @@ namespace
 /** What the tests read back from a packet. */
 struct Parsed
 {
-    bool ok {false};
-    uint32_t src {0};
-    uint32_t dst {0};
-    uint16_t sport {0};
-    uint16_t dport {0};
-    uint8_t ecn {0};
-    uint32_t seq {0};
+    bool ok{false};
+    uint32_t src{0};
+    uint32_t dst{0};
+    uint16_t sport{0};
+    uint16_t dport{0};
+    uint8_t ecn{0};
+    uint32_t seq{0};
 };
 
 /**
@@ -58,8 +58,9 @@ Parse(Ptr<const Packet> p, uint32_t offset)
         return r;
     }
     const uint8_t* ip = b + offset;
-    auto rd32 = [](const uint8_t* x)
-    { return (uint32_t(x[0]) << 24) | (uint32_t(x[1]) << 16) | (uint32_t(x[2]) << 8) | x[3]; };
+    auto rd32 = [](const uint8_t* x) {
+        return (uint32_t(x[0]) << 24) | (uint32_t(x[1]) << 16) | (uint32_t(x[2]) << 8) | x[3];
+    };
     r.ecn = ip[1] & 3;
     r.src = rd32(ip + 12);
     r.dst = rd32(ip + 16);
@@ -73,8 +74,14 @@ Parse(Ptr<const Packet> p, uint32_t offset)
 
 /** Build an IPv4/UDP packet (checksum on) carrying seq, and hand it to a host device. */
 void
-SendRaw(Ptr<NetDevice> dev, Ipv4Address src, Ipv4Address dst, uint16_t sport, uint16_t dport,
-        uint32_t payload, uint8_t ecn, uint32_t seq)
+SendRaw(Ptr<NetDevice> dev,
+        Ipv4Address src,
+        Ipv4Address dst,
+        uint16_t sport,
+        uint16_t dport,
+        uint32_t payload,
+        uint8_t ecn,
+        uint32_t seq)
 {
     std::vector<uint8_t> data(payload, 0);
     std::memcpy(data.data(), &seq, 4);
@@ -97,9 +104,16 @@ SendRaw(Ptr<NetDevice> dev, Ipv4Address src, Ipv4Address dst, uint16_t sport, ui
 
 /** A raw flow: count packets, each sent at start + i * interval. */
 void
-ScheduleFlow(FabricHelper& f, uint32_t srcHost, uint32_t dstHost, uint16_t sport, uint32_t count,
-             Time start, Time interval, uint32_t payload = 1000,
-             uint8_t ecn = Ipv4Header::ECN_NotECT, uint32_t firstSeq = 0)
+ScheduleFlow(FabricHelper& f,
+             uint32_t srcHost,
+             uint32_t dstHost,
+             uint16_t sport,
+             uint32_t count,
+             Time start,
+             Time interval,
+             uint32_t payload = 1000,
+             uint8_t ecn = Ipv4Header::ECN_NotECT,
+             uint32_t firstSeq = 0)
 {
     Ptr<NetDevice> dev = f.GetHostDevices().Get(srcHost);
     const Ipv4Address src = f.GetHostAddress(srcHost);
@@ -117,7 +131,7 @@ struct Sink
 {
     std::vector<Parsed> packets; //!< in arrival order
     std::vector<Time> times;     //!< arrival times
-    uint32_t badChecksum {0};    //!< IPv4 header checksum failures
+    uint32_t badChecksum{0};     //!< IPv4 header checksum failures
 
     bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
     {
@@ -235,7 +249,12 @@ class EcmpTest : public TestCase
         for (uint32_t i = 0; i < flows; ++i)
         {
             // flows interleaved in time, one packet every 2 us per flow
-            ScheduleFlow(f, 0, 2, uint16_t(1000 + i), perFlow, NanoSeconds(30 * i),
+            ScheduleFlow(f,
+                         0,
+                         2,
+                         uint16_t(1000 + i),
+                         perFlow,
+                         NanoSeconds(30 * i),
                          MicroSeconds(2));
         }
         Simulator::Run();
@@ -291,7 +310,8 @@ class EcmpTest : public TestCase
             {
                 seeds.insert(sw->GetHashSeed());
             }
-            NS_TEST_ASSERT_MSG_EQ(seeds.size(), f.GetSwitchObjects().size(),
+            NS_TEST_ASSERT_MSG_EQ(seeds.size(),
+                                  f.GetSwitchObjects().size(),
                                   "every switch has its own seed");
         }
         const uint32_t edge0 = EdgeOf(topo, 0);
@@ -349,8 +369,8 @@ class SprayTest : public TestCase
   public:
     SprayTest(bool roundRobin)
         : TestCase(roundRobin ? "SPRAY_RR splits one flow exactly evenly over the uplinks"
-                              : "SPRAY puts each uplink within 10% of its fair share")
-        , m_rr(roundRobin)
+                              : "SPRAY puts each uplink within 10% of its fair share"),
+          m_rr(roundRobin)
     {
     }
 
@@ -387,7 +407,9 @@ class SprayTest : public TestCase
             }
             else
             {
-                NS_TEST_ASSERT_MSG_EQ_TOL(double(c), fair, 0.1 * fair,
+                NS_TEST_ASSERT_MSG_EQ_TOL(double(c),
+                                          fair,
+                                          0.1 * fair,
                                           "uplink " << i << " within 10% of fair share");
             }
         }
@@ -470,10 +492,12 @@ class FlowletTest : public TestCase
             if (m_choices[i].port != m_choices[i - 1].port)
             {
                 ++changes;
-                NS_TEST_ASSERT_MSG_EQ(afterLongGap.count(m_choices[i].seq), 1,
+                NS_TEST_ASSERT_MSG_EQ(afterLongGap.count(m_choices[i].seq),
+                                      1,
                                       "path changed at seq " << m_choices[i].seq
                                                              << " without a long gap");
-                NS_TEST_ASSERT_MSG_GT(m_choices[i].when - m_choices[i - 1].when, gap.Get(),
+                NS_TEST_ASSERT_MSG_GT(m_choices[i].when - m_choices[i - 1].when,
+                                      gap.Get(),
                                       "change after a gap > FlowletGap");
             }
         }
@@ -490,25 +514,25 @@ class CongestionTest : public TestCase
   public:
     CongestionTest(bool drops)
         : TestCase(drops ? "a full port buffer drops, counted as buffer drops"
-                         : "ECN marks exactly the ECT packets that find the queue >= threshold")
-        , m_drops(drops)
+                         : "ECN marks exactly the ECT packets that find the queue >= threshold"),
+          m_drops(drops)
     {
     }
 
   private:
     bool m_drops;
     Ptr<Queue<Packet>> m_queue; //!< the congested port's device queue
-    uint32_t m_port {0};        //!< the congested port
-    uint32_t m_threshold {0};
-    uint32_t m_buffer {0};
-    uint16_t m_ectPort {100};
-    bool m_lastMarked {false};
-    uint32_t m_lastQueueSample {0};
-    uint32_t m_maxQueueSample {0};
-    uint32_t m_violations {0};
-    uint32_t m_marks {0};
-    uint32_t m_ectUnmarked {0};
-    uint32_t m_dropViolations {0};
+    uint32_t m_port{0};         //!< the congested port
+    uint32_t m_threshold{0};
+    uint32_t m_buffer{0};
+    uint16_t m_ectPort{100};
+    bool m_lastMarked{false};
+    uint32_t m_lastQueueSample{0};
+    uint32_t m_maxQueueSample{0};
+    uint32_t m_violations{0};
+    uint32_t m_marks{0};
+    uint32_t m_ectUnmarked{0};
+    uint32_t m_dropViolations{0};
 
     void Mark(Ptr<const Packet> p, uint32_t port)
     {
@@ -591,9 +615,23 @@ class CongestionTest : public TestCase
         sink.Attach(f, 2);
         // two line-rate senders (1028-byte frames at 10G = 822.4 ns) into one 10G port
         const uint32_t n = 3000;
-        ScheduleFlow(f, 0, 2, m_ectPort, n, Seconds(0), NanoSeconds(823), 1000,
+        ScheduleFlow(f,
+                     0,
+                     2,
+                     m_ectPort,
+                     n,
+                     Seconds(0),
+                     NanoSeconds(823),
+                     1000,
                      Ipv4Header::ECN_ECT0);
-        ScheduleFlow(f, 1, 2, 200, n, NanoSeconds(400), NanoSeconds(823), 1000,
+        ScheduleFlow(f,
+                     1,
+                     2,
+                     200,
+                     n,
+                     NanoSeconds(400),
+                     NanoSeconds(823),
+                     1000,
                      Ipv4Header::ECN_NotECT);
         Simulator::Run();
 
@@ -644,8 +682,8 @@ class FailLinkTest : public TestCase
   public:
     FailLinkTest(bool ns3Routers)
         : TestCase(ns3Routers ? "FailLink reroutes ns-3 routers (reference mode)"
-                              : "after FailLink no packet uses the failed link, traffic arrives")
-        , m_ns3(ns3Routers)
+                              : "after FailLink no packet uses the failed link, traffic arrives"),
+          m_ns3(ns3Routers)
     {
     }
 
@@ -719,8 +757,8 @@ class DeliveryTest : public TestCase
   public:
     DeliveryTest(bool ns3Routers)
         : TestCase(ns3Routers ? "ns-3 router mode delivers UDP end to end on a leaf-spine"
-                              : "fat-tree k=4 delivers UDP end to end, counters match the paths")
-        , m_ns3(ns3Routers)
+                              : "fat-tree k=4 delivers UDP end to end, counters match the paths"),
+          m_ns3(ns3Routers)
     {
     }
 
@@ -759,7 +797,8 @@ class DeliveryTest : public TestCase
         {
             addrs.insert(f.GetHostAddress(h).Get());
             Ptr<Ipv4> ipv4 = f.GetHosts().Get(h)->GetObject<Ipv4>();
-            NS_TEST_ASSERT_MSG_EQ(ipv4->GetAddress(1, 0).GetLocal(), f.GetHostAddress(h),
+            NS_TEST_ASSERT_MSG_EQ(ipv4->GetAddress(1, 0).GetLocal(),
+                                  f.GetHostAddress(h),
                                   "GetHostAddress is the host's interface address");
             if (!m_ns3)
             {
@@ -769,7 +808,8 @@ class DeliveryTest : public TestCase
             }
         }
         NS_TEST_ASSERT_MSG_EQ(addrs.size(), n, "distinct host addresses");
-        NS_TEST_ASSERT_MSG_EQ(f.GetSwitchObjects().size(), m_ns3 ? 0 : topo.GetNNodes() - n,
+        NS_TEST_ASSERT_MSG_EQ(f.GetSwitchObjects().size(),
+                              m_ns3 ? 0 : topo.GetNNodes() - n,
                               "FabricSwitch only in presto mode");
         for (uint32_t s = 0; s < f.GetSwitches().GetN(); ++s)
         {
@@ -780,16 +820,20 @@ class DeliveryTest : public TestCase
         uint64_t expectedHops = 0;
         for (uint32_t h = 0; h < n; ++h)
         {
-            Ptr<Socket> rx
-                = Socket::CreateSocket(f.GetHosts().Get(h), UdpSocketFactory::GetTypeId());
+            Ptr<Socket> rx =
+                Socket::CreateSocket(f.GetHosts().Get(h), UdpSocketFactory::GetTypeId());
             rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
             rx->SetRecvCallback(MakeCallback(&DeliveryTest::Receive, this).Bind(h));
             const uint32_t dst = (h + 5) % n;
-            Ptr<Socket> tx
-                = Socket::CreateSocket(f.GetHosts().Get(h), UdpSocketFactory::GetTypeId());
+            Ptr<Socket> tx =
+                Socket::CreateSocket(f.GetHosts().Get(h), UdpSocketFactory::GetTypeId());
             tx->Bind();
-            Simulator::Schedule(NanoSeconds(100 * h), &DeliveryTest::Send, this, tx,
-                                f.GetHostAddress(dst), perPair);
+            Simulator::Schedule(NanoSeconds(100 * h),
+                                &DeliveryTest::Send,
+                                this,
+                                tx,
+                                f.GetHostAddress(dst),
+                                perPair);
             expectedHops += perPair * topo.BestPath(h, dst).size();
         }
         Simulator::Stop(MilliSeconds(20));
@@ -798,7 +842,8 @@ class DeliveryTest : public TestCase
         {
             const uint32_t src = (h + n - 5) % n;
             NS_TEST_ASSERT_MSG_EQ(m_received[h].size(), 1, "host " << h << " hears one sender");
-            NS_TEST_ASSERT_MSG_EQ(m_received[h][f.GetHostAddress(src).Get()], perPair,
+            NS_TEST_ASSERT_MSG_EQ(m_received[h][f.GetHostAddress(src).Get()],
+                                  perPair,
                                   "host " << h << " got every packet from host " << src);
         }
         NS_TEST_ASSERT_MSG_EQ(f.GetPacketHops(), expectedHops, "one hop per link on the path");
@@ -905,8 +950,9 @@ class NoRouteTest : public TestCase
         f.Install(topo);
         Ptr<NetDevice> dev = f.GetHostDevices().Get(0);
         const Ipv4Address src = f.GetHostAddress(0);
-        Simulator::Schedule(MicroSeconds(1), [=]()
-                            { SendRaw(dev, src, Ipv4Address("192.168.1.1"), 1, 2, 100, 0, 0); });
+        Simulator::Schedule(MicroSeconds(1), [=]() {
+            SendRaw(dev, src, Ipv4Address("192.168.1.1"), 1, 2, 100, 0, 0);
+        });
         Simulator::Run();
         auto sw = f.GetSwitchObjects()[0];
         NS_TEST_ASSERT_MSG_EQ(sw->GetDroppedNoRoute(), 1, "no-route drop");

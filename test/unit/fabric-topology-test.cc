@@ -5,7 +5,6 @@
 #include "ns3/presto-input-error.h"
 
 #include <gtest/gtest.h>
-
 #include <set>
 
 using namespace ns3;
@@ -127,8 +126,7 @@ TEST(FabricTopology, FatTreeRouteCounts)
     // pod of a host: k/2 * k/2 hosts per pod, in creation order
     auto pod = [&](uint32_t host) { return host / (k / 2 * k / 2); };
     // pod of a switch: the pod of any host below it, found through an edge switch
-    auto switchPod = [&](uint32_t s) -> int
-    {
+    auto switchPod = [&](uint32_t s) -> int {
         uint32_t tier = t.GetTier(s);
         if (tier == 2)
         {

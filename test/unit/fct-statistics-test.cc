@@ -4,9 +4,8 @@
 #include "ns3/fct-statistics.h"
 #include "ns3/presto-input-error.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
+#include <gtest/gtest.h>
 #include <limits>
 #include <vector>
 
@@ -108,7 +107,7 @@ TEST(Summarize, RejectsNonFinite)
 TEST(SummarizeFct, BucketsAreLowerExclusiveUpperInclusive)
 {
     // FCT = 10 * id us so every value says where it came from; ideal = 1000 ns.
-    std::vector<FctRecord> r {
+    std::vector<FctRecord> r{
         Flow(1, 1, 0, 10000, 1000),
         Flow(2, 10000, 0, 20000, 1000),  // on the edge: first bucket
         Flow(3, 10001, 0, 30000, 1000),  // just above: second bucket
@@ -142,7 +141,7 @@ TEST(SummarizeFct, BucketsAreLowerExclusiveUpperInclusive)
 
 TEST(SummarizeFct, EmptyBucketsStayAndAreZero)
 {
-    std::vector<FctRecord> r {Flow(1, 500, 0, 2000, 1000)};
+    std::vector<FctRecord> r{Flow(1, 500, 0, 2000, 1000)};
     FctSummary s = SummarizeFct(r, {1000, 2000, 3000}, 0);
     ASSERT_EQ(s.buckets.size(), 4u);
     EXPECT_EQ(s.buckets[0].fctNs.count, 1u);
@@ -168,7 +167,7 @@ TEST(SummarizeFct, EmptyBucketsStayAndAreZero)
 
 TEST(SummarizeFct, WarmupAndUnfinished)
 {
-    std::vector<FctRecord> r {
+    std::vector<FctRecord> r{
         Flow(1, 100, 999, 5000, 100),    // starts before the warm-up ends: excluded
         Flow(2, 100, 1000, 1500, 100),   // starts exactly at the end: counted, slowdown 5
         Flow(3, 100, 2000, -1, 100),     // unfinished
@@ -194,7 +193,7 @@ TEST(SummarizeFct, WarmupAndUnfinished)
 
 TEST(SummarizeFct, RejectsBadInput)
 {
-    std::vector<FctRecord> ok {Flow(1, 100, 0, 500, 100)};
+    std::vector<FctRecord> ok{Flow(1, 100, 0, 500, 100)};
     EXPECT_THROW(SummarizeFct(ok, {1000, 1000}, 0), PrestoInputError);
     EXPECT_THROW(SummarizeFct(ok, {2000, 1000}, 0), PrestoInputError);
     EXPECT_THROW(SummarizeFct(ok, {0, 1000}, 0), PrestoInputError);

@@ -8,10 +8,9 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -29,9 +28,9 @@ class TempFile
     explicit TempFile(const std::string& suffix)
     {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        m_path = (std::filesystem::temp_directory_path()
-                  / ("presto-flowfile-" + std::string(info->name()) + "-" + std::to_string(getpid())
-                     + suffix))
+        m_path = (std::filesystem::temp_directory_path() /
+                  ("presto-flowfile-" + std::string(info->name()) + "-" + std::to_string(getpid()) +
+                   suffix))
                      .string();
     }
 
@@ -83,8 +82,8 @@ ParseError(const std::string& text, const std::string& name, uint32_t nHosts)
 bool
 SameFlow(const FlowSpec& a, const FlowSpec& b)
 {
-    return a.id == b.id && a.src == b.src && a.dst == b.dst && a.priority == b.priority
-           && a.dport == b.dport && a.sizeBytes == b.sizeBytes && a.startNs == b.startNs;
+    return a.id == b.id && a.src == b.src && a.dst == b.dst && a.priority == b.priority &&
+           a.dport == b.dport && a.sizeBytes == b.sizeBytes && a.startNs == b.startNs;
 }
 
 } // namespace

@@ -7,10 +7,9 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <sstream>
@@ -134,8 +133,7 @@ TEST(FlowGenerator, BadConfigNamesTheField)
     };
 
     std::vector<Case> cases;
-    auto add = [&cases](const char* field, auto change)
-    {
+    auto add = [&cases](const char* field, auto change) {
         FlowGeneratorConfig c = BaseConfig(TrafficPattern::INCAST);
         change(c);
         cases.push_back({field, c});
@@ -361,8 +359,7 @@ TEST(FlowGenerator, IncastEventsHaveDistinctSendersToOneReceiver)
 TEST(FlowGenerator, SameStreamSameFlows)
 {
     const auto cdf = FlowSizeCdf::Load("websearch");
-    auto fields = [](const std::vector<FlowSpec>& v)
-    {
+    auto fields = [](const std::vector<FlowSpec>& v) {
         std::ostringstream os;
         for (const auto& f : v)
         {

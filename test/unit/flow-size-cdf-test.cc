@@ -6,13 +6,12 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -93,8 +92,8 @@ class TempDir
     TempDir()
     {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        m_path = std::filesystem::temp_directory_path()
-                 / ("presto-cdf-" + std::string(info->name()) + "-" + std::to_string(getpid()));
+        m_path = std::filesystem::temp_directory_path() /
+                 ("presto-cdf-" + std::string(info->name()) + "-" + std::to_string(getpid()));
         std::filesystem::create_directories(m_path);
     }
 
@@ -284,7 +283,7 @@ TEST(FlowSizeCdf, BucketEdgesAreRoundAndCoverTheCdf)
             }
         }
     }
-    const std::vector<uint64_t> websearch {10000, 100000, 1000000, 10000000, 30000000};
+    const std::vector<uint64_t> websearch{10000, 100000, 1000000, 10000000, 30000000};
     EXPECT_EQ(FlowSizeCdf::Load("websearch").DefaultBucketEdges(), websearch);
 }
 

@@ -4,10 +4,9 @@
 #include "ns3/ideal-fct.h"
 #include "ns3/presto-input-error.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <random>
 #include <vector>
 
@@ -36,8 +35,9 @@ PlainWire(uint32_t mss)
 long double
 BruteForceNs(uint64_t size, const std::vector<PathHop>& path, const WireModel& w)
 {
-    auto tx = [](uint64_t bytes, double rate)
-    { return static_cast<long double>(bytes) * 8.0L * 1e9L / static_cast<long double>(rate); };
+    auto tx = [](uint64_t bytes, double rate) {
+        return static_cast<long double>(bytes) * 8.0L * 1e9L / static_cast<long double>(rate);
+    };
     long double t = 0;
     if (w.synBytes > 0)
     {
@@ -80,24 +80,24 @@ TEST(IdealFct, OneHopWithHandshake)
 {
     // 10G, 1 us. SYN and SYN-ACK: 62 B = 49.6 ns each + 1000 ns -> 2099.2 ns.
     // One segment of 1000 + 54 B = 843.2 ns + 1000 ns. Total 3942.4 -> rounded up 3943.
-    std::vector<PathHop> path {{10e9, 1000}};
-    EXPECT_EQ(IdealFctNs(1000, path, WireModel {}), 3943);
+    std::vector<PathHop> path{{10e9, 1000}};
+    EXPECT_EQ(IdealFctNs(1000, path, WireModel{}), 3943);
 }
 
 TEST(IdealFct, LeafSpineOneSegment)
 {
     // Handshake: each way 49.6 + 12.4 + 12.4 + 49.6 + 4000 = 4124 ns -> 8248.
     // 1448 B payload = 1502 B on the wire: 1201.6 + 300.4 + 300.4 + 1201.6 + 4000 = 7004.
-    EXPECT_EQ(IdealFctNs(1448, LeafSpine(), WireModel {}), 8248 + 7004);
+    EXPECT_EQ(IdealFctNs(1448, LeafSpine(), WireModel{}), 8248 + 7004);
     // One byte is still one segment, 55 B: 44 + 11 + 11 + 44 + 4000 = 4110.
-    EXPECT_EQ(IdealFctNs(1, LeafSpine(), WireModel {}), 8248 + 4110);
+    EXPECT_EQ(IdealFctNs(1, LeafSpine(), WireModel{}), 8248 + 4110);
 }
 
 TEST(IdealFct, LeafSpineManySegments)
 {
     // 100 full segments: the first takes 7004 ns, the other 99 follow spaced by the 10G
     // serialisation of 1502 B (1201.6 ns): 8248 + 7004 + 118958.4 = 134210.4 -> 134211.
-    EXPECT_EQ(IdealFctNs(144800, LeafSpine(), WireModel {}), 134211);
+    EXPECT_EQ(IdealFctNs(144800, LeafSpine(), WireModel{}), 134211);
 }
 
 TEST(IdealFct, BottleneckInTheMiddle)
@@ -106,7 +106,7 @@ TEST(IdealFct, BottleneckInTheMiddle)
     // Link 1: 200 ns per segment, departures 200, 400, 600.
     // Link 2: 800 ns per segment: 1500, 2300, 3100 (queued behind each other).
     // Link 3: arrivals 2000, 2800, 3600 -> departures 2200, 3000, 3800; +500 = 4300.
-    std::vector<PathHop> path {{40e9, 500}, {10e9, 500}, {40e9, 500}};
+    std::vector<PathHop> path{{40e9, 500}, {10e9, 500}, {40e9, 500}};
     EXPECT_EQ(IdealFctNs(3000, path, PlainWire(1000)), 4300);
 }
 
@@ -115,11 +115,11 @@ TEST(IdealFct, SmallerLastSegment)
     // 2500 B with MSS 1000: segments 1000, 1000, 500; no overhead, no delay, no handshake.
     // Fast then slow (40G -> 10G): link 1 departs 200, 400, 500; link 2 is busy until
     // 1000 and 1800, so the last segment waits for it: 1800 + 400 = 2200.
-    std::vector<PathHop> fastSlow {{40e9, 0}, {10e9, 0}};
+    std::vector<PathHop> fastSlow{{40e9, 0}, {10e9, 0}};
     EXPECT_EQ(IdealFctNs(2500, fastSlow, PlainWire(1000)), 2200);
     // Slow then fast (10G -> 40G): link 1 departs 800, 1600, 2000; link 2 is idle when
     // each arrives: 1000, 1800, 2000 + 100 = 2100.
-    std::vector<PathHop> slowFast {{10e9, 0}, {40e9, 0}};
+    std::vector<PathHop> slowFast{{10e9, 0}, {40e9, 0}};
     EXPECT_EQ(IdealFctNs(2500, slowFast, PlainWire(1000)), 2100);
     // Only a smaller segment (size < MSS): 500 B = 400 + 100 ns.
     EXPECT_EQ(IdealFctNs(500, slowFast, PlainWire(1000)), 500);
@@ -137,7 +137,7 @@ TEST(IdealFct, LongerFlowsTakeLonger)
     int64_t previous = 0;
     for (uint64_t size : {1ULL, 1447ULL, 1448ULL, 1449ULL, 10000ULL, 1000000ULL, 100000000ULL})
     {
-        const int64_t fct = IdealFctNs(size, LeafSpine(), WireModel {});
+        const int64_t fct = IdealFctNs(size, LeafSpine(), WireModel{});
         EXPECT_GT(fct, previous) << "size " << size;
         previous = fct;
     }
@@ -145,18 +145,18 @@ TEST(IdealFct, LongerFlowsTakeLonger)
 
 TEST(IdealFct, RejectsBadInput)
 {
-    EXPECT_THROW(IdealFctNs(0, LeafSpine(), WireModel {}), PrestoInputError);
-    EXPECT_THROW(IdealFctNs(1000, {}, WireModel {}), PrestoInputError);
-    EXPECT_THROW(IdealFctNs(1000, {{10e9, 0}, {0, 0}}, WireModel {}), PrestoInputError);
-    EXPECT_THROW(IdealFctNs(1000, {{-1e9, 0}}, WireModel {}), PrestoInputError);
-    EXPECT_THROW(IdealFctNs(1000, {{std::nan(""), 0}}, WireModel {}), PrestoInputError);
-    EXPECT_THROW(IdealFctNs(1000, {{10e9, -5}}, WireModel {}), PrestoInputError);
+    EXPECT_THROW(IdealFctNs(0, LeafSpine(), WireModel{}), PrestoInputError);
+    EXPECT_THROW(IdealFctNs(1000, {}, WireModel{}), PrestoInputError);
+    EXPECT_THROW(IdealFctNs(1000, {{10e9, 0}, {0, 0}}, WireModel{}), PrestoInputError);
+    EXPECT_THROW(IdealFctNs(1000, {{-1e9, 0}}, WireModel{}), PrestoInputError);
+    EXPECT_THROW(IdealFctNs(1000, {{std::nan(""), 0}}, WireModel{}), PrestoInputError);
+    EXPECT_THROW(IdealFctNs(1000, {{10e9, -5}}, WireModel{}), PrestoInputError);
     WireModel noMss;
     noMss.mssBytes = 0;
     EXPECT_THROW(IdealFctNs(1000, LeafSpine(), noMss), PrestoInputError);
     try
     {
-        IdealFctNs(1000, {{10e9, 0}, {0, 0}}, WireModel {});
+        IdealFctNs(1000, {{10e9, 0}, {0, 0}}, WireModel{});
         FAIL() << "no exception";
     }
     catch (const PrestoInputError& e)

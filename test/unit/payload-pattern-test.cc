@@ -4,7 +4,6 @@
 #include "ns3/payload-pattern.h"
 
 #include <gtest/gtest.h>
-
 #include <vector>
 
 using namespace ns3;

@@ -5,11 +5,10 @@
 #include "ns3/presto-input-error.h"
 #include "ns3/run-report.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iomanip>
 #include <limits>
 #include <random>
@@ -134,13 +133,13 @@ Workload(uint32_t n, uint64_t seed, double slowdownScale)
 bool
 SameRecord(const FctRecord& a, const FctRecord& b)
 {
-    return a.flow.id == b.flow.id && a.flow.src == b.flow.src && a.flow.dst == b.flow.dst
-           && a.flow.sizeBytes == b.flow.sizeBytes && a.flow.startNs == b.flow.startNs
-           && a.finishNs == b.finishNs && a.idealNs == b.idealNs && a.retxBytes == b.retxBytes;
+    return a.flow.id == b.flow.id && a.flow.src == b.flow.src && a.flow.dst == b.flow.dst &&
+           a.flow.sizeBytes == b.flow.sizeBytes && a.flow.startNs == b.flow.startNs &&
+           a.finishNs == b.finishNs && a.idealNs == b.idealNs && a.retxBytes == b.retxBytes;
 }
 
-const std::string kHeader
-    = "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,retx_bytes\n";
+const std::string kHeader =
+    "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,retx_bytes\n";
 
 } // namespace
 
@@ -149,12 +148,12 @@ TEST(FctCsv, WritesDocumentedRows)
     TempDir dir;
     const std::string path = dir.File("fct.csv");
     // Given out of id order: written in id order.
-    std::vector<FctRecord> r {Flow(2, 5000, 100, -1, 700), Flow(1, 1000, 10, 3010, 1200, 0)};
+    std::vector<FctRecord> r{Flow(2, 5000, 100, -1, 700), Flow(1, 1000, 10, 3010, 1200, 0)};
     WriteFctCsv(path, r);
     EXPECT_EQ(ReadAll(path),
               kHeader + "1,1,4,1000,10,3010,3000,1200,2.5,0\n2,2,5,5000,100,,,700,,\n");
     // No temporary file left next to it.
-    EXPECT_EQ(ListDir(path), std::vector<std::string> {"fct.csv"});
+    EXPECT_EQ(ListDir(path), std::vector<std::string>{"fct.csv"});
 }
 
 TEST(FctCsv, RoundTripIsExact)
@@ -162,9 +161,11 @@ TEST(FctCsv, RoundTripIsExact)
     TempDir dir;
     std::vector<FctRecord> r = Workload(500, 7, 5);
     // Extremes of every field.
-    r.push_back(Flow(std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint64_t>::max(),
+    r.push_back(Flow(std::numeric_limits<uint32_t>::max(),
+                     std::numeric_limits<uint64_t>::max(),
                      std::numeric_limits<int64_t>::min() / 2,
-                     std::numeric_limits<int64_t>::max() / 2, 3,
+                     std::numeric_limits<int64_t>::max() / 2,
+                     3,
                      std::numeric_limits<int64_t>::max()));
     r.push_back(Flow(100000, 1, 0, 0, 1)); // FCT 0
     WriteFctCsv(dir.File("a.csv"), r);
@@ -198,6 +199,7 @@ TEST(FctCsv, MalformedInputNamesFileAndLine)
     TempDir dir;
     const std::string path = dir.File("bad.csv");
     const std::string good = "1,0,1,100,0,200,200,100,2,\n";
+
     struct Case
     {
         std::string text;
@@ -205,7 +207,7 @@ TEST(FctCsv, MalformedInputNamesFileAndLine)
         std::string what; // a word of the message
     };
 
-    const std::vector<Case> cases {
+    const std::vector<Case> cases{
         {"id,src,dst\n" + good, "1", "header"},
         {kHeader + good + "2,0,1,100,0,200,200,100,2\n", "3", "fields"},
         {kHeader + good + "2,0,1,abc,0,200,200,100,2,\n", "3", "size_bytes"},
@@ -244,9 +246,11 @@ TEST(FctCsv, MalformedInputNamesFileAndLine)
 
 TEST(SummaryJson, HasTheDocumentedKeysAndValues)
 {
-    std::vector<FctRecord> r {Flow(1, 100, 0, 300, 100), Flow(2, 100, 0, 500, 100),
-                              Flow(3, 5000, 0, 8000, 2000), Flow(4, 5000, 0, -1, 2000),
-                              Flow(5, 100, -10, 50, 10)};
+    std::vector<FctRecord> r{Flow(1, 100, 0, 300, 100),
+                             Flow(2, 100, 0, 500, 100),
+                             Flow(3, 5000, 0, 8000, 2000),
+                             Flow(4, 5000, 0, -1, 2000),
+                             Flow(5, 100, -10, 50, 10)};
     FctSummary s = SummarizeFct(r, {1000}, 0);
     RunSpeed speed;
     speed.wallS = 2.5;
@@ -262,18 +266,32 @@ TEST(SummaryJson, HasTheDocumentedKeysAndValues)
     {
         top.push_back(it.key());
     }
-    EXPECT_EQ(top, (std::vector<std::string> {"buckets", "finished", "flows", "overall", "speed",
-                                              "unfinished", "warmup_excluded", "warmup_ns"}));
+    EXPECT_EQ(top,
+              (std::vector<std::string>{"buckets",
+                                        "finished",
+                                        "flows",
+                                        "overall",
+                                        "speed",
+                                        "unfinished",
+                                        "warmup_excluded",
+                                        "warmup_ns"}));
     EXPECT_EQ(j["flows"], 5);
     EXPECT_EQ(j["finished"], 3);
     EXPECT_EQ(j["unfinished"], 1);
     EXPECT_EQ(j["warmup_ns"], 0);
     EXPECT_EQ(j["warmup_excluded"], 1);
 
-    const std::vector<std::string> stats {"count",         "fct_mean_ns",  "fct_p50_ns",
-                                          "fct_p95_ns",    "fct_p99_ns",   "fct_p999_ns",
-                                          "slowdown_mean", "slowdown_p50", "slowdown_p95",
-                                          "slowdown_p99",  "slowdown_p999"};
+    const std::vector<std::string> stats{"count",
+                                         "fct_mean_ns",
+                                         "fct_p50_ns",
+                                         "fct_p95_ns",
+                                         "fct_p99_ns",
+                                         "fct_p999_ns",
+                                         "slowdown_mean",
+                                         "slowdown_p50",
+                                         "slowdown_p95",
+                                         "slowdown_p99",
+                                         "slowdown_p999"};
     ASSERT_EQ(j["buckets"].size(), 2u);
     for (const auto& b : j["buckets"])
     {
@@ -335,7 +353,7 @@ TEST(SummaryJson, WriteJsonIsDeterministicAndPretty)
     EXPECT_EQ(text.back(), '\n');
     EXPECT_EQ(text.substr(0, 16), "{\n  \"buckets\": [");
     EXPECT_EQ(nlohmann::json::parse(text), a);
-    EXPECT_EQ(ListDir(dir.File("a.json")), std::vector<std::string> {"a.json"});
+    EXPECT_EQ(ListDir(dir.File("a.json")), std::vector<std::string>{"a.json"});
     EXPECT_THROW(WriteJson(dir.File("missing/x.json"), a), PrestoInputError);
     EXPECT_THROW(WriteJson(dir.File("bad.json"), nlohmann::json("\xff\xfe")), PrestoInputError);
     EXPECT_TRUE(ListDir(dir.File("bad.json")).empty());
@@ -362,7 +380,7 @@ TEST(RunReport, PeakRssMatchesTheKernel)
     // the test runs, so allow a little slack.
     std::vector<char> big(64 << 20, 1); // touch 64 MiB so the process is surely above it
     volatile char sink = big[12345];
-    (void) sink;
+    (void)sink;
     const int64_t rss = ProcStatusKb("VmRSS");
     const int64_t hwm = ProcStatusKb("VmHWM");
     ASSERT_GT(rss, 0);
@@ -375,10 +393,12 @@ TEST(RunReport, PeakRssMatchesTheKernel)
 
 TEST(RunReport, SummaryTable)
 {
-    std::vector<FctRecord> r {Flow(1, 100, 0, 3000, 1000), Flow(2, 100, 0, 5000, 1000),
-                              Flow(3, 50000, 0, 80000, 20000), Flow(4, 50000, 0, -1, 2000)};
+    std::vector<FctRecord> r{Flow(1, 100, 0, 3000, 1000),
+                             Flow(2, 100, 0, 5000, 1000),
+                             Flow(3, 50000, 0, 80000, 20000),
+                             Flow(4, 50000, 0, -1, 2000)};
     FctSummary s = SummarizeFct(r, {10000}, 0);
-    RunSpeed speed {2.0, 0.5, 1000, 500000, 250000, 10240};
+    RunSpeed speed{2.0, 0.5, 1000, 500000, 250000, 10240};
     std::ostringstream os;
     os << std::setprecision(2); // the caller's stream state must not leak into the table
     PrintSummaryTable(os, "presto_k1", s, speed);
@@ -414,17 +434,15 @@ TEST(RunReport, SummaryTable)
 TEST(FctPlot, WritesPngForOneAndSeveralRuns)
 {
     TempDir dir;
-    const std::vector<uint64_t> edges {10000, 100000, 1000000, 10000000};
-    auto run = [&](const std::string& label, uint64_t seed, double scale)
-    {
+    const std::vector<uint64_t> edges{10000, 100000, 1000000, 10000000};
+    auto run = [&](const std::string& label, uint64_t seed, double scale) {
         PlotRun p;
         p.label = label;
         p.records = Workload(2000, seed, scale);
         p.summary = SummarizeFct(p.records, edges, 50000);
         return p;
     };
-    auto checkPng = [](const std::string& path)
-    {
+    auto checkPng = [](const std::string& path) {
         const std::string png = ReadAll(path);
         ASSERT_GT(png.size(), 8u);
         EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
@@ -436,7 +454,7 @@ TEST(FctPlot, WritesPngForOneAndSeveralRuns)
     const std::string one = dir.File("one.png");
     PlotFct({run("host_tcp", 1, 3)}, one);
     checkPng(one);
-    EXPECT_EQ(ListDir(one), std::vector<std::string> {"one.png"});
+    EXPECT_EQ(ListDir(one), std::vector<std::string>{"one.png"});
 
     const std::string several = dir.File("several.png");
     PlotRun sparse = run("presto_k1 'quoted' \"too\"", 3, 2);

@@ -37,6 +37,7 @@ FabricHelper::FabricHelper()
       m_packetHops(0)
 {
     m_switchFactory.SetTypeId(FabricSwitch::GetTypeId());
+    m_hostDeviceFactory.SetTypeId(PointToPointNetDevice::GetTypeId());
 }
 
 void
@@ -160,6 +161,34 @@ FabricHelper::Install(const FabricTopology& topology)
 }
 
 void
+FabricHelper::SetHostDeviceFactory(const ObjectFactory& factory)
+{
+    m_hostDeviceFactory = factory;
+}
+
+void
+FabricHelper::SetHostDeviceFactory(uint32_t host, const ObjectFactory& factory)
+{
+    m_hostDeviceByHost[host] = factory;
+}
+
+Ptr<PointToPointNetDevice>
+FabricHelper::CreateLinkDevice(uint32_t node) const
+{
+    if (!m_topology.IsHost(node))
+    {
+        return CreateObject<PointToPointNetDevice>();
+    }
+    auto it = m_hostDeviceByHost.find(m_topology.HostIndex(node));
+    const ObjectFactory& f = it != m_hostDeviceByHost.end() ? it->second : m_hostDeviceFactory;
+    Ptr<PointToPointNetDevice> dev = f.Create<PointToPointNetDevice>();
+    NS_ABORT_MSG_IF(!dev,
+                    "host device type " << f.GetTypeId().GetName()
+                                        << " is not a PointToPointNetDevice");
+    return dev;
+}
+
+void
 FabricHelper::InstallLinks()
 {
     m_linkDevices.clear();
@@ -172,7 +201,7 @@ FabricHelper::InstallLinks()
         NetDeviceContainer d;
         for (uint32_t end : {link.a, link.b})
         {
-            Ptr<PointToPointNetDevice> dev = CreateObject<PointToPointNetDevice>();
+            Ptr<PointToPointNetDevice> dev = CreateLinkDevice(end);
             dev->SetAttribute("DataRate", DataRateValue(DataRate(uint64_t(link.rateBps))));
             dev->SetAddress(Mac48Address::Allocate());
             m_nodes[end]->AddDevice(dev);

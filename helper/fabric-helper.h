@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,21 @@ class FabricHelper
     void SetUseNs3Routers(bool use);
     /** \return true in the ns-3 router reference mode */
     bool GetUseNs3Routers() const;
+
+    /**
+     * \brief Device type of every host's NIC (default ns3::PointToPointNetDevice). It must be
+     * a PointToPointNetDevice subclass, e.g. an offload NIC such as ns3::PrestoNetDevice.
+     * \param factory creates the device (type and attributes)
+     */
+    void SetHostDeviceFactory(const ObjectFactory& factory);
+
+    /**
+     * \brief Device type of one host's NIC, overriding SetHostDeviceFactory(factory) for it
+     * (mixed fabrics: offload NICs talking to hosts with ns-3's TCP).
+     * \param host host index
+     * \param factory creates the device
+     */
+    void SetHostDeviceFactory(uint32_t host, const ObjectFactory& factory);
 
     /**
      * \brief Build the fabric.
@@ -125,6 +141,8 @@ class FabricHelper
     void InstallNs3Routers();
     /** Create the point-to-point devices and channels of every link. */
     void InstallLinks();
+    /** \param node topology node id \return a new device for one end of a link */
+    Ptr<PointToPointNetDevice> CreateLinkDevice(uint32_t node) const;
     /** Fail a link now (FailLink's scheduled part). \param link link id */
     void DoFailLink(uint32_t link);
     /** Make a link's devices drop everything (and, for routers, its interfaces down).
@@ -139,9 +157,12 @@ class FabricHelper
     /** Throw PrestoInputError for a bad link id. \param link id \param what caller */
     void CheckLink(uint32_t link, const char* what) const;
 
-    ObjectFactory m_switchFactory;                 //!< FabricSwitch attributes
-    uint32_t m_hostQueuePackets;                   //!< host device queue size
-    FabricTopology m_topology;                     //!< current graph
+    ObjectFactory m_switchFactory; //!< FabricSwitch attributes
+    uint32_t m_hostQueuePackets;
+    ObjectFactory m_hostDeviceFactory; //!< every host's NIC
+    std::map<uint32_t, ObjectFactory>
+        m_hostDeviceByHost;    //!< per-host overrides                   //!< host device queue size
+    FabricTopology m_topology; //!< current graph
     std::vector<Ptr<Node>> m_nodes;                //!< by topology node id
     std::vector<Ptr<FabricSwitch>> m_switchByNode; //!< by node id (null for hosts)
     std::vector<std::pair<Ptr<NetDevice>, Ptr<NetDevice>>> m_linkDevices; //!< by link id

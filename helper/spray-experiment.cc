@@ -10,13 +10,16 @@
 #include "ns3/fct-plot.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
-#include "ns3/host-tcp-endpoint.h"
 #include "ns3/ideal-fct.h"
 #include "ns3/log.h"
+#include "ns3/offload-socket.h"
 #include "ns3/pointer.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-net-device.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/tcp-socket-endpoint.h"
 
 #include <algorithm>
 #include <chrono>
@@ -171,6 +174,9 @@ void
 SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
 {
     cmd.AddValue("device", "Endpoint on every host: " + Join(SprayExperiment::Devices()), device);
+    cmd.AddValue("fidelity",
+                 "Presto reassembly fidelity K (out-of-order intervals): 0..16 or full",
+                 fidelity);
     cmd.AddValue("lb", "Load balancing in the switches: ecmp|spray|spray-rr|flowlet", lb);
     cmd.AddValue("workload",
                  "Flow-size CDF: websearch|datamining|hadoop or a CDF file path",
@@ -219,6 +225,7 @@ nlohmann::json
 SprayExperimentConfig::ToJson() const
 {
     return {{"device", device},
+            {"fidelity", fidelity},
             {"lb", lb},
             {"workload", workload},
             {"load", load},
@@ -249,7 +256,7 @@ SprayExperimentConfig::ToJson() const
 std::vector<std::string>
 SprayExperiment::Devices()
 {
-    return {"host-tcp"};
+    return {"host-tcp", "presto"};
 }
 
 SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
@@ -257,6 +264,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 {
     const auto& c = m_config;
     RequireOneOf("device", c.device, Devices());
+    PrestoNetDevice::ParseFidelity(c.fidelity, "--fidelity");
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("topology", c.topology, {"leaf-spine", "fat-tree"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
@@ -376,8 +384,15 @@ SprayExperiment::~SprayExperiment() = default;
 Ptr<FlowEndpoint>
 SprayExperiment::CreateEndpoint() const
 {
-    // Devices() lists exactly the names handled here.
-    return CreateObject<HostTcpEndpoint>();
+    // Devices() lists exactly the names handled here: every endpoint drives flows through
+    // ns-3's socket API; the offload NICs bring their own socket factory.
+    Ptr<TcpSocketEndpoint> e = CreateObject<TcpSocketEndpoint>();
+    e->SetAttribute("Name", StringValue(m_config.device));
+    if (m_config.device != "host-tcp")
+    {
+        e->SetAttribute("SocketFactory", TypeIdValue(OffloadSocketFactory::GetTypeId()));
+    }
+    return e;
 }
 
 void
@@ -415,6 +430,13 @@ SprayExperiment::Run()
         {"flowlet", FabricSwitch::FLOWLET}};
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
+    if (c.device == "presto")
+    {
+        ObjectFactory nic;
+        nic.SetTypeId(PrestoNetDevice::GetTypeId());
+        nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
+        fabric.SetHostDeviceFactory(nic);
+    }
     fabric.Install(m_topology);
     fabric.AssignStreams(FABRIC_STREAM);
     if (c.lossRate > 0)
@@ -511,6 +533,19 @@ SprayExperiment::Run()
     m_report["config"] = c.ToJson();
     m_report["topology"] = m_topology.Describe();
     endpoint->AddReport(m_report);
+    nlohmann::json nic = nlohmann::json::object();
+    NetDeviceContainer hostDevices = fabric.GetHostDevices();
+    for (uint32_t h = 0; h < hostDevices.GetN(); ++h)
+    {
+        if (auto d = DynamicCast<OffloadNetDevice>(hostDevices.Get(h)))
+        {
+            d->AddCounters(nic);
+        }
+    }
+    if (!nic.empty())
+    {
+        m_report["nic"] = nic;
+    }
     uint64_t drops = 0;
     uint64_t marks = 0;
     uint64_t forwarded = 0;

@@ -32,6 +32,7 @@ class CommandLine;
 struct SprayExperimentConfig
 {
     std::string device{"host-tcp"};     //!< endpoint: see SprayExperiment::Devices()
+    std::string fidelity{"1"};          //!< presto: reassembly fidelity K, 0..16 or full
     std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
     std::string workload{"websearch"};  //!< built-in CDF name or CDF file path
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]

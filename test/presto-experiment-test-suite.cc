@@ -127,7 +127,7 @@ class DeliveryUnderSprayingTestCase : public TestCase
         c.lossRate = m_loss;
         c.load = 0.6;
         c.simTime = 0.01;
-        Config::SetDefault("ns3::HostTcpEndpoint::CongestionControl",
+        Config::SetDefault("ns3::TcpSocketEndpoint::CongestionControl",
                            TypeIdValue(TypeId::LookupByName(m_cc)));
         SprayExperiment e(c);
         e.Run();

@@ -1,13 +1,15 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "host-tcp-endpoint.h"
+#include "tcp-socket-endpoint.h"
 
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/socket-factory.h"
+#include "ns3/string.h"
 #include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-factory.h"
@@ -19,8 +21,8 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("HostTcpEndpoint");
-NS_OBJECT_ENSURE_REGISTERED(HostTcpEndpoint);
+NS_LOG_COMPONENT_DEFINE("TcpSocketEndpoint");
+NS_OBJECT_ENSURE_REGISTERED(TcpSocketEndpoint);
 
 namespace
 {
@@ -29,81 +31,92 @@ constexpr uint32_t WRITE_CHUNK = 65536;
 } // namespace
 
 TypeId
-HostTcpEndpoint::GetTypeId()
+TcpSocketEndpoint::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::HostTcpEndpoint")
+        TypeId("ns3::TcpSocketEndpoint")
             .SetParent<FlowEndpoint>()
             .SetGroupName("Presto")
-            .AddConstructor<HostTcpEndpoint>()
+            .AddConstructor<TcpSocketEndpoint>()
+            .AddAttribute("SocketFactory",
+                          "Socket factory the flows use: ns3::TcpSocketFactory (ns-3's TCP on "
+                          "the host) or ns3::OffloadSocketFactory (the host's offload NIC)",
+                          TypeIdValue(TcpSocketFactory::GetTypeId()),
+                          MakeTypeIdAccessor(&TcpSocketEndpoint::m_socketFactory),
+                          MakeTypeIdChecker())
+            .AddAttribute("Name",
+                          "Endpoint name in reports (the --device name)",
+                          StringValue("host-tcp"),
+                          MakeStringAccessor(&TcpSocketEndpoint::m_name),
+                          MakeStringChecker())
             .AddAttribute("CongestionControl",
                           "TcpCongestionOps subclass used by every host (ns3::TcpDctcp, "
                           "ns3::TcpNewReno, ...). ECN is negotiated on every connection.",
                           TypeIdValue(TcpDctcp::GetTypeId()),
-                          MakeTypeIdAccessor(&HostTcpEndpoint::m_congestionControl),
+                          MakeTypeIdAccessor(&TcpSocketEndpoint::m_congestionControl),
                           MakeTypeIdChecker())
             .AddAttribute("Sack",
                           "Negotiate selective acknowledgements",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&HostTcpEndpoint::m_sack),
+                          MakeBooleanAccessor(&TcpSocketEndpoint::m_sack),
                           MakeBooleanChecker())
             .AddAttribute("SegmentSize",
                           "TCP maximum segment size, bytes (1448 + 52 bytes of IPv4/TCP headers "
                           "with timestamps = 1500-byte IP packets)",
                           UintegerValue(1448),
-                          MakeUintegerAccessor(&HostTcpEndpoint::m_segmentSize),
+                          MakeUintegerAccessor(&TcpSocketEndpoint::m_segmentSize),
                           MakeUintegerChecker<uint32_t>(64, 65000))
             .AddAttribute("InitialCwnd",
                           "Initial congestion window, segments",
                           UintegerValue(10),
-                          MakeUintegerAccessor(&HostTcpEndpoint::m_initialCwnd),
+                          MakeUintegerAccessor(&TcpSocketEndpoint::m_initialCwnd),
                           MakeUintegerChecker<uint32_t>(1, 100000))
             .AddAttribute("BufferSize",
                           "Send and receive socket buffer, bytes",
                           UintegerValue(262144),
-                          MakeUintegerAccessor(&HostTcpEndpoint::m_bufferBytes),
+                          MakeUintegerAccessor(&TcpSocketEndpoint::m_bufferBytes),
                           MakeUintegerChecker<uint32_t>(4096, 1u << 30))
             .AddAttribute("MinRto",
                           "Minimum retransmission timeout (data-center value; Linux uses 200 ms)",
                           TimeValue(MilliSeconds(1)),
-                          MakeTimeAccessor(&HostTcpEndpoint::m_minRto),
+                          MakeTimeAccessor(&TcpSocketEndpoint::m_minRto),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("ClockGranularity",
                           "RTO clock granularity (the G of RFC 6298)",
                           TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&HostTcpEndpoint::m_clockGranularity),
+                          MakeTimeAccessor(&TcpSocketEndpoint::m_clockGranularity),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ConnTimeout",
                           "SYN retransmission timeout (ns-3's default of 3 s would dominate "
                           "every FCT after a lost SYN)",
                           TimeValue(MilliSeconds(2)),
-                          MakeTimeAccessor(&HostTcpEndpoint::m_connTimeout),
+                          MakeTimeAccessor(&TcpSocketEndpoint::m_connTimeout),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("DelAckTimeout",
                           "Delayed-ACK timeout (a few fabric RTTs, not Linux's 40 ms)",
                           TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&HostTcpEndpoint::m_delAckTimeout),
+                          MakeTimeAccessor(&TcpSocketEndpoint::m_delAckTimeout),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("DelAckCount",
                           "Segments received before an ACK is sent, segments",
                           UintegerValue(2),
-                          MakeUintegerAccessor(&HostTcpEndpoint::m_delAckCount),
+                          MakeUintegerAccessor(&TcpSocketEndpoint::m_delAckCount),
                           MakeUintegerChecker<uint32_t>(1, 64));
     return tid;
 }
 
-HostTcpEndpoint::HostTcpEndpoint()
+TcpSocketEndpoint::TcpSocketEndpoint()
 {
     NS_LOG_FUNCTION(this);
 }
 
-HostTcpEndpoint::~HostTcpEndpoint()
+TcpSocketEndpoint::~TcpSocketEndpoint()
 {
     NS_LOG_FUNCTION(this);
 }
 
 void
-HostTcpEndpoint::DoDispose()
+TcpSocketEndpoint::DoDispose()
 {
     for (auto& [id, s] : m_senders)
     {
@@ -117,26 +130,36 @@ HostTcpEndpoint::DoDispose()
 }
 
 std::string
-HostTcpEndpoint::GetName() const
+TcpSocketEndpoint::GetName() const
 {
-    return "host-tcp";
+    return m_name;
 }
 
 WireModel
-HostTcpEndpoint::GetWireModel() const
+TcpSocketEndpoint::GetWireModel() const
 {
-    // PPP 2 + IPv4 20 + TCP 20 + timestamp option 10 padded to 12. The SYN and SYN-ACK carry
-    // timestamps, window scale and (with SACK) SACK-permitted: 15 option bytes padded to 16.
     WireModel w;
     w.mssBytes = m_segmentSize;
-    w.dataOverhead = 2 + 20 + 20 + 12;
-    w.synBytes = 2 + 20 + 20 + 16;
+    if (m_socketFactory == TcpSocketFactory::GetTypeId())
+    {
+        // ns-3's TCP: PPP 2 + IPv4 20 + TCP 20 + timestamp option 10 padded to 12. The SYN
+        // and SYN-ACK carry timestamps, window scale and (with SACK) SACK-permitted: 15
+        // option bytes padded to 16.
+        w.dataOverhead = 2 + 20 + 20 + 12;
+        w.synBytes = 2 + 20 + 20 + 16;
+    }
+    else
+    {
+        // offload NICs: no options on data; the SYN carries window scale (3, padded to 4)
+        w.dataOverhead = 2 + 20 + 20;
+        w.synBytes = 2 + 20 + 20 + 4;
+    }
     w.synAckBytes = w.synBytes;
     return w;
 }
 
 void
-HostTcpEndpoint::Install(const NodeContainer& hosts, const std::vector<Ipv4Address>& addresses)
+TcpSocketEndpoint::Install(const NodeContainer& hosts, const std::vector<Ipv4Address>& addresses)
 {
     NS_LOG_FUNCTION(this << hosts.GetN());
     m_hosts = hosts;
@@ -144,14 +167,17 @@ HostTcpEndpoint::Install(const NodeContainer& hosts, const std::vector<Ipv4Addre
     for (uint32_t i = 0; i < hosts.GetN(); ++i)
     {
         Ptr<TcpL4Protocol> tcp = hosts.Get(i)->GetObject<TcpL4Protocol>();
-        NS_ABORT_MSG_IF(!tcp, "host " << i << " has no TCP: install the Internet stack first");
-        tcp->SetAttribute("SocketType", TypeIdValue(m_congestionControl));
+        if (tcp)
+        {
+            tcp->SetAttribute("SocketType", TypeIdValue(m_congestionControl));
+        }
     }
 }
 
 void
-HostTcpEndpoint::Configure(Ptr<Socket> socket) const
+TcpSocketEndpoint::Configure(Ptr<Socket> socket) const
 {
+    // TcpSocket attributes: every TCP socket, ns-3's or an offload NIC's
     socket->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
     socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
     socket->SetAttribute("SndBufSize", UintegerValue(m_bufferBytes));
@@ -159,36 +185,49 @@ HostTcpEndpoint::Configure(Ptr<Socket> socket) const
     socket->SetAttribute("ConnTimeout", TimeValue(m_connTimeout));
     socket->SetAttribute("DelAckTimeout", TimeValue(m_delAckTimeout));
     socket->SetAttribute("DelAckCount", UintegerValue(m_delAckCount));
-    socket->SetAttribute("Sack", BooleanValue(m_sack));
-    socket->SetAttribute("MinRto", TimeValue(m_minRto));
-    socket->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));
-    socket->SetAttribute("UseEcn", EnumValue(TcpSocketState::On));
+    if (DynamicCast<TcpSocketBase>(socket))
+    {
+        // ns-3's own TCP: its extra knobs (an offload NIC has its own, on the device)
+        socket->SetAttribute("Sack", BooleanValue(m_sack));
+        socket->SetAttribute("MinRto", TimeValue(m_minRto));
+        socket->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));
+        socket->SetAttribute("UseEcn", EnumValue(TcpSocketState::On));
+    }
+}
+
+TypeId
+TcpSocketEndpoint::FactoryFor(uint32_t host) const
+{
+    // In a mixed fabric, hosts without the chosen factory (no offload NIC) keep ns-3's TCP.
+    Ptr<Node> node = m_hosts.Get(host);
+    return node->GetObject<SocketFactory>(m_socketFactory) ? m_socketFactory
+                                                           : TcpSocketFactory::GetTypeId();
 }
 
 void
-HostTcpEndpoint::EnsureListener(uint32_t host, uint16_t port)
+TcpSocketEndpoint::EnsureListener(uint32_t host, uint16_t port)
 {
     auto key = std::make_pair(host, port);
     if (m_listeners.count(key))
     {
         return;
     }
-    Ptr<Socket> listener = Socket::CreateSocket(m_hosts.Get(host), TcpSocketFactory::GetTypeId());
+    Ptr<Socket> listener = Socket::CreateSocket(m_hosts.Get(host), FactoryFor(host));
     Configure(listener); // accepted sockets are forks of the listener and inherit this
     NS_ABORT_MSG_IF(listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0,
                     "cannot listen on host " << host << " port " << port);
     listener->Listen();
     listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                MakeCallback(&HostTcpEndpoint::Accept, this));
+                                MakeCallback(&TcpSocketEndpoint::Accept, this));
     m_listeners[key] = listener;
 }
 
 void
-HostTcpEndpoint::DoStartFlow(const FlowSpec& flow)
+TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
 {
     NS_LOG_FUNCTION(this << flow.id);
     EnsureListener(flow.dst, flow.dport);
-    Ptr<Socket> socket = Socket::CreateSocket(m_hosts.Get(flow.src), TcpSocketFactory::GetTypeId());
+    Ptr<Socket> socket = Socket::CreateSocket(m_hosts.Get(flow.src), FactoryFor(flow.src));
     Configure(socket);
     NS_ABORT_MSG_IF(socket->Bind() != 0,
                     "host " << flow.src << ": no free port for flow " << flow.id);
@@ -210,12 +249,15 @@ HostTcpEndpoint::DoStartFlow(const FlowSpec& flow)
     socket->SetConnectCallback(MakeCallback(&Sender::Connected, PeekPointer(s)),
                                MakeCallback(&Sender::Failed, PeekPointer(s)));
     socket->SetSendCallback(MakeCallback(&Sender::Space, PeekPointer(s)));
-    socket->TraceConnectWithoutContext("Tx", MakeCallback(&Sender::Tx, PeekPointer(s)));
+    if (!socket->TraceConnectWithoutContext("Tx", MakeCallback(&Sender::Tx, PeekPointer(s))))
+    {
+        m_retx.erase(flow.id); // this socket does not expose its segments: unknown
+    }
     socket->Connect(InetSocketAddress(m_addresses[flow.dst], flow.dport));
 }
 
 void
-HostTcpEndpoint::Accept(Ptr<Socket> socket, const Address& from)
+TcpSocketEndpoint::Accept(Ptr<Socket> socket, const Address& from)
 {
     InetSocketAddress remote = InetSocketAddress::ConvertFrom(from);
     Address localAddr;
@@ -241,13 +283,13 @@ HostTcpEndpoint::Accept(Ptr<Socket> socket, const Address& from)
 }
 
 void
-HostTcpEndpoint::Sender::Connected(Ptr<Socket> s)
+TcpSocketEndpoint::Sender::Connected(Ptr<Socket> s)
 {
     Fill();
 }
 
 void
-HostTcpEndpoint::Sender::Failed(Ptr<Socket> s)
+TcpSocketEndpoint::Sender::Failed(Ptr<Socket> s)
 {
     if (owner)
     {
@@ -257,13 +299,13 @@ HostTcpEndpoint::Sender::Failed(Ptr<Socket> s)
 }
 
 void
-HostTcpEndpoint::Sender::Space(Ptr<Socket> s, uint32_t available)
+TcpSocketEndpoint::Sender::Space(Ptr<Socket> s, uint32_t available)
 {
     Fill();
 }
 
 void
-HostTcpEndpoint::Sender::Fill()
+TcpSocketEndpoint::Sender::Fill()
 {
     if (!owner || !socket || queued >= size)
     {
@@ -290,7 +332,7 @@ HostTcpEndpoint::Sender::Fill()
 }
 
 void
-HostTcpEndpoint::Sender::Tx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase> s)
+TcpSocketEndpoint::Sender::Tx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase> s)
 {
     uint32_t len = p->GetSize();
     if (len == 0 || !owner)
@@ -314,7 +356,7 @@ HostTcpEndpoint::Sender::Tx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const T
 }
 
 void
-HostTcpEndpoint::Receiver::Read(Ptr<Socket> s)
+TcpSocketEndpoint::Receiver::Read(Ptr<Socket> s)
 {
     if (!owner)
     {
@@ -331,21 +373,21 @@ HostTcpEndpoint::Receiver::Read(Ptr<Socket> s)
 }
 
 void
-HostTcpEndpoint::Receiver::Closed(Ptr<Socket> s)
+TcpSocketEndpoint::Receiver::Closed(Ptr<Socket> s)
 {
     Read(s);
     s->Close();
 }
 
 int64_t
-HostTcpEndpoint::GetRetxBytes(uint32_t flowId) const
+TcpSocketEndpoint::GetRetxBytes(uint32_t flowId) const
 {
     auto it = m_retx.find(flowId);
     return it == m_retx.end() ? -1 : it->second;
 }
 
 void
-HostTcpEndpoint::AddReport(nlohmann::json& doc) const
+TcpSocketEndpoint::AddReport(nlohmann::json& doc) const
 {
     FlowEndpoint::AddReport(doc);
     doc["tcp"] = {{"congestion_control", m_congestionControl.GetName()},

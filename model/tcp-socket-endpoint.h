@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef PRESTO_HOST_TCP_ENDPOINT_H
-#define PRESTO_HOST_TCP_ENDPOINT_H
+#ifndef PRESTO_TCP_SOCKET_ENDPOINT_H
+#define PRESTO_TCP_SOCKET_ENDPOINT_H
 
 #include "flow-endpoint.h"
 
@@ -27,13 +27,13 @@ namespace ns3
  * which verifies it. DCTCP with ECN is the default; any TcpCongestionOps works
  * (CongestionControl attribute), with or without SACK.
  */
-class HostTcpEndpoint : public FlowEndpoint
+class TcpSocketEndpoint : public FlowEndpoint
 {
   public:
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
-    HostTcpEndpoint();
-    ~HostTcpEndpoint() override;
+    TcpSocketEndpoint();
+    ~TcpSocketEndpoint() override;
 
     void Install(const NodeContainer& hosts, const std::vector<Ipv4Address>& addresses) override;
     WireModel GetWireModel() const override;
@@ -49,7 +49,7 @@ class HostTcpEndpoint : public FlowEndpoint
     /** One connection's sending side. */
     struct Sender : public SimpleRefCount<Sender>
     {
-        HostTcpEndpoint* owner;   //!< back pointer
+        TcpSocketEndpoint* owner; //!< back pointer
         uint32_t flowId;          //!< flow
         uint64_t size;            //!< bytes to send
         uint64_t queued{0};       //!< bytes handed to the socket
@@ -71,8 +71,8 @@ class HostTcpEndpoint : public FlowEndpoint
     /** One connection's receiving side. */
     struct Receiver : public SimpleRefCount<Receiver>
     {
-        HostTcpEndpoint* owner; //!< back pointer
-        uint32_t flowId;        //!< flow
+        TcpSocketEndpoint* owner; //!< back pointer
+        uint32_t flowId;          //!< flow
         /** Data readable. */
         void Read(Ptr<Socket> s);
         /** Peer closed. */
@@ -83,10 +83,14 @@ class HostTcpEndpoint : public FlowEndpoint
     void Accept(Ptr<Socket> socket, const Address& from);
     /** \return a listening socket on host:port, created on first use */
     void EnsureListener(uint32_t host, uint16_t port);
+    /** \param host host index \return the socket factory that host's flows use */
+    TypeId FactoryFor(uint32_t host) const;
     /** Apply the TCP attributes to a new socket. */
     void Configure(Ptr<Socket> socket) const;
 
     // attributes
+    TypeId m_socketFactory;     //!< socket factory of the flows
+    std::string m_name;         //!< report name
     TypeId m_congestionControl; //!< TcpCongestionOps subclass
     bool m_sack;                //!< SACK option
     uint32_t m_segmentSize;     //!< MSS, bytes
@@ -113,4 +117,4 @@ class HostTcpEndpoint : public FlowEndpoint
 
 } // namespace ns3
 
-#endif // PRESTO_HOST_TCP_ENDPOINT_H
+#endif // PRESTO_TCP_SOCKET_ENDPOINT_H

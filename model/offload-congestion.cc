@@ -1,0 +1,281 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "offload-congestion.h"
+
+#include "presto-input-error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+// Pure logic with no ns-3 dependency (no NS_LOG): it runs once per ACK inside the offload
+// data path, and the unit tests compile it alone.
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \return true when a comes at or after b in sequence space
+bool
+SeqGeq(uint32_t a, uint32_t b)
+{
+    return static_cast<int32_t>(a - b) >= 0;
+}
+
+} // namespace
+
+OffloadNewReno::OffloadNewReno(uint32_t mss, uint32_t initialCwndSegments)
+    : m_mss(mss),
+      m_cwnd(0)
+{
+    if (mss == 0)
+    {
+        throw PrestoInputError("offload congestion control: MSS must be at least 1 byte");
+    }
+    if (initialCwndSegments == 0)
+    {
+        throw PrestoInputError("offload congestion control: initial window must be at least "
+                               "1 segment");
+    }
+    const uint64_t initial = static_cast<uint64_t>(mss) * initialCwndSegments;
+    if (initial > MAX_CWND)
+    {
+        throw PrestoInputError("offload congestion control: initial window " +
+                               std::to_string(initialCwndSegments) + " segments x " +
+                               std::to_string(mss) + " bytes exceeds the limit of " +
+                               std::to_string(MAX_CWND) + " bytes");
+    }
+    m_cwnd = static_cast<uint32_t>(initial);
+}
+
+const char*
+OffloadNewReno::GetName() const
+{
+    return "NewReno";
+}
+
+void
+OffloadNewReno::Init(uint32_t sndNxt)
+{
+    m_reductionEnd = sndNxt;
+}
+
+bool
+OffloadNewReno::OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt)
+{
+    if (m_inReduction && SeqGeq(sndUna, m_reductionEnd))
+    {
+        // Everything sent before the last reduction is acknowledged: a new window begins.
+        m_inReduction = false;
+        m_growthFrozen = false;
+    }
+    OnAckObserved(ackedBytes, ece, sndUna, sndNxt);
+    if (ece && !m_inReduction)
+    {
+        // React to congestion once per window of data: the ECEs of the rest of this window
+        // report the same congestion episode.
+        m_ssThresh = std::max(EceReducedWindow(), 2 * m_mss);
+        m_cwnd = std::min(m_cwnd, m_ssThresh);
+        m_caBytes = 0;
+        m_inReduction = true;
+        m_growthFrozen = true;
+        m_reductionEnd = sndNxt;
+        ++m_eceReductions;
+        return true;
+    }
+    if (!m_growthFrozen)
+    {
+        Grow(ackedBytes);
+    }
+    return false;
+}
+
+void
+OffloadNewReno::Grow(uint32_t ackedBytes)
+{
+    if (ackedBytes == 0)
+    {
+        return;
+    }
+    uint64_t cwnd = m_cwnd;
+    if (m_cwnd < m_ssThresh)
+    {
+        // Appropriate byte counting with L = 2 MSS: a large cumulative ACK (a go-back-N hole
+        // being filled) does not release a burst.
+        cwnd = std::min<uint64_t>(cwnd + std::min(ackedBytes, 2 * m_mss), m_ssThresh);
+    }
+    else
+    {
+        m_caBytes = std::min<uint64_t>(static_cast<uint64_t>(m_caBytes) + ackedBytes, m_cwnd);
+        if (m_caBytes >= m_cwnd)
+        {
+            m_caBytes = 0;
+            cwnd += m_mss;
+        }
+    }
+    m_cwnd = static_cast<uint32_t>(std::min<uint64_t>(cwnd, MAX_CWND));
+}
+
+void
+OffloadNewReno::OnLoss(uint32_t bytesInFlight, uint32_t sndNxt)
+{
+    m_ssThresh = std::max(bytesInFlight / 2, 2 * m_mss);
+    m_cwnd = std::min(m_cwnd, m_ssThresh);
+    m_caBytes = 0;
+    m_inReduction = true;
+    m_growthFrozen = true;
+    m_reductionEnd = sndNxt;
+}
+
+void
+OffloadNewReno::OnTimeout(uint32_t bytesInFlight, uint32_t sndNxt)
+{
+    m_ssThresh = std::max(bytesInFlight / 2, 2 * m_mss);
+    m_cwnd = m_mss; // the loss window, then slow start
+    m_caBytes = 0;
+    // The ECEs of data sent before the timeout report congestion the timeout already
+    // answered; growth (slow start) is allowed.
+    m_inReduction = true;
+    m_growthFrozen = false;
+    m_reductionEnd = sndNxt;
+}
+
+uint32_t
+OffloadNewReno::GetCwnd() const
+{
+    return m_cwnd;
+}
+
+uint32_t
+OffloadNewReno::GetSsThresh() const
+{
+    return m_ssThresh;
+}
+
+uint32_t
+OffloadNewReno::GetEceReductions() const
+{
+    return m_eceReductions;
+}
+
+void
+OffloadNewReno::OnAckObserved(uint32_t /* ackedBytes */,
+                              bool /* ece */,
+                              uint32_t /* sndUna */,
+                              uint32_t /* sndNxt */)
+{
+}
+
+uint32_t
+OffloadNewReno::EceReducedWindow() const
+{
+    return m_cwnd / 2;
+}
+
+OffloadDctcp::OffloadDctcp(uint32_t mss,
+                           uint32_t initialCwndSegments,
+                           double gain,
+                           double alphaInit)
+    : OffloadNewReno(mss, initialCwndSegments),
+      m_gain(gain),
+      m_alpha(alphaInit)
+{
+    if (!(gain > 0.0 && gain <= 1.0))
+    {
+        throw PrestoInputError("DCTCP: EWMA gain g=" + std::to_string(gain) + " must be in (0, 1]");
+    }
+    if (!(alphaInit >= 0.0 && alphaInit <= 1.0))
+    {
+        throw PrestoInputError("DCTCP: initial alpha=" + std::to_string(alphaInit) +
+                               " must be in [0, 1]");
+    }
+}
+
+const char*
+OffloadDctcp::GetName() const
+{
+    return "DCTCP";
+}
+
+void
+OffloadDctcp::Init(uint32_t sndNxt)
+{
+    OffloadNewReno::Init(sndNxt);
+    m_windowEnd = sndNxt;
+    m_ackedBytes = 0;
+    m_ackedEceBytes = 0;
+}
+
+double
+OffloadDctcp::GetAlpha() const
+{
+    return m_alpha;
+}
+
+double
+OffloadDctcp::GetGain() const
+{
+    return m_gain;
+}
+
+uint32_t
+OffloadDctcp::GetAlphaUpdates() const
+{
+    return m_alphaUpdates;
+}
+
+void
+OffloadDctcp::OnAckObserved(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt)
+{
+    m_ackedBytes += ackedBytes;
+    if (ece)
+    {
+        m_ackedEceBytes += ackedBytes;
+    }
+    if (!SeqGeq(sndUna, m_windowEnd))
+    {
+        return;
+    }
+    // One window of data is acknowledged. A window in which nothing was acknowledged (nothing
+    // was in flight when it began) carries no information: alpha is left alone rather than
+    // decayed.
+    if (m_ackedBytes > 0)
+    {
+        const double f = static_cast<double>(m_ackedEceBytes) / static_cast<double>(m_ackedBytes);
+        m_alpha = (1.0 - m_gain) * m_alpha + m_gain * f;
+        m_alpha = std::min(1.0, std::max(0.0, m_alpha));
+        ++m_alphaUpdates;
+    }
+    m_ackedBytes = 0;
+    m_ackedEceBytes = 0;
+    m_windowEnd = sndNxt;
+}
+
+uint32_t
+OffloadDctcp::EceReducedWindow() const
+{
+    return static_cast<uint32_t>(std::floor(GetCwnd() * (1.0 - m_alpha / 2.0)));
+}
+
+std::unique_ptr<OffloadCongestionOps>
+CreateOffloadCongestion(OffloadCongestionType type,
+                        uint32_t mss,
+                        uint32_t initialCwndSegments,
+                        double dctcpGain,
+                        double dctcpAlphaInit)
+{
+    switch (type)
+    {
+    case OffloadCongestionType::DCTCP:
+        return std::make_unique<OffloadDctcp>(mss, initialCwndSegments, dctcpGain, dctcpAlphaInit);
+    case OffloadCongestionType::NEW_RENO:
+        return std::make_unique<OffloadNewReno>(mss, initialCwndSegments);
+    }
+    throw PrestoInputError("offload congestion control: unknown type " +
+                           std::to_string(static_cast<int>(type)));
+}
+
+} // namespace ns3

@@ -1,0 +1,290 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_OFFLOAD_NET_DEVICE_H
+#define PRESTO_OFFLOAD_NET_DEVICE_H
+
+#include "offload-byte-ring.h"
+#include "offload-tcp-connection.h"
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/tcp-header.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class OffloadSocket;
+
+/**
+ * \ingroup presto
+ * \brief What every TCP offload NIC of the module shares: the wire format, the host interface
+ * and the connection control plane, around the one TCP data path (OffloadTcpConnection).
+ *
+ * The device is the host's point-to-point NIC. Packets of offloaded connections (and SYNs
+ * for ports an OffloadSocket listens on) are taken off the wire by the NIC; everything else
+ * goes up the host's ns-3 stack untouched, so a host can run ns-3's TCP and offloaded
+ * connections side by side, and an offloaded connection can talk to a host running ns-3's
+ * own TCP.
+ *
+ * - Wire format: real IPv4 + TCP headers (ns-3's Ipv4Header and TcpHeader, checksums when
+ *   enabled, window scaling negotiated, ECN negotiated with ECE/CWR on the SYN and ECT(0)
+ *   on data), so pcap traces decode in Wireshark/tshark.
+ * - Host interface: per connection a send and a receive buffer in host memory
+ *   (OffloadByteRing) that the NIC reads and writes by DMA (OffloadDmaChannel: latency and
+ *   bandwidth), and notifications to the socket (OffloadSocket) when data is in place.
+ * - Control plane: the handshake and teardown run on the host with a CPU cost per event;
+ *   established connections are handed to the data path. A fixed table of MaxConnections
+ *   slots holds their state; one more is refused and counted, never a crash.
+ * - Timers: the data path has none; a periodic timer scan (TimerScanPeriod) looks for
+ *   expired retransmission timeouts, as timer packets do in a match-action pipeline.
+ *
+ * Subclasses are the execution models (PrestoNetDevice, ...): they choose each connection's
+ * data-path configuration and say what each processed segment costs in NIC time.
+ */
+class OffloadNetDevice : public PointToPointNetDevice
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    OffloadNetDevice();
+    ~OffloadNetDevice() override;
+
+    // NetDevice overrides
+    void SetNode(Ptr<Node> node) override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+
+    // Host interface, used by OffloadSocket
+    /** \return a free local port (ephemeral range), 0 if none */
+    uint16_t AllocatePort();
+    /** \param port a port \return true if it was free and is now taken */
+    bool ReservePort(uint16_t port);
+    /** \param port a port to accept connections on \param listener the listening socket */
+    void Listen(uint16_t port, Ptr<OffloadSocket> listener);
+    /** \param port stop accepting on this port */
+    void Unlisten(uint16_t port);
+    /**
+     * \brief Active open through the host control plane.
+     * \param socket the socket \param localPort bound port
+     * \param peer remote address \param peerPort remote port
+     * \return false if the connection table is full (refused and counted)
+     */
+    bool Connect(Ptr<OffloadSocket> socket,
+                 uint16_t localPort,
+                 Ipv4Address peer,
+                 uint16_t peerPort);
+    /** \param conn slot \param p bytes to send \return bytes accepted */
+    uint32_t Write(uint32_t conn, Ptr<Packet> p);
+    /** \param conn slot \param maxBytes limit \return bytes read (null if none) */
+    Ptr<Packet> Read(uint32_t conn, uint32_t maxBytes);
+    /** \param conn slot \return free send buffer, bytes */
+    uint32_t GetTxAvailable(uint32_t conn) const;
+    /** \param conn slot \return readable bytes */
+    uint32_t GetRxAvailable(uint32_t conn) const;
+    /** \param conn slot: the application closed (FIN after the data) */
+    void Close(uint32_t conn);
+    /** \return the host's IPv4 address on this device */
+    Ipv4Address GetLocalAddress() const;
+
+    /**
+     * \brief Add this NIC's counters to a JSON object (summed by the caller over hosts).
+     * \param nic the "nic" object
+     */
+    virtual void AddCounters(nlohmann::json& nic) const;
+
+    /** \return data-path counters summed over finished and live connections */
+    OffloadTcpCounters GetTotals() const;
+    /** \return connections refused because the table was full */
+    uint64_t GetRefusedConnections() const;
+    /** \return host CPU cycles spent by the control plane */
+    uint64_t GetControlPlaneCycles() const;
+
+    /**
+     * TracedCallback signature for data-path decisions on received data segments.
+     * \param conn connection slot
+     * \param verdict ReassemblyTracker::Verdict as an integer
+     * \param seq segment sequence number
+     * \param len payload length
+     */
+    typedef void (*SegmentTracedCallback)(uint32_t conn,
+                                          uint32_t verdict,
+                                          uint32_t seq,
+                                          uint32_t len);
+    /**
+     * TracedCallback signature for connection events.
+     * \param conn connection slot
+     */
+    typedef void (*ConnectionTracedCallback)(uint32_t conn);
+
+  protected:
+    /** Release connections and sockets (at Simulator::Destroy). */
+    virtual void Cleanup();
+
+    /**
+     * \brief Execution model: data-path configuration of a new connection.
+     * \param cfg filled with the device defaults; adjust (fidelity, congestion control, ...)
+     * \param peer remote address \param localPort local port \param peerPort remote port
+     */
+    virtual void ConfigureConnection(OffloadTcpConfig& cfg,
+                                     Ipv4Address peer,
+                                     uint16_t localPort,
+                                     uint16_t peerPort);
+
+    /**
+     * \brief Execution model: the NIC processed one received segment of a connection; how long
+     * until its results (ACK, DMA) leave the NIC.
+     * \param conn slot \param seg the segment \param decision what the data path decided
+     * \return processing latency
+     */
+    virtual Time ProcessReceived(uint32_t conn,
+                                 const OffloadSegment& seg,
+                                 const OffloadRxDecision& decision);
+
+    /**
+     * \brief Execution model: the NIC produces one segment to transmit; how long it takes.
+     * \param conn slot \param seg the segment
+     * \return processing latency before the segment reaches the wire queue
+     */
+    virtual Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg);
+
+    /** \param conn slot \return the connection's data path (must be established) */
+    const OffloadTcpConnection& GetConnection(uint32_t conn) const;
+
+  private:
+    /** Connection slot. */
+    struct Conn
+    {
+        /** Control-plane state. */
+        enum State : uint8_t
+        {
+            FREE,
+            SYN_SENT,
+            SYN_RCVD,
+            ESTABLISHED
+        };
+
+        State state{FREE};                         //!< state
+        Ipv4Address peer;                          //!< remote address
+        uint16_t localPort{0};                     //!< local port
+        uint16_t peerPort{0};                      //!< remote port
+        uint32_t iss{0};                           //!< our initial sequence number
+        uint32_t irs{0};                           //!< peer's initial sequence number
+        uint32_t peerWindow{0};                    //!< window from the handshake, bytes
+        uint8_t peerShift{0};                      //!< peer's window scale
+        uint8_t ourShift{0};                       //!< our window scale
+        bool ecn{false};                           //!< ECN negotiated
+        uint32_t mss{1448};                        //!< segment size
+        uint32_t sndBuf{131072};                   //!< send buffer, bytes
+        uint32_t rcvBuf{131072};                   //!< receive buffer, bytes
+        uint32_t initialCwnd{10};                  //!< segments
+        Ptr<OffloadSocket> socket;                 //!< application socket
+        Ptr<OffloadSocket> listener;               //!< passive open: the listener
+        std::unique_ptr<OffloadTcpConnection> tcp; //!< the data path (when established)
+        std::unique_ptr<OffloadByteRing> txRing;   //!< host send buffer
+        std::unique_ptr<OffloadByteRing> rxRing;   //!< host receive buffer
+        uint32_t txTail{0};                        //!< sequence after the last app byte
+        uint32_t rxReadable{0};                    //!< in place, readable by the app
+        OffloadDmaChannel dma;                     //!< NIC <-> host memory
+        EventId synTimer;                          //!< handshake retransmission
+        uint32_t synTries{0};                      //!< SYN/SYN-ACK transmissions
+        bool ready{false};                         //!< in the transmit ready list
+        bool appClosed{false};                     //!< application closed
+        bool peerClosedSeen{false};                //!< peer FIN reported
+        uint32_t activeIndex{0};                   //!< position in m_active
+    };
+
+    /** Wire receive hook (installed as the base device's receive callback). */
+    bool FromWire(Ptr<NetDevice> device,
+                  Ptr<const Packet> packet,
+                  uint16_t protocol,
+                  const Address& from);
+    /** A segment for an existing slot. */
+    void HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<Packet> payload);
+    /** A SYN for a listening port. */
+    void PassiveOpen(Ipv4Address peer, const TcpHeader& th, Ptr<OffloadSocket> listener);
+    /** Allocate a slot. \return slot or NO_SLOT */
+    uint32_t AllocateSlot();
+    /** Release a slot (teardown). */
+    void FreeSlot(uint32_t id);
+    /** Create the data path of an established connection. */
+    void Establish(uint32_t id, uint32_t peerWindowBytes);
+    /** Send the SYN or SYN-ACK of a slot (and arm its retransmission). */
+    void SendHandshake(uint32_t id);
+    /** Apply a data-path decision for a received segment. */
+    void ApplyDecision(uint32_t id,
+                       const OffloadRxDecision& d,
+                       Ptr<Packet> payload,
+                       const OffloadSegment& seg,
+                       Time latency);
+    /** In-order data is in host memory: make it readable. */
+    void MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation);
+    /** Queue a connection for transmission and pump. */
+    void Ready(uint32_t id);
+    /** Emit segments while the wire queue has room. */
+    void PumpTx();
+    /** PhyTxEnd sink: room in the wire queue. */
+    void TxDone(Ptr<const Packet>);
+    /** Build and send one segment of a slot. */
+    void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
+    /** Periodic timer scan. */
+    void TimerScan();
+    /** Teardown if both directions are done. */
+    void MaybeFinish(uint32_t id);
+    /** \return map key of a connection */
+    static uint64_t Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort);
+
+    static constexpr uint32_t NO_SLOT = 0xffffffff; //!< no slot
+
+    // attributes
+    uint32_t m_maxConnections; //!< connection table size
+    Time m_timerScanPeriod;    //!< timer scan period
+    Time m_dmaLatency;         //!< per-transfer DMA latency
+    double m_dmaBandwidthBps;  //!< DMA bandwidth, bit/s
+    Time m_synTimeout;         //!< handshake retransmission timeout
+    uint32_t m_synRetries;     //!< handshake transmissions before giving up
+    uint64_t m_controlCycles;  //!< host cycles per control-plane event
+    double m_hostClockHz;      //!< host core clock, Hz
+    uint32_t m_txQueuePackets; //!< segments the NIC keeps queued at the wire
+    Time m_minRto;             //!< data-path minimum RTO
+    std::string m_congestion;  //!< data-path congestion control name
+
+    NetDevice::ReceiveCallback m_hostRx;                //!< to the host stack
+    mutable Ipv4Address m_local;                        //!< cached host address
+    std::deque<Conn> m_slots;                           //!< the connection table (grows to max)
+    std::vector<uint32_t> m_freeSlots;                  //!< free slot ids
+    std::vector<uint32_t> m_active;                     //!< slots in use
+    std::unordered_map<uint64_t, uint32_t> m_lookup;    //!< 4-tuple -> slot
+    std::map<uint16_t, Ptr<OffloadSocket>> m_listeners; //!< port -> listener
+    std::vector<bool> m_portUsed;                       //!< local ports taken
+    uint16_t m_nextEphemeral{49152};                    //!< ephemeral port cursor
+    std::vector<uint32_t> m_readyList;                  //!< slots with something to send
+    size_t m_readyCursor{0};                            //!< round robin
+    uint32_t m_txInFlight{0};                           //!< segments scheduled, not queued
+    EventId m_scanEvent;                                //!< next timer scan
+    uint16_t m_ipId{0};                                 //!< IPv4 identification
+    std::vector<uint32_t> m_generation;                 //!< per slot, bumps on free
+    OffloadTcpCounters m_finished;                      //!< counters of freed connections
+    uint64_t m_refused{0};                              //!< connections refused (table full)
+    uint64_t m_established{0};                          //!< connections established
+    uint64_t m_cpCycles{0};                             //!< control-plane host cycles
+    uint64_t m_handshakeFailures{0};                    //!< handshakes given up
+
+    TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_segmentTrace; //!< rx decisions
+    TracedCallback<uint32_t> m_establishedTrace;                           //!< handshake done
+    TracedCallback<uint32_t> m_closedTrace;                                //!< torn down
+    TracedCallback<uint32_t> m_refusedTrace;                               //!< table full
+};
+
+} // namespace ns3
+
+#endif // PRESTO_OFFLOAD_NET_DEVICE_H

@@ -1,0 +1,246 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_OFFLOAD_REASSEMBLY_H
+#define PRESTO_OFFLOAD_REASSEMBLY_H
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief Receive-side reassembly bookkeeping of an offloaded TCP connection that keeps no
+ * out-of-order payload in the NIC: it tracks the in-order point rcv_next and up to K
+ * out-of-order intervals, and decides per segment what to write to the host receive buffer,
+ * how far rcv_next advances and which cumulative ACK to send.
+ *
+ * K is the *reassembly fidelity*. The payload of an accepted segment is written straight to
+ * its place in the host buffer (the write range in Result); the tracker only remembers which
+ * byte ranges are there. All sequence arithmetic is modulo 2^32 (RFC 793 comparisons).
+ *
+ * **Window.** GetWindow() is the free host-buffer space counted from rcv_next (TAS's
+ * rx_avail): the acceptable range is [rcv_next, rcv_next + window). Bytes that become in order
+ * consume window (the right edge stays put); the host gives space back with OpenWindow() when
+ * the application has read data, or sets it with SetWindow(). Shrinking the window so that
+ * the right edge moves left forgets the out-of-order bytes beyond the new edge (they will be
+ * retransmitted), so a tracked byte is always inside the window.
+ *
+ * **Rules common to every K** (steps in this order):
+ * 1. len == 0: NO_PAYLOAD, nothing changes, no ACK is required (a pure ACK).
+ * 2. The part below rcv_next is trimmed off; if nothing is left: DUPLICATE.
+ * 3. The part at or beyond rcv_next + window is trimmed off; if nothing is left:
+ *    DROPPED_WINDOW (nothing written).
+ * 4. The trimmed segment T = [s, e) starts at rcv_next: IN_ORDER. T is written, rcv_next
+ *    becomes e, then every tracked interval that starts at or before rcv_next is merged into
+ *    the in-order part (rcv_next = max(rcv_next, its end)) and every interval entirely below
+ *    rcv_next is discarded.
+ * 5. Otherwise T is out of order and the K-specific rule below applies.
+ * Every segment carrying payload asks for an ACK (also when dropped); the ACK is always
+ * cumulative: rcv_next after processing.
+ *
+ * **K = 0:** an out-of-order T is DROPPED_FIDELITY.
+ *
+ * **K = 1 (TAS / FlexTOE, tas/fast/fast_flows.c):** with no interval, T creates it. If T lies
+ * inside the interval: DUPLICATE. If T ends exactly where the interval starts or starts
+ * exactly where it ends, the interval grows by T. Anything else (a gap on both sides, or a
+ * partial overlap with the interval) is DROPPED_FIDELITY.
+ *
+ * **K >= 2 (one fixed pass over the K slots, slot 0 first).** The K intervals live in slots
+ * that a match-action pipeline holds as one register pair (start, len) per slot in its own
+ * stage, so each slot is read and rewritten once per packet, in slot order, and a slot's
+ * decision may depend only on the segment, rcv_next and what the earlier slots found. A slot
+ * is *live* when it is non-empty and ends after rcv_next; otherwise it is *free*. An
+ * out-of-order T walks the slots with a flag "placed" and the range U the placed bytes now
+ * belong to:
+ * - not placed, live slot X containing T: DUPLICATE, stop;
+ * - not placed, live X exactly adjacent to T (X.end == s or e == X.start): X := X u T,
+ *   placed, U := X;
+ * - not placed, live X partially overlapping T: DROPPED_FIDELITY, stop (as TAS);
+ * - not placed, free slot: it takes T (a new interval), placed, U := T;
+ * - placed, live X overlapping or adjacent to U: X := X u U, U := X (U is absorbed forward);
+ * - otherwise the slot is left unchanged. If T was never placed: DROPPED_FIDELITY.
+ * If a later slot turned out to contain T already, the verdict is DUPLICATE (nothing new).
+ * With K = 1 this is exactly the TAS rule. For K >= 2 it realises "extend an interval, bridge
+ * two intervals, or open a new one while a slot is free" in one pass; because a slot cannot
+ * see the slots after it, a bridge (or a new interval opened in a free slot before the
+ * interval it turns out to touch) leaves the earlier slot holding a *dominated copy*: a range
+ * contained in a later slot. It is correct (those bytes are held) but occupies that slot
+ * until rcv_next passes it. The pass keeps the invariant "for slots i < j, live intervals are
+ * either disjoint and non-adjacent, or slot i's is contained in slot j's", which is what makes
+ * the in-order merge of step 4 complete in one pass in slot order.
+ *
+ * **K = UNBOUNDED:** full reassembly (the reference): every in-window byte is kept, an
+ * out-of-order T is OUT_OF_ORDER_PLACED unless all of it is already held (DUPLICATE); it is
+ * never DROPPED_FIDELITY.
+ *
+ * Finite K uses fixed arrays and never allocates per segment; UNBOUNDED uses a std::map.
+ */
+class ReassemblyTracker
+{
+  public:
+    /// Fidelity value meaning full reassembly (no limit on intervals).
+    static constexpr uint32_t UNBOUNDED = std::numeric_limits<uint32_t>::max();
+    /// Largest finite fidelity.
+    static constexpr uint32_t MAX_FIDELITY = 16;
+    /// Largest window and segment length, bytes (the TCP window-scale limit, 2^30), which
+    /// keeps every tracked sequence number within 2^31 of rcv_next.
+    static constexpr uint32_t MAX_WINDOW = 1u << 30;
+
+    /// What happened to a segment.
+    enum Verdict : uint8_t
+    {
+        IN_ORDER,            //!< starts at rcv_next after trimming; rcv_next advanced
+        OUT_OF_ORDER_PLACED, //!< in window, beyond rcv_next, tracked in an interval
+        DUPLICATE,           //!< nothing new: every byte below rcv_next or already held
+        DROPPED_FIDELITY,    //!< in window but not trackable with K intervals; ACKed
+        DROPPED_WINDOW,      //!< new bytes but none inside the window; ACKed
+        NO_PAYLOAD,          //!< zero-length segment (pure ACK); nothing changes
+    };
+
+    /// A byte range [start, start + len) in sequence space; len == 0 means empty.
+    struct Interval
+    {
+        uint32_t start{0}; //!< first sequence number
+        uint32_t len{0};   //!< length, bytes
+
+        /// \return the sequence number after the last byte
+        uint32_t End() const
+        {
+            return start + len;
+        }
+
+        /**
+         * \param o the other interval
+         * \return true when both have the same start and length
+         */
+        bool operator==(const Interval& o) const
+        {
+            return start == o.start && len == o.len;
+        }
+    };
+
+    /// The decision for one segment.
+    struct Result
+    {
+        Verdict verdict{NO_PAYLOAD}; //!< what happened
+        uint32_t writeSeq{0};        //!< first sequence number to write to the host buffer
+        uint32_t writeLen{0};        //!< bytes to write (0: write nothing)
+        uint32_t delivered{0};       //!< bytes that became deliverable in order
+        uint32_t ack{0};             //!< cumulative ACK to send: rcv_next after processing
+        bool ackRequired{false};     //!< true for every segment carrying payload
+    };
+
+    /**
+     * \param fidelity K: 0..MAX_FIDELITY or UNBOUNDED
+     * \param rcvNext the initial in-order point (the peer's ISN + 1)
+     * \param window the initial receive window, bytes (<= MAX_WINDOW)
+     *
+     * Throws PrestoInputError for an out-of-range fidelity or window.
+     */
+    ReassemblyTracker(uint32_t fidelity, uint32_t rcvNext, uint32_t window);
+
+    /**
+     * \brief Process the payload of one arriving segment.
+     * \param seq its sequence number
+     * \param len its payload length, bytes (<= MAX_WINDOW; throws PrestoInputError if larger)
+     * \return the decision
+     */
+    Result OnSegment(uint32_t seq, uint32_t len);
+
+    /**
+     * \brief Start over for a new connection (all intervals forgotten).
+     * \param rcvNext the new in-order point
+     * \param window the new window, bytes (<= MAX_WINDOW)
+     */
+    void Reset(uint32_t rcvNext, uint32_t window);
+
+    /**
+     * \brief Set the free host-buffer space counted from rcv_next. Out-of-order bytes beyond
+     * the new right edge are forgotten.
+     * \param window bytes (<= MAX_WINDOW; throws PrestoInputError if larger)
+     */
+    void SetWindow(uint32_t window);
+
+    /**
+     * \brief Give back host-buffer space (the application read bytes).
+     * \param bytes added to the window (the sum must stay <= MAX_WINDOW, else
+     * PrestoInputError)
+     */
+    void OpenWindow(uint32_t bytes);
+
+    /// \return the in-order point: the next expected sequence number
+    uint32_t GetRcvNext() const;
+    /// \return the receive window, bytes
+    uint32_t GetWindow() const;
+    /// \return the fidelity K (UNBOUNDED for full reassembly)
+    uint32_t GetFidelity() const;
+
+    /**
+     * \return the byte ranges held beyond rcv_next, in sequence order, disjoint and
+     * non-adjacent (the union of the live slots; dominated copies do not show)
+     */
+    std::vector<Interval> GetIntervals() const;
+
+    /**
+     * \return the number of live slots (finite K: counts dominated copies, i.e. the
+     * register pairs in use; UNBOUNDED: the number of intervals)
+     */
+    uint32_t GetLiveSlotCount() const;
+
+    /**
+     * \brief The raw content of slot i (what the pipeline's register pair holds), for
+     * differential tests. A free slot may still hold a stale range ending at or before
+     * rcv_next.
+     * \param i slot index, < K (throws PrestoInputError otherwise, and for UNBOUNDED)
+     * \return the slot
+     */
+    Interval GetSlot(uint32_t i) const;
+
+    /**
+     * \param v a verdict
+     * \return its name, e.g. "DROPPED_FIDELITY"
+     */
+    static const char* VerdictName(Verdict v);
+
+  private:
+    /// Strict "a before b" in sequence space (valid for distances < 2^31).
+    struct SeqLess
+    {
+        /**
+         * \param a left
+         * \param b right
+         * \return true when a comes before b
+         */
+        bool operator()(uint32_t a, uint32_t b) const
+        {
+            return static_cast<int32_t>(a - b) < 0;
+        }
+    };
+
+    /// Advance rcv_next to e after writing the in-order range, then merge intervals.
+    void AdvanceInOrder(uint32_t e);
+    /// Place the out-of-order range [s, e) with the finite-K one-pass rule.
+    Verdict PlaceFinite(uint32_t s, uint32_t e);
+    /// Place the out-of-order range [s, e) with full reassembly.
+    Verdict PlaceUnbounded(uint32_t s, uint32_t e);
+    /// Forget out-of-order bytes at or beyond rcv_next + window.
+    void TrimToWindow();
+    /// \return true when slot x holds a range ending after rcv_next
+    bool IsLive(const Interval& x) const;
+
+    uint32_t m_fidelity;                            //!< K
+    uint32_t m_rcvNext;                             //!< in-order point
+    uint32_t m_window;                              //!< free space from rcv_next, bytes
+    std::array<Interval, MAX_FIDELITY> m_slots{};   //!< finite K: the K slots
+    std::map<uint32_t, uint32_t, SeqLess> m_ranges; //!< UNBOUNDED: start -> end
+};
+
+} // namespace ns3
+
+#endif // PRESTO_OFFLOAD_REASSEMBLY_H

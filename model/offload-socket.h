@@ -1,0 +1,167 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_OFFLOAD_SOCKET_H
+#define PRESTO_OFFLOAD_SOCKET_H
+
+#include "ns3/ipv4-address.h"
+#include "ns3/socket-factory.h"
+#include "ns3/tcp-socket.h"
+
+namespace ns3
+{
+
+class OffloadNetDevice;
+
+/**
+ * \ingroup presto
+ * \brief A TCP socket whose connection lives on an offload NIC (OffloadNetDevice).
+ *
+ * It implements ns-3's TcpSocket API, so unmodified applications (BulkSendApplication,
+ * PacketSink, the experiment's endpoint) run over Presto, FlexTOE or Cora NICs by choosing
+ * ns3::OffloadSocketFactory instead of ns3::TcpSocketFactory. The socket holds no protocol
+ * state: the handshake and teardown run on the host control plane of the device, the data
+ * path on the NIC; payload sits in per-connection host buffers that the NIC reads and writes
+ * by DMA.
+ */
+class OffloadSocket : public TcpSocket
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    OffloadSocket();
+    ~OffloadSocket() override;
+
+    /**
+     * \param node the node
+     * \param device its offload NIC
+     */
+    void SetDevice(Ptr<Node> node, Ptr<OffloadNetDevice> device);
+
+    // Socket API
+    enum SocketErrno GetErrno() const override;
+    enum SocketType GetSocketType() const override;
+    Ptr<Node> GetNode() const override;
+    int Bind() override;
+    int Bind6() override;
+    int Bind(const Address& address) override;
+    int Close() override;
+    int ShutdownSend() override;
+    int ShutdownRecv() override;
+    int Connect(const Address& address) override;
+    int Listen() override;
+    uint32_t GetTxAvailable() const override;
+    int Send(Ptr<Packet> p, uint32_t flags) override;
+    int SendTo(Ptr<Packet> p, uint32_t flags, const Address& toAddress) override;
+    uint32_t GetRxAvailable() const override;
+    Ptr<Packet> Recv(uint32_t maxSize, uint32_t flags) override;
+    Ptr<Packet> RecvFrom(uint32_t maxSize, uint32_t flags, Address& fromAddress) override;
+    int GetSockName(Address& address) const override;
+    int GetPeerName(Address& address) const override;
+    bool SetAllowBroadcast(bool allowBroadcast) override;
+    bool GetAllowBroadcast() const override;
+
+    // Called by the device
+    /** \brief The device accepted this socket as connection conn (before the handshake).
+     * \param conn connection slot \param localPort local port \param peer remote address
+     * \param peerPort remote port */
+    void Attach(uint32_t conn, uint16_t localPort, Ipv4Address peer, uint16_t peerPort);
+    /** \brief Handshake completed (active open). */
+    void Established();
+    /** \brief Handshake failed or the connection table is full. */
+    void Failed();
+    /** \brief A passive open completed: a new socket for the listener's application.
+     * \param socket the new connection \param from the peer */
+    void Accepted(Ptr<OffloadSocket> socket, const Address& from);
+    /** \brief In-order data reached the host receive buffer. */
+    void DataArrived();
+    /** \brief Acknowledged data freed send buffer space.
+     * \param available bytes free now */
+    void SpaceFreed(uint32_t available);
+    /** \brief The peer sent FIN (all its data has arrived). */
+    void PeerClosed();
+    /** \brief Both directions closed; the connection slot is gone. */
+    void Finished();
+    uint32_t GetSndBufSize() const override; //!< \return send buffer size, bytes
+    uint32_t GetRcvBufSize() const override; //!< \return receive buffer size, bytes
+    /** \return MSS the application asked for, bytes */
+    uint32_t GetMss() const;
+    /** \return initial congestion window, segments */
+    uint32_t GetInitialCwndSegments() const;
+
+  private:
+    // TcpSocket attribute plumbing
+    void SetSndBufSize(uint32_t size) override;
+    void SetRcvBufSize(uint32_t size) override;
+    void SetSegSize(uint32_t size) override;
+    uint32_t GetSegSize() const override;
+    void SetInitialSSThresh(uint32_t threshold) override;
+    uint32_t GetInitialSSThresh() const override;
+    void SetInitialCwnd(uint32_t cwnd) override;
+    uint32_t GetInitialCwnd() const override;
+    void SetConnTimeout(Time timeout) override;
+    Time GetConnTimeout() const override;
+    void SetSynRetries(uint32_t count) override;
+    uint32_t GetSynRetries() const override;
+    void SetDataRetries(uint32_t retries) override;
+    uint32_t GetDataRetries() const override;
+    void SetDelAckTimeout(Time timeout) override;
+    Time GetDelAckTimeout() const override;
+    void SetDelAckMaxCount(uint32_t count) override;
+    uint32_t GetDelAckMaxCount() const override;
+    void SetTcpNoDelay(bool noDelay) override;
+    bool GetTcpNoDelay() const override;
+    void SetPersistTimeout(Time timeout) override;
+    Time GetPersistTimeout() const override;
+
+    static constexpr uint32_t NO_CONN = 0xffffffff; //!< not attached
+
+    Ptr<Node> m_node;                 //!< owner
+    Ptr<OffloadNetDevice> m_device;   //!< the NIC
+    mutable enum SocketErrno m_errno; //!< last error
+    uint32_t m_conn{NO_CONN};         //!< connection slot on the NIC
+    uint16_t m_localPort{0};          //!< bound port (0: unbound)
+    Ipv4Address m_peer;               //!< remote address
+    uint16_t m_peerPort{0};           //!< remote port
+    bool m_listening{false};          //!< passive socket
+    bool m_closed{false};             //!< Close() called
+    bool m_connected{false};          //!< handshake done
+    uint32_t m_sndBuf{131072};        //!< attribute
+    uint32_t m_rcvBuf{131072};        //!< attribute
+    uint32_t m_segSize{1448};         //!< attribute
+    uint32_t m_ssThresh{0xffffffff};  //!< attribute (kept for the API)
+    uint32_t m_initialCwnd{10};       //!< attribute
+    Time m_connTimeout;               //!< attribute
+    uint32_t m_synRetries{6};         //!< attribute
+    uint32_t m_dataRetries{6};        //!< attribute
+    Time m_delAckTimeout;             //!< attribute (the NIC ACKs every segment)
+    uint32_t m_delAckCount{1};        //!< attribute
+    bool m_noDelay{true};             //!< attribute
+    Time m_persistTimeout;            //!< attribute
+};
+
+/**
+ * \ingroup presto
+ * \brief Creates OffloadSockets on a node whose host device is an OffloadNetDevice.
+ * Aggregated to the node by the offload helper; applications select it with
+ * TypeId "ns3::OffloadSocketFactory".
+ */
+class OffloadSocketFactory : public SocketFactory
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    Ptr<Socket> CreateSocket() override;
+    /** \param device the node's offload NIC */
+    void SetDevice(Ptr<OffloadNetDevice> device);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<OffloadNetDevice> m_device; //!< the NIC
+};
+
+} // namespace ns3
+
+#endif // PRESTO_OFFLOAD_SOCKET_H

@@ -1,0 +1,391 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_OFFLOAD_TCP_CONNECTION_H
+#define PRESTO_OFFLOAD_TCP_CONNECTION_H
+
+#include "offload-congestion.h"
+#include "offload-reassembly.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief One TCP segment as the offload data path sees it: the fields of the IPv4 and TCP
+ * headers it needs, already parsed by the device (or to be written by it).
+ *
+ * The flag values are those of the TCP header (and of ns3::TcpHeader::Flags_t), so a device
+ * copies them straight across.
+ */
+struct OffloadSegment
+{
+    static constexpr uint8_t FIN = 0x01; //!< no more data from sender
+    static constexpr uint8_t SYN = 0x02; //!< synchronise sequence numbers (control plane)
+    static constexpr uint8_t RST = 0x04; //!< reset the connection
+    static constexpr uint8_t PSH = 0x08; //!< push (ignored)
+    static constexpr uint8_t ACK = 0x10; //!< the ack field is valid
+    static constexpr uint8_t ECE = 0x40; //!< ECN-Echo
+    static constexpr uint8_t CWR = 0x80; //!< congestion window reduced
+
+    uint32_t seq{0};        //!< sequence number of the first payload byte (or of SYN/FIN)
+    uint32_t ack{0};        //!< acknowledgement number (valid with ACK)
+    uint32_t window{0};     //!< advertised receive window, bytes, after window scaling
+    uint32_t payloadLen{0}; //!< payload length, bytes
+    uint8_t flags{0};       //!< TCP flags, the constants above
+    bool ce{false};         //!< the IP header carried ECN Congestion Experienced
+
+    /**
+     * \param f one or more flag constants
+     * \return true when any of them is set
+     */
+    bool Has(uint8_t f) const
+    {
+        return (flags & f) != 0;
+    }
+};
+
+/// When the receive side sends ACKs.
+enum class OffloadAckPolicy : uint8_t
+{
+    /**
+     * An ACK for every segment that carries payload or FIN, also the dropped ones (TAS,
+     * FlexTOE). An RMT pipeline processes one packet per pass and keeps no delayed-ACK timer,
+     * so it answers each data segment in the pass that processed it; this is also what
+     * DCTCP's exact ECE echo needs.
+     */
+    EVERY_SEGMENT,
+};
+
+/**
+ * \ingroup presto
+ * \brief Configuration of an offloaded connection. Times in nanoseconds, sizes in bytes.
+ */
+struct OffloadTcpConfig
+{
+    uint32_t mss{1448};                //!< maximum segment payload, bytes
+    uint32_t fidelity{1};              //!< reassembly fidelity K (ReassemblyTracker)
+    uint32_t rxBufferSize{256 * 1024}; //!< host receive buffer, bytes (<= 2^30)
+    uint32_t txBufferSize{256 * 1024}; //!< host send buffer, bytes (<= 2^30)
+    uint32_t initialCwndSegments{10};  //!< initial congestion window, segments
+    uint64_t minRtoNs{1000000};        //!< lower bound of the RTO, ns (1 ms)
+    uint64_t initialRtoNs{1000000};    //!< RTO before the first RTT sample, ns (1 ms)
+    uint64_t maxRtoNs{1000000000};     //!< upper bound of the backed-off RTO, ns (1 s)
+    uint32_t dupAckThreshold{3};       //!< duplicate ACKs that trigger go-back-N
+    OffloadAckPolicy ackPolicy{OffloadAckPolicy::EVERY_SEGMENT};    //!< when to ACK
+    OffloadCongestionType congestion{OffloadCongestionType::DCTCP}; //!< algorithm
+    double dctcpGain{1.0 / 16};                                     //!< DCTCP EWMA gain g, (0, 1]
+    double dctcpAlphaInit{1.0};                                     //!< DCTCP initial alpha, [0, 1]
+
+    /**
+     * \brief Check every field; throws PrestoInputError naming the first bad one.
+     * \param where prefix for the message (e.g. the attribute path or device name)
+     */
+    void Validate(const char* where = "OffloadTcpConfig") const;
+};
+
+/**
+ * \ingroup presto
+ * \brief Event counters of one connection (never reset; 64 bits).
+ */
+struct OffloadTcpCounters
+{
+    // receive side
+    uint64_t segmentsReceived{0}; //!< segments handed to OnSegment
+    uint64_t inOrder{0};          //!< data segments that advanced rcv_next
+    uint64_t outOfOrderPlaced{0}; //!< data segments placed in an out-of-order interval
+    uint64_t fidelityDrops{0};    //!< in-window data dropped for lack of intervals (ACKed)
+    uint64_t windowDrops{0};      //!< data with no byte inside the window (ACKed)
+    uint64_t duplicates{0};       //!< data segments with nothing new (ACKed)
+    uint64_t bytesDelivered{0};   //!< bytes that became deliverable in order
+    uint64_t acksSent{0};         //!< pure ACKs produced (responses and window updates)
+    uint64_t windowUpdates{0};    //!< of which window updates after an application read
+    uint64_t probesAnswered{0};   //!< zero-length segments below rcv_next that were ACKed
+    uint64_t ceReceived{0};       //!< data segments that arrived CE-marked (echoed as ECE)
+    // send side
+    uint64_t dataSegmentsSent{0};      //!< segments carrying new data or a first FIN
+    uint64_t bytesSent{0};             //!< new payload bytes sent
+    uint64_t retransmittedSegments{0}; //!< segments re-sent by go-back-N
+    uint64_t retransmittedBytes{0};    //!< payload bytes re-sent by go-back-N
+    uint64_t bytesAcked{0};            //!< payload bytes acknowledged (freed from the send buffer)
+    uint64_t dupAcks{0};               //!< duplicate ACKs received (RFC 5681 definition)
+    uint64_t goBackN{0};               //!< go-back-N triggered by the duplicate-ACK threshold
+    uint64_t timeouts{0};              //!< retransmission timeouts (each also goes back N)
+    uint64_t eceReceived{0};           //!< acceptable ACKs carrying ECE
+    uint64_t cwrSent{0};               //!< data segments sent with CWR
+    uint64_t rttSamples{0};            //!< RTT samples taken (Karn: never from re-sent data)
+    uint64_t windowProbes{0};          //!< zero-window probes sent
+    uint64_t invalidAcks{0};           //!< segments acknowledging data never sent (dropped)
+    uint64_t oldAcks{0};               //!< ack numbers below snd_una (ignored)
+    uint64_t noAckDrops{0};            //!< segments without the ACK flag (dropped, RFC 793)
+    uint64_t resets{0};                //!< RST segments received
+
+    /**
+     * \brief Add another connection's counters field by field (device totals).
+     * \param o the counters to add
+     * \return this object
+     */
+    OffloadTcpCounters& operator+=(const OffloadTcpCounters& o);
+};
+
+/**
+ * \ingroup presto
+ * \brief What the device must do after OnSegment.
+ */
+struct OffloadRxDecision
+{
+    /// What the reassembly tracker decided about the payload (NO_PAYLOAD without payload).
+    ReassemblyTracker::Verdict verdict{ReassemblyTracker::NO_PAYLOAD};
+    /// First sequence number of the payload to DMA into the host receive buffer; the bytes
+    /// start at payload offset writeSeq - seg.seq.
+    uint32_t writeSeq{0};
+    uint32_t writeLen{0};      //!< bytes to DMA (0: none)
+    uint32_t delivered{0};     //!< bytes that became readable in order (notify the app)
+    bool sendAck{false};       //!< emit ackSegment now
+    OffloadSegment ackSegment; //!< the ACK to send (valid when sendAck)
+    uint32_t ackedBytes{0};    //!< send-buffer bytes freed by this ACK (notify the app)
+    bool goBackN{false};       //!< this duplicate ACK triggered go-back-N
+    bool peerClosed{false};    //!< the peer's FIN was consumed now (tell the control plane)
+    bool finAcked{false};      //!< our FIN was acknowledged now (tell the control plane)
+    bool reset{false};         //!< RST: the control plane tears the connection down
+    bool toHost{false};        //!< SYN on an established connection: for the control plane
+};
+
+/**
+ * \ingroup presto
+ * \brief A segment NextSegment wants sent.
+ */
+struct OffloadTxSegment
+{
+    OffloadSegment seg;         //!< header fields; the payload is send-stream bytes at seq
+    bool retransmission{false}; //!< re-sent by go-back-N (not new data)
+    bool probe{false};          //!< a zero-window probe (seq = snd_una - 1, no payload)
+};
+
+/**
+ * \ingroup presto
+ * \brief What OnTimerScan found.
+ */
+struct OffloadTimerDecision
+{
+    bool timeout{false}; //!< the RTO expired: go-back-N from snd_una with cwnd reset
+    bool probe{false};   //!< a zero-window probe is due
+
+    /// \return true when the device should call NextSegment
+    bool WantsSend() const
+    {
+        return timeout || probe;
+    }
+};
+
+/**
+ * \ingroup presto
+ * \brief The TCP data path of one established, offloaded connection: send and receive
+ * state in one object of fixed size, and plain functions that take a segment, a timer tick
+ * or an application event and return decisions. No Simulator calls, no allocation per
+ * segment (the UNBOUNDED reference tracker aside); time is passed in as nanoseconds.
+ *
+ * Every NIC design (Presto's RMT pipeline, FlexTOE's core pipeline, Cora) runs this one data
+ * path and differs only in when, and at what cost, it calls these functions. The connection
+ * is set up by the host control plane after the handshake (ISS, IRS, the peer's window); SYN
+ * and RST are reported to it, never handled here.
+ *
+ * **Receive.** OnSegment processes the ACK field (send side, below), then the payload through
+ * a ReassemblyTracker with fidelity K (window check, in-order delivery, out-of-order
+ * intervals) and answers every segment carrying payload or FIN with a cumulative ACK
+ * (OffloadAckPolicy::EVERY_SEGMENT), also when it dropped it. ECN: DCTCP exact echo, the ACK
+ * carries ECE iff the segment it answers was CE-marked. The advertised window is the free host
+ * buffer: rxBufferSize minus the bytes delivered in order and not yet read by the application.
+ * A FIN is consumed (one sequence number) only when all data before it has arrived with its
+ * own segment; an out-of-order FIN is ignored and comes back with the peer's go-back-N.
+ * AppRead frees buffer and returns a window-update ACK when the window grew by at least
+ * min(MSS, rxBufferSize / 2) and at least doubled since the last advertisement (this includes
+ * opening from zero); smaller openings are announced by the next data ACK or the answer to a
+ * zero-window probe (receiver silly-window avoidance, RFC 1122 4.2.3.3; the doubling test is
+ * Linux's tcp_cleanup_rbuf).
+ *
+ * **Send.** AppSend appends bytes to the send buffer (up to its free space), ACKs free them.
+ * NextSegment returns the next segment allowed by min(cwnd, peer window): new data, or, after
+ * a go-back-N, re-sent data from snd_nxt, or nothing. ACK processing: snd_una advances;
+ * a duplicate ACK (RFC 5681: same ack, no payload, no SYN/FIN, same window, data outstanding)
+ * counts, and exactly the dupAckThreshold-th one triggers go-back-N (snd_nxt = snd_una, the
+ * congestion control's OnLoss), at most once per window: not again until snd_una passes (is beyond)
+ * the snd_max of the last go-back-N or timeout (the recovery point, RFC 6582's "covers more
+ * than recover"), so that duplicate ACKs caused by our own re-sent copies cannot start a
+ * spurious second go-back-N. RTT: one timed segment at a time, only new
+ * data (Karn), RFC 6298 SRTT/RTTVAR, RTO = max(minRto, SRTT + 4 RTTVAR), doubled per timeout
+ * up to maxRto, the backoff kept until the next valid sample. OnTimerScan, like a periodic
+ * timer packet scanning the connection table, detects an expired RTO (go-back-N from snd_una,
+ * cwnd to 1 MSS) and a zero peer window with nothing in flight (persist: a probe with
+ * seq = snd_una - 1, which the peer must answer with an ACK). After AppClose, a FIN follows
+ * the last byte.
+ *
+ * **Sender silly-window avoidance.** A segment shorter than the MSS is sent only when it
+ * carries the last buffered byte (no Nagle delay: an RPC tail goes at once) or nothing is in
+ * flight; otherwise the sender waits for ACKs to open a full segment.
+ *
+ * **Peer window.** The sender keeps the right edge ack + window of the acceptable ACKs and
+ * never moves it left (a reordered older ACK cannot shrink it; this receiver never shrinks
+ * its window).
+ *
+ * **Device loop.** After OnSegment, AppSend, AppRead or a timer decision that WantsSend(), the
+ * device calls NextSegment until it returns nothing, builds real headers from each segment
+ * (payload = send-stream bytes starting at seg.seq, i.e. offset seq - ISS - 1 modulo 2^32),
+ * DMAs OffloadRxDecision's write range to the host buffer and sends the ACKs it is given.
+ *
+ * **State size.** All state is plain fields of this object; the congestion control is one
+ * object allocated at construction, and the tracker's UNBOUNDED reference mode uses a map.
+ * Nothing is allocated per segment.
+ *
+ * Sequence numbers are 32-bit and compared modulo 2^32 everywhere; buffers and windows are at
+ * most 2^30 bytes, so every comparison spans less than 2^31.
+ */
+class OffloadTcpConnection
+{
+  public:
+    /**
+     * \param config connection parameters (validated; PrestoInputError if bad)
+     * \param iss our initial sequence number: the first data byte is iss + 1
+     * \param irs the peer's initial sequence number: its first data byte is irs + 1
+     * \param peerWindow the window the peer advertised in the handshake, bytes (scaled)
+     * \param cc congestion control to use; null: the one config.congestion names
+     */
+    OffloadTcpConnection(const OffloadTcpConfig& config,
+                         uint32_t iss,
+                         uint32_t irs,
+                         uint32_t peerWindow,
+                         std::unique_ptr<OffloadCongestionOps> cc = nullptr);
+
+    OffloadTcpConnection(const OffloadTcpConnection&) = delete;
+    OffloadTcpConnection& operator=(const OffloadTcpConnection&) = delete;
+    OffloadTcpConnection(OffloadTcpConnection&&) = default;
+    OffloadTcpConnection& operator=(OffloadTcpConnection&&) = default;
+
+    /**
+     * \brief Process one arriving segment (receive and ACK processing).
+     * \param seg the parsed segment
+     * \param nowNs current time, ns (for RTT samples and the RTO timer)
+     * \return what to DMA, whom to notify and whether to send an ACK
+     */
+    OffloadRxDecision OnSegment(const OffloadSegment& seg, uint64_t nowNs);
+
+    /**
+     * \brief The application read bytes from the receive buffer.
+     * \param bytes bytes read (<= GetRxUnread(); PrestoInputError otherwise)
+     * \return a window-update ACK to send, if the window opened enough (see class doc)
+     */
+    std::optional<OffloadSegment> AppRead(uint32_t bytes);
+
+    /**
+     * \brief The application appends bytes to the send stream.
+     * \param bytes bytes offered
+     * \return bytes accepted (limited by the free send buffer); PrestoInputError after
+     * AppClose
+     */
+    uint32_t AppSend(uint32_t bytes);
+
+    /// \brief The application closed: a FIN follows the last byte of the send stream.
+    void AppClose();
+
+    /**
+     * \brief The next segment the sender may transmit now.
+     * \param nowNs current time, ns (starts RTT samples and the RTO timer)
+     * \return the segment, or nothing when the windows or the send buffer do not allow one
+     */
+    std::optional<OffloadTxSegment> NextSegment(uint64_t nowNs);
+
+    /**
+     * \brief Periodic timer scan: check the RTO and the persist condition.
+     * \param nowNs current time, ns
+     * \return what happened; call NextSegment when WantsSend()
+     */
+    OffloadTimerDecision OnTimerScan(uint64_t nowNs);
+
+    /**
+     * \brief Build a pure ACK with the current ack number and window.
+     * \param ece set ECN-Echo
+     * \return the segment (seq = snd_max, so the peer never finds it unacceptable)
+     */
+    OffloadSegment MakeAck(bool ece);
+
+    uint32_t GetSndUna() const;           //!< \return first unacknowledged sequence number
+    uint32_t GetSndNxt() const;           //!< \return next sequence number to send
+    uint32_t GetSndMax() const;           //!< \return highest sequence number sent plus one
+    uint32_t GetRcvNext() const;          //!< \return ack number we send (FIN counted)
+    uint32_t GetAdvertisedWindow() const; //!< \return our receive window now, bytes
+    uint32_t GetPeerWindowEdge() const;   //!< \return the peer's right window edge (seq)
+    uint32_t GetCwnd() const;             //!< \return congestion window, bytes
+    uint64_t GetRtoNs() const;            //!< \return current RTO with backoff, ns
+    int64_t GetSrttNs() const;            //!< \return smoothed RTT, ns (0 before a sample)
+    int64_t GetRttVarNs() const;          //!< \return RTT variation, ns (0 before a sample)
+    uint32_t GetBackoff() const;          //!< \return number of RTO doublings in force
+    bool IsRtoArmed() const;              //!< \return true when the RTO timer runs
+    uint64_t GetRtoDeadlineNs() const;    //!< \return when the RTO expires (if armed), ns
+    uint32_t GetTxBuffered() const;       //!< \return bytes in the send buffer (unacked)
+    uint32_t GetTxFree() const;           //!< \return free send-buffer space, bytes
+    uint32_t GetRxUnread() const;         //!< \return delivered bytes not yet read
+    bool IsPeerClosed() const;            //!< \return the peer's FIN was consumed
+    bool IsFinAcked() const;              //!< \return our FIN was acknowledged
+    bool IsReset() const;                 //!< \return an RST was received
+    const OffloadTcpCounters& GetCounters() const;     //!< \return the event counters
+    const OffloadTcpConfig& GetConfig() const;         //!< \return the configuration
+    const OffloadCongestionOps& GetCongestion() const; //!< \return the congestion control
+    const ReassemblyTracker& GetReassembly() const;    //!< \return the receive tracker
+
+  private:
+    /// Process the ACK field of an acceptable ACK (ack in [snd_una, snd_max]).
+    void ProcessAck(const OffloadSegment& seg, uint64_t nowNs, OffloadRxDecision& d);
+    /// Rewind snd_nxt to snd_una and close the loss window (shared by both triggers).
+    void GoBackN();
+    /// Feed one RTT sample into SRTT/RTTVAR (RFC 6298 section 2).
+    void UpdateRtt(int64_t sampleNs);
+    /// \return bytes of the send stream not yet sent from snd_nxt (0 past the last byte)
+    uint32_t UnsentFrom(uint32_t seq) const;
+
+    OffloadTcpConfig m_config;                  //!< parameters
+    std::unique_ptr<OffloadCongestionOps> m_cc; //!< congestion control
+    ReassemblyTracker m_rx;                     //!< receive-side reassembly
+
+    // send side
+    uint32_t m_sndUna;               //!< first unacknowledged sequence number
+    uint32_t m_sndNxt;               //!< next sequence number to send
+    uint32_t m_sndMax;               //!< highest sequence number sent plus one
+    uint32_t m_sndBufEnd;            //!< sequence number after the last appended byte
+    uint32_t m_peerRightEdge;        //!< highest ack + window seen
+    uint32_t m_peerWindowLast;       //!< window of the last acceptable ACK (dup-ACK test)
+    uint32_t m_dupAcks{0};           //!< consecutive duplicate ACKs
+    uint32_t m_recover{0};           //!< snd_max at the last go-back-N
+    bool m_inRecovery{false};        //!< go-back-N done and snd_una not beyond m_recover
+    bool m_closeRequested{false};    //!< AppClose was called: FIN at m_sndBufEnd
+    bool m_finAcked{false};          //!< our FIN was acknowledged
+    bool m_cwrPending{false};        //!< set CWR on the next data segment
+    bool m_rttTiming{false};         //!< a segment is being timed
+    uint32_t m_rttSeq{0};            //!< the timed segment is acked when ack reaches this
+    uint64_t m_rttStartNs{0};        //!< when it was sent, ns
+    bool m_hasRtt{false};            //!< SRTT/RTTVAR hold a sample
+    int64_t m_srttNs{0};             //!< smoothed RTT, ns
+    int64_t m_rttVarNs{0};           //!< RTT variation, ns
+    uint32_t m_backoff{0};           //!< RTO doublings in force
+    bool m_rtoArmed{false};          //!< the retransmission timer runs
+    uint64_t m_rtoDeadlineNs{0};     //!< when it expires, ns
+    bool m_persistArmed{false};      //!< the persist (zero-window) timer runs
+    uint64_t m_persistDeadlineNs{0}; //!< when the next probe is due, ns
+    uint32_t m_persistBackoff{0};    //!< probe interval doublings
+    bool m_probePending{false};      //!< NextSegment must send a probe
+
+    // receive side
+    uint32_t m_rxUnread{0};   //!< delivered in order, not yet read by the application
+    uint32_t m_lastAdvWindow; //!< window in the last segment we sent
+    bool m_peerFin{false};    //!< the peer's FIN was consumed
+    bool m_reset{false};      //!< an RST arrived
+
+    OffloadTcpCounters m_counters; //!< event counters
+};
+
+} // namespace ns3
+
+#endif // PRESTO_OFFLOAD_TCP_CONNECTION_H

@@ -1,0 +1,561 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/offload-reassembly.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/presto-rx-program.h"
+#include "ns3/rmt-pipeline.h"
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Run f, expect PrestoInputError, and return its message ("" if nothing was thrown).
+template <typename F>
+std::string
+ErrorOf(F&& f)
+{
+    try
+    {
+        f();
+    }
+    catch (const PrestoInputError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/// True if s contains every part.
+bool
+Contains(const std::string& s, std::initializer_list<const char*> parts)
+{
+    for (const char* p : parts)
+    {
+        if (s.find(p) == std::string::npos)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// A hardware configuration with room for every K.
+RmtPipelineConfig
+BigConfig()
+{
+    RmtPipelineConfig c;
+    c.name = "presto-rx-test";
+    c.stageBudget = 64;
+    return c;
+}
+
+/// Expect two results to be identical, with context for the failure message.
+::testing::AssertionResult
+SameResult(const ReassemblyTracker::Result& ref, const ReassemblyTracker::Result& got)
+{
+    if (ref.verdict == got.verdict && ref.writeSeq == got.writeSeq &&
+        ref.writeLen == got.writeLen && ref.delivered == got.delivered && ref.ack == got.ack &&
+        ref.ackRequired == got.ackRequired)
+    {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << "reference " << ReassemblyTracker::VerdictName(ref.verdict) << " write ["
+           << ref.writeSeq << "+" << ref.writeLen << ") delivered " << ref.delivered << " ack "
+           << ref.ack << " ackReq " << ref.ackRequired << "; pipeline "
+           << ReassemblyTracker::VerdictName(got.verdict) << " write [" << got.writeSeq << "+"
+           << got.writeLen << ") delivered " << got.delivered << " ack " << got.ack << " ackReq "
+           << got.ackRequired;
+}
+
+/// Compare the whole state of one connection: rcv_next, window and every raw slot.
+::testing::AssertionResult
+SameState(const ReassemblyTracker& ref, const PrestoRxProgram& prog, uint32_t conn)
+{
+    if (ref.GetRcvNext() != prog.GetRcvNext(conn))
+    {
+        return ::testing::AssertionFailure()
+               << "rcv_next " << ref.GetRcvNext() << " vs " << prog.GetRcvNext(conn);
+    }
+    if (ref.GetWindow() != prog.GetWindow(conn))
+    {
+        return ::testing::AssertionFailure()
+               << "window " << ref.GetWindow() << " vs " << prog.GetWindow(conn);
+    }
+    for (uint32_t i = 0; i < ref.GetFidelity(); ++i)
+    {
+        const auto a = ref.GetSlot(i);
+        const auto b = prog.GetSlot(conn, i);
+        if (!(a == b))
+        {
+            return ::testing::AssertionFailure() << "slot " << i << " [" << a.start << "+" << a.len
+                                                 << ") vs [" << b.start << "+" << b.len << ")";
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+/// One connection of the differential test: the reference and the sender's grid.
+struct DiffConn
+{
+    uint32_t id;           //!< connection id in the program
+    ReassemblyTracker ref; //!< the reference
+    uint32_t isn;          //!< grid origin (segments mostly start at isn + k * MSS)
+    uint32_t unread{0};    //!< bytes delivered but not yet read by the application
+};
+
+/// What the differential run saw, for the non-vacuity checks.
+struct DiffStats
+{
+    std::array<uint64_t, 6> verdicts{}; //!< per verdict
+    uint64_t segments{0};               //!< segments compared
+    uint64_t merges{0};                 //!< in-order segments that reached an interval
+    uint64_t setWindows{0};             //!< SetWindow calls
+    uint64_t wraps{0};                  //!< rcv_next crossed 2^32
+    uint64_t dominated{0};              //!< steps with a dominated copy in some slot
+};
+
+/**
+ * Drive the reference and the pipeline program with the same random arrivals on several
+ * interleaved connections and compare every result and the full state after every step.
+ */
+DiffStats
+RunDifferential(uint32_t k, uint64_t segments, uint32_t seed)
+{
+    constexpr uint32_t MSS = 1000;
+    constexpr uint32_t MAX_CONN = 4096;
+    PrestoRxProgram prog(k, MAX_CONN, BigConfig());
+    std::mt19937 rng(seed);
+    auto uni = [&rng](uint32_t lo, uint32_t hi) {
+        return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+    };
+    auto chance = [&rng](double p) {
+        return std::uniform_real_distribution<double>(0, 1)(rng) < p;
+    };
+
+    const std::array<uint32_t, 6> ids{0, 1, 7, 100, 2048, MAX_CONN - 1};
+    std::vector<DiffConn> conns;
+    for (size_t c = 0; c < ids.size(); ++c)
+    {
+        // Start close to 2^32 so that sequence numbers wrap during the run.
+        const uint32_t isn = 0u - static_cast<uint32_t>(200000 * (c + 1)) + uni(0, 999);
+        const uint32_t window = uni(4, 24) * MSS;
+        conns.push_back(DiffConn{ids[c], ReassemblyTracker(k, isn, window), isn});
+        prog.Reset(ids[c], isn, window);
+    }
+    DiffStats st;
+    uint64_t expectRecirc = 0;
+    const uint64_t recircBefore = prog.GetPipeline().GetRecirculations();
+    while (st.segments < segments)
+    {
+        DiffConn& c = conns[uni(0, static_cast<uint32_t>(conns.size() - 1))];
+        const uint32_t rcv = c.ref.GetRcvNext();
+        const uint32_t win = c.ref.GetWindow();
+        const uint32_t op = uni(0, 999);
+        if (op < 25 && c.unread > 0)
+        {
+            // The application reads: the window opens again.
+            const uint32_t bytes = uni(1, c.unread);
+            c.unread -= bytes;
+            c.ref.OpenWindow(bytes);
+            prog.OpenWindow(c.id, bytes);
+            EXPECT_EQ(prog.GetLastExecution().passes, 1u);
+        }
+        else if (op < 35)
+        {
+            // The host sets the window (shrinking forgets out-of-order bytes beyond the edge).
+            const uint32_t w = uni(0, 30) * MSS + (chance(0.3) ? uni(0, 999) : 0);
+            c.ref.SetWindow(w);
+            prog.SetWindow(c.id, w);
+            EXPECT_EQ(prog.GetLastExecution().passes, 2u);
+            ++expectRecirc;
+            ++st.setWindows;
+            c.unread = 0;
+        }
+        else if (op < 37)
+        {
+            const uint32_t isn = chance(0.5) ? uni(0, 0xffffffffu) : 0u - uni(1, 50000);
+            const uint32_t w = uni(4, 24) * MSS;
+            c.ref.Reset(isn, w);
+            prog.Reset(c.id, isn, w);
+            c.isn = isn;
+            c.unread = 0;
+        }
+        else
+        {
+            uint32_t seq;
+            uint32_t len;
+            const uint32_t kind = uni(0, 99);
+            if (kind < 20)
+            {
+                // The next expected grid segment (in order, possibly reaching intervals).
+                const uint32_t kNext = (rcv - c.isn) / MSS;
+                seq = c.isn + kNext * MSS;
+                len = chance(0.8) ? MSS : uni(1, 2 * MSS);
+            }
+            else if (kind < 75)
+            {
+                // A grid segment somewhere around the window: reordered, duplicated, beyond.
+                const int32_t kNext = static_cast<int32_t>((rcv - c.isn) / MSS);
+                const int32_t kk = kNext + static_cast<int32_t>(uni(0, win / MSS + 5)) - 3;
+                seq = c.isn + static_cast<uint32_t>(kk) * MSS;
+                len = chance(0.85) ? MSS : (chance(0.5) ? uni(1, MSS) : 2 * MSS);
+            }
+            else if (kind < 97)
+            {
+                // Off-grid: overlapping pieces (retransmissions with other segmentation).
+                seq = rcv - 3000 + uni(0, win + 6000);
+                len = uni(1, 3000);
+            }
+            else
+            {
+                seq = rcv + uni(0, win + 2000);
+                len = chance(0.5) ? 0 : uni(1, 100);
+            }
+            const auto ref = c.ref.OnSegment(seq, len);
+            const auto got = prog.OnSegment(c.id, seq, len);
+            EXPECT_TRUE(SameResult(ref, got))
+                << "K=" << k << " conn " << c.id << " segment " << st.segments << " seq " << seq
+                << " len " << len << " rcv_next " << rcv << " window " << win;
+            const bool merged =
+                ref.verdict == ReassemblyTracker::IN_ORDER && ref.delivered > ref.writeLen;
+            EXPECT_EQ(prog.GetLastExecution().passes, merged ? 2u : 1u);
+            st.merges += merged ? 1 : 0;
+            expectRecirc += merged ? 1 : 0;
+            ++st.verdicts[ref.verdict];
+            ++st.segments;
+            c.unread += ref.delivered;
+            if (ref.delivered > 0 && c.ref.GetRcvNext() < rcv)
+            {
+                ++st.wraps;
+            }
+            if (ref.delivered > 0 && chance(0.6))
+            {
+                c.ref.OpenWindow(c.unread);
+                prog.OpenWindow(c.id, c.unread);
+                c.unread = 0;
+            }
+        }
+        const bool same = SameState(c.ref, prog, c.id);
+        EXPECT_TRUE(same) << "K=" << k << " conn " << c.id << " after segment " << st.segments;
+        if (!same || ::testing::Test::HasFailure())
+        {
+            break; // one clear failure, not a flood
+        }
+        if (k >= 2 && c.ref.GetLiveSlotCount() > c.ref.GetIntervals().size())
+        {
+            ++st.dominated;
+        }
+    }
+    for (auto& c : conns)
+    {
+        EXPECT_TRUE(SameState(c.ref, prog, c.id)) << "K=" << k << " conn " << c.id << " at end";
+    }
+    EXPECT_EQ(prog.GetPipeline().GetRecirculations() - recircBefore, expectRecirc);
+    return st;
+}
+
+class PrestoRxDifferential : public ::testing::TestWithParam<uint32_t>
+{
+};
+
+} // namespace
+
+TEST_P(PrestoRxDifferential, MatchesReassemblyTracker)
+{
+    const uint32_t k = GetParam();
+    const uint64_t n = k <= 4 ? 120000 : 30000;
+    const DiffStats st = RunDifferential(k, n, 1234 + k);
+    ASSERT_FALSE(HasFailure());
+    EXPECT_GE(st.segments, n);
+    // The workload must reach every case, or the comparison proves little.
+    EXPECT_GT(st.verdicts[ReassemblyTracker::IN_ORDER], 1000u);
+    EXPECT_GT(st.verdicts[ReassemblyTracker::DUPLICATE], 1000u);
+    EXPECT_GT(st.verdicts[ReassemblyTracker::DROPPED_FIDELITY], 100u);
+    EXPECT_GT(st.verdicts[ReassemblyTracker::DROPPED_WINDOW], 100u);
+    EXPECT_GT(st.verdicts[ReassemblyTracker::NO_PAYLOAD], 100u);
+    EXPECT_GT(st.setWindows, 100u);
+    EXPECT_GT(st.wraps, 0u);
+    if (k == 0)
+    {
+        EXPECT_EQ(st.verdicts[ReassemblyTracker::OUT_OF_ORDER_PLACED], 0u);
+        EXPECT_EQ(st.merges, 0u);
+    }
+    else
+    {
+        EXPECT_GT(st.verdicts[ReassemblyTracker::OUT_OF_ORDER_PLACED], 1000u);
+        EXPECT_GT(st.merges, 100u);
+    }
+    if (k >= 2)
+    {
+        EXPECT_GT(st.dominated, 0u); // bridges leaving dominated copies were exercised
+    }
+    std::cout << "[ K=" << k << " ] " << st.segments << " segments, verdicts";
+    for (uint32_t v = 0; v < st.verdicts.size(); ++v)
+    {
+        std::cout << " "
+                  << ReassemblyTracker::VerdictName(static_cast<ReassemblyTracker::Verdict>(v))
+                  << "=" << st.verdicts[v];
+    }
+    std::cout << ", merges " << st.merges << ", wraps " << st.wraps << std::endl;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fidelities,
+                         PrestoRxDifferential,
+                         ::testing::Values(0u, 1u, 2u, 4u, 8u, 16u));
+
+TEST(PrestoRxProgram, WalkthroughK1)
+{
+    PrestoRxProgram prog(1, 16, RmtPipelineConfig{});
+    prog.Reset(3, 1000, 10000);
+    auto r = prog.OnSegment(3, 3000, 1000); // a hole [1000, 3000)
+    EXPECT_EQ(r.verdict, ReassemblyTracker::OUT_OF_ORDER_PLACED);
+    EXPECT_EQ(r.writeSeq, 3000u);
+    EXPECT_EQ(r.writeLen, 1000u);
+    EXPECT_EQ(r.ack, 1000u);
+    EXPECT_EQ(prog.GetLastExecution().passes, 1u);
+    r = prog.OnSegment(3, 4000, 500); // end-adjacent: the interval grows to [3000, 4500)
+    EXPECT_EQ(r.verdict, ReassemblyTracker::OUT_OF_ORDER_PLACED);
+    EXPECT_EQ(prog.GetSlot(3, 0).start, 3000u);
+    EXPECT_EQ(prog.GetSlot(3, 0).len, 1500u);
+    r = prog.OnSegment(3, 6000, 500); // a second gap: K=1 cannot track it
+    EXPECT_EQ(r.verdict, ReassemblyTracker::DROPPED_FIDELITY);
+    EXPECT_TRUE(r.ackRequired);
+    r = prog.OnSegment(3, 1000, 1000); // in order, not yet reaching the interval
+    EXPECT_EQ(r.verdict, ReassemblyTracker::IN_ORDER);
+    EXPECT_EQ(r.delivered, 1000u);
+    EXPECT_EQ(prog.GetLastExecution().passes, 1u);
+    const uint64_t recirc = prog.GetPipeline().GetRecirculations();
+    r = prog.OnSegment(3, 2000, 1000); // fills the hole: merges the interval, one recirculation
+    EXPECT_EQ(r.verdict, ReassemblyTracker::IN_ORDER);
+    EXPECT_EQ(r.writeSeq, 2000u);
+    EXPECT_EQ(r.writeLen, 1000u);
+    EXPECT_EQ(r.delivered, 2500u);
+    EXPECT_EQ(r.ack, 4500u);
+    EXPECT_EQ(prog.GetLastExecution().passes, 2u);
+    EXPECT_EQ(prog.GetPipeline().GetRecirculations(), recirc + 1);
+    EXPECT_GT(prog.GetLastExecution().latencyNs,
+              2 * prog.GetPipeline().CyclesToNs(prog.GetPipeline().GetPassCycles()) - 1e-9);
+    EXPECT_EQ(prog.GetRcvNext(3), 4500u);
+    EXPECT_EQ(prog.GetWindow(3), 10000u - 3500u); // the right edge stayed at 11000
+    EXPECT_EQ(prog.GetSlot(3, 0).len, 0u);
+    r = prog.OnSegment(3, 4000, 0);
+    EXPECT_EQ(r.verdict, ReassemblyTracker::NO_PAYLOAD);
+    EXPECT_FALSE(r.ackRequired);
+    EXPECT_EQ(r.ack, 4500u);
+    r = prog.OnSegment(3, 11000, 100); // exactly at the right edge
+    EXPECT_EQ(r.verdict, ReassemblyTracker::DROPPED_WINDOW);
+    prog.OpenWindow(3, 100);
+    r = prog.OnSegment(3, 11000, 200); // now one byte... a hundred fit: trimmed at the edge
+    EXPECT_EQ(r.verdict, ReassemblyTracker::OUT_OF_ORDER_PLACED);
+    EXPECT_EQ(r.writeLen, 100u);
+    prog.SetWindow(3, 1000); // the new edge 5500 forgets [11000, 11100)
+    EXPECT_EQ(prog.GetLastExecution().passes, 2u);
+    EXPECT_EQ(prog.GetSlot(3, 0).len, 0u);
+    EXPECT_EQ(prog.GetWindow(3), 1000u);
+}
+
+TEST(PrestoRxProgram, StagesPerInterval)
+{
+    uint32_t previous = 0;
+    for (uint32_t k = 0; k <= PrestoRxProgram::MAX_FIDELITY; ++k)
+    {
+        PrestoRxProgram prog(k, 32768, BigConfig());
+        const RmtResourceReport rep = prog.GetResourceReport();
+        EXPECT_TRUE(rep.finalised);
+        EXPECT_EQ(rep.stagesUsed, PrestoRxProgram::StagesFor(k));
+        EXPECT_EQ(rep.stagesUsed,
+                  PrestoRxProgram::STAGES_BASE + PrestoRxProgram::STAGES_PER_INTERVAL * k);
+        EXPECT_EQ(prog.GetStageCount(), rep.stagesUsed);
+        if (k > 0)
+        {
+            EXPECT_EQ(rep.stagesUsed - previous, PrestoRxProgram::STAGES_PER_INTERVAL);
+        }
+        previous = rep.stagesUsed;
+        // One array per stage: edge, rcv_next, then start and length of each slot in their own
+        // stages, in slot order; nothing in the verdict stage.
+        ASSERT_EQ(rep.registers.size(), 2u + 2u * k);
+        EXPECT_EQ(rep.registers[0].name, "rx.edge");
+        EXPECT_EQ(rep.registers[0].stageIndex, 0u);
+        EXPECT_EQ(rep.registers[1].name, "rx.rcv_next");
+        EXPECT_EQ(rep.registers[1].stageIndex, 1u);
+        for (uint32_t i = 0; i < k; ++i)
+        {
+            const auto& a = rep.registers[2 + 2 * i];
+            const auto& b = rep.registers[3 + 2 * i];
+            EXPECT_EQ(a.name, "ooo" + std::to_string(i) + ".start");
+            EXPECT_EQ(b.name, "ooo" + std::to_string(i) + ".len");
+            EXPECT_EQ(a.stageIndex, 2 + 2 * i);
+            EXPECT_EQ(b.stageIndex, 3 + 2 * i);
+            EXPECT_EQ(a.size, 32768u);
+            EXPECT_EQ(a.widthBits, 33u);
+            EXPECT_EQ(b.widthBits, 31u);
+        }
+        EXPECT_EQ(rep.stages.back().name, "rx.verdict");
+        EXPECT_EQ(rep.stages.back().registers, 0u);
+        // Per connection: 32 + 32 bits, plus 33 + 31 bits per interval.
+        EXPECT_EQ(rep.registerBits, uint64_t{32768} * (64 + 64 * k));
+    }
+}
+
+TEST(PrestoRxProgram, RefusesWhatDoesNotFit)
+{
+    RmtPipelineConfig tofino; // 12 stages
+    EXPECT_EQ(PrestoRxProgram::MaxFidelityFor(12), 4u);
+    EXPECT_NO_THROW(PrestoRxProgram(4, 1024, tofino));
+    const std::string six = ErrorOf([&] { PrestoRxProgram(6, 1024, tofino); });
+    EXPECT_TRUE(
+        Contains(six, {"K=6", "needs 15 stages", "stage budget is 12", "largest K that fits is 4"}))
+        << six;
+    const std::string five = ErrorOf([&] { PrestoRxProgram(5, 1024, tofino); });
+    EXPECT_TRUE(Contains(five, {"K=5", "needs 13 stages", "stage budget is 12"})) << five;
+
+    const std::string unb =
+        ErrorOf([&] { PrestoRxProgram(ReassemblyTracker::UNBOUNDED, 1024, BigConfig()); });
+    EXPECT_TRUE(Contains(unb, {"UNBOUNDED", "0..16"})) << unb;
+    EXPECT_TRUE(Contains(ErrorOf([&] { PrestoRxProgram(17, 1024, BigConfig()); }), {"K=17"}));
+    EXPECT_TRUE(Contains(ErrorOf([&] { PrestoRxProgram(1, 0, BigConfig()); }), {"connections"}));
+
+    RmtPipelineConfig onePass = BigConfig();
+    onePass.maxPasses = 1;
+    EXPECT_TRUE(Contains(ErrorOf([&] { PrestoRxProgram(1, 16, onePass); }), {"pass limit", "2"}));
+
+    RmtPipelineConfig smallSram = BigConfig();
+    smallSram.registerBitsPerStage = 32 * 1000;
+    const std::string sram = ErrorOf([&] { PrestoRxProgram(1, 32768, smallSram); });
+    EXPECT_TRUE(Contains(sram, {"K=1", "32768 connections", "register memory"})) << sram;
+    EXPECT_NO_THROW(PrestoRxProgram(1, 900, smallSram));
+
+    RmtPipelineConfig tiny = BigConfig();
+    tiny.stageBudget = 2;
+    EXPECT_TRUE(Contains(ErrorOf([&] { PrestoRxProgram(0, 16, tiny); }), {"needs 3 stages", "2"}));
+    EXPECT_FALSE(ErrorOf([] { PrestoRxProgram::MaxFidelityFor(2); }).empty());
+}
+
+TEST(PrestoRxProgram, RejectsBadCalls)
+{
+    PrestoRxProgram prog(2, 8, BigConfig());
+    prog.Reset(1, 0, 1000);
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.OnSegment(8, 0, 10); }), {"connection id 8", "0..7"}));
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.Reset(9, 0, 10); }), {"connection id 9"}));
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.OnSegment(1, 0, (1u << 30) + 1); }), {"limit"}));
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.SetWindow(1, (1u << 30) + 1); }), {"SetWindow"}));
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.OpenWindow(1, 1u << 30); }),
+                         {"OpenWindow", "makes the window"}));
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.OpenWindow(1, 0xffffffffu); }), {"OpenWindow"}));
+    prog.OpenWindow(1, (1u << 30) - 1000); // exactly the limit is fine
+    EXPECT_EQ(prog.GetWindow(1), 1u << 30);
+    prog.SetWindow(1, 1000);
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.Reset(1, 0, (1u << 30) + 1); }), {"Reset"}));
+    EXPECT_TRUE(Contains(ErrorOf([&] { prog.GetSlot(1, 2); }), {"slot 2"}));
+    // A refused call changed nothing.
+    EXPECT_EQ(prog.GetWindow(1), 1000u);
+    EXPECT_EQ(prog.GetRcvNext(1), 0u);
+}
+
+TEST(PrestoRxProgram, ConnectionsAreIsolated)
+{
+    PrestoRxProgram prog(2, 64, BigConfig());
+    ReassemblyTracker a(2, 5000, 20000);
+    ReassemblyTracker b(2, 5000, 20000);
+    prog.Reset(10, 5000, 20000);
+    prog.Reset(11, 5000, 20000);
+    // The same packets on both ids, but conn 10 gets extra out-of-order data first.
+    EXPECT_EQ(prog.OnSegment(10, 7000, 1000).verdict, ReassemblyTracker::OUT_OF_ORDER_PLACED);
+    a.OnSegment(7000, 1000);
+    EXPECT_EQ(prog.GetSlot(11, 0).len, 0u); // nothing leaked into conn 11
+    const auto r11 = prog.OnSegment(11, 5000, 2000);
+    const auto r10 = prog.OnSegment(10, 5000, 2000);
+    EXPECT_TRUE(SameResult(b.OnSegment(5000, 2000), r11));
+    EXPECT_TRUE(SameResult(a.OnSegment(5000, 2000), r10));
+    EXPECT_EQ(r11.delivered, 2000u);
+    EXPECT_EQ(r10.delivered, 3000u);
+    EXPECT_TRUE(SameState(a, prog, 10));
+    EXPECT_TRUE(SameState(b, prog, 11));
+    prog.SetWindow(11, 0);
+    EXPECT_EQ(prog.GetWindow(10), a.GetWindow());
+    EXPECT_EQ(prog.GetWindow(11), 0u);
+}
+
+TEST(PrestoRxProgram, SegmentsPerSecond)
+{
+    // Print, not assert: speed depends on the machine. A steady reordered stream.
+    for (uint32_t k : {1u, 4u})
+    {
+        constexpr uint32_t CONNS = 1024;
+        constexpr uint32_t MSS = 1460;
+        PrestoRxProgram prog(k, CONNS, RmtPipelineConfig{});
+        std::vector<ReassemblyTracker> refs;
+        for (uint32_t c = 0; c < CONNS; ++c)
+        {
+            prog.Reset(c, c * 7919u, 64 * MSS);
+            refs.emplace_back(k, c * 7919u, 64 * MSS);
+        }
+        std::mt19937 rng(7);
+        // Pre-generate the arrivals so that the timed loop measures the program only.
+        const uint32_t n = 300000;
+        std::vector<std::array<uint32_t, 3>> arrivals;
+        arrivals.reserve(n);
+        std::vector<uint32_t> next(CONNS);
+        for (uint32_t c = 0; c < CONNS; ++c)
+        {
+            next[c] = c * 7919u;
+        }
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const uint32_t c = rng() % CONNS;
+            // Mostly in order, sometimes the next-but-one segment first (spraying).
+            const uint32_t skip = (rng() % 8 == 0) ? MSS : 0;
+            arrivals.push_back({c, next[c] + skip, MSS});
+            if (skip == 0)
+            {
+                next[c] += MSS;
+            }
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        uint64_t delivered = 0;
+        for (const auto& a : arrivals)
+        {
+            const uint32_t d = prog.OnSegment(a[0], a[1], a[2]).delivered;
+            if (d > 0)
+            {
+                prog.OpenWindow(a[0], d); // the application reads at once
+            }
+            delivered += d;
+        }
+        const double pipeSec =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        t0 = std::chrono::steady_clock::now();
+        uint64_t refDelivered = 0;
+        for (const auto& a : arrivals)
+        {
+            const uint32_t d = refs[a[0]].OnSegment(a[1], a[2]).delivered;
+            if (d > 0)
+            {
+                refs[a[0]].OpenWindow(d);
+            }
+            refDelivered += d;
+        }
+        const double refSec =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        EXPECT_EQ(delivered, refDelivered);
+        EXPECT_GT(delivered, 0u);
+        const RmtResourceReport rep = prog.GetResourceReport();
+        std::cout << "[ speed ] K=" << k << ": pipeline program " << n / pipeSec
+                  << " segments/s (reference tracker " << n / refSec << " segments/s), "
+                  << rep.avgPassesPerPacket << " passes/packet, modelled bound "
+                  << rep.throughputBoundPps / 1e6 << " Mpps, " << rep.stagesUsed << " stages"
+                  << std::endl;
+    }
+}

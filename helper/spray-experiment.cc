@@ -20,6 +20,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/tcp-socket-endpoint.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <chrono>
@@ -175,8 +176,12 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
 {
     cmd.AddValue("device", "Endpoint on every host: " + Join(SprayExperiment::Devices()), device);
     cmd.AddValue("fidelity",
-                 "Presto reassembly fidelity K (out-of-order intervals): 0..16 or full",
+                 "Presto reassembly fidelity K (out-of-order intervals): 0..16 or full; "
+                 "with --classRules one value per class, e.g. 2,0,full",
                  fidelity);
+    cmd.AddValue("classRules",
+                 "Presto classifier rules file mapping connections to fidelity classes",
+                 classRules);
     cmd.AddValue("lb", "Load balancing in the switches: ecmp|spray|spray-rr|flowlet", lb);
     cmd.AddValue("workload",
                  "Flow-size CDF: websearch|datamining|hadoop or a CDF file path",
@@ -226,6 +231,7 @@ SprayExperimentConfig::ToJson() const
 {
     return {{"device", device},
             {"fidelity", fidelity},
+            {"class_rules", classRules},
             {"lb", lb},
             {"workload", workload},
             {"load", load},
@@ -264,7 +270,17 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 {
     const auto& c = m_config;
     RequireOneOf("device", c.device, Devices());
-    PrestoNetDevice::ParseFidelity(c.fidelity, "--fidelity");
+    if (c.device == "presto")
+    {
+        // refuse an impossible pipeline now, before anything runs or is written
+        Ptr<PrestoNetDevice> probe = CreateObject<PrestoNetDevice>();
+        UintegerValue budget;
+        probe->GetAttribute("StageBudget", budget);
+        PrestoNetDevice::ParseFidelities(c.fidelity, "--fidelity");
+        PrestoNetDevice::CheckConfiguration(c.fidelity,
+                                            static_cast<uint32_t>(budget.Get()),
+                                            c.classRules);
+    }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("topology", c.topology, {"leaf-spine", "fat-tree"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
@@ -435,6 +451,7 @@ SprayExperiment::Run()
         ObjectFactory nic;
         nic.SetTypeId(PrestoNetDevice::GetTypeId());
         nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
+        nic.Set("ClassifierRules", StringValue(c.classRules));
         fabric.SetHostDeviceFactory(nic);
     }
     fabric.Install(m_topology);
@@ -568,6 +585,8 @@ SprayExperiment::Run()
         PrintSummaryTable(std::cout, label, m_summary, m_speed);
         std::cout << "delivery: " << m_report["delivery"].dump() << "\n"
                   << "fabric:   " << m_report["fabric"].dump() << "\n"
+                  << (m_report.contains("nic") ? "nic:      " + m_report["nic"].dump() + "\n"
+                                               : std::string())
                   << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
                   << (c.plot ? ",fct.png}" : "}") << std::endl;
     }

@@ -32,7 +32,8 @@ class CommandLine;
 struct SprayExperimentConfig
 {
     std::string device{"host-tcp"};     //!< endpoint: see SprayExperiment::Devices()
-    std::string fidelity{"1"};          //!< presto: reassembly fidelity K, 0..16 or full
+    std::string fidelity{"1"};          //!< presto: reassembly fidelity K per class, 0..16|full
+    std::string classRules;             //!< presto: classifier rules file ("": one class)
     std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
     std::string workload{"websearch"};  //!< built-in CDF name or CDF file path
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]

@@ -375,6 +375,7 @@ OffloadNetDevice::Read(uint32_t id, uint32_t maxBytes)
     c.rxRing->Read(c.rxRing->GetHead(), buf.data(), n);
     c.rxRing->Advance(n);
     c.rxReadable -= n;
+    OnApplicationRead(id, n);
     if (auto update = c.tcp->AppRead(n))
     {
         SendSegment(id, *update, nullptr);
@@ -517,13 +518,15 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
         throw PrestoInputError("OffloadNetDevice::CongestionControl=" + m_congestion +
                                " is not valid; valid values: dctcp, newreno");
     }
-    ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort);
+    // the slot's state before Establish tells who opened: SYN_SENT is the client
+    ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
     c.tcp = std::make_unique<OffloadTcpConnection>(cfg, c.iss, c.irs, peerWindowBytes);
     c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
     c.rxRing = std::make_unique<OffloadByteRing>(c.rcvBuf, c.irs + 1);
     c.txTail = c.iss + 1;
     c.state = Conn::ESTABLISHED;
     ++m_established;
+    OnEstablished(id, *c.tcp);
     m_establishedTrace(id);
 }
 
@@ -896,7 +899,8 @@ void
 OffloadNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
                                       Ipv4Address peer,
                                       uint16_t localPort,
-                                      uint16_t peerPort)
+                                      uint16_t peerPort,
+                                      bool activeOpen)
 {
 }
 
@@ -912,6 +916,16 @@ Time
 OffloadNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg)
 {
     return Time(0);
+}
+
+void
+OffloadNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
+{
+}
+
+void
+OffloadNetDevice::OnApplicationRead(uint32_t conn, uint32_t bytes)
+{
 }
 
 const OffloadTcpConnection&

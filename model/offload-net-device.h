@@ -134,11 +134,13 @@ class OffloadNetDevice : public PointToPointNetDevice
      * \brief Execution model: data-path configuration of a new connection.
      * \param cfg filled with the device defaults; adjust (fidelity, congestion control, ...)
      * \param peer remote address \param localPort local port \param peerPort remote port
+     * \param activeOpen true if this host opened the connection (it is the client)
      */
     virtual void ConfigureConnection(OffloadTcpConfig& cfg,
                                      Ipv4Address peer,
                                      uint16_t localPort,
-                                     uint16_t peerPort);
+                                     uint16_t peerPort,
+                                     bool activeOpen);
 
     /**
      * \brief Execution model: the NIC processed one received segment of a connection; how long
@@ -156,6 +158,18 @@ class OffloadNetDevice : public PointToPointNetDevice
      * \return processing latency before the segment reaches the wire queue
      */
     virtual Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg);
+
+    /**
+     * \brief Execution model: a connection's data path was created (handshake done).
+     * \param conn slot \param tcp its data path
+     */
+    virtual void OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp);
+
+    /**
+     * \brief Execution model: the application read bytes (the receive window opens).
+     * \param conn slot \param bytes bytes read
+     */
+    virtual void OnApplicationRead(uint32_t conn, uint32_t bytes);
 
     /** \param conn slot \return the connection's data path (must be established) */
     const OffloadTcpConnection& GetConnection(uint32_t conn) const;

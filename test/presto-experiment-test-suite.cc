@@ -262,6 +262,16 @@ class BadConfigTestCase : public TestCase
             {[](SprayExperimentConfig& c) { c.workload = "/no/such.cdf"; }, "/no/such.cdf"},
             {[](SprayExperimentConfig& c) { c.failLinks = "leaf0-spine9"; }, "spine9"},
             {[](SprayExperimentConfig& c) { c.buckets = "100,50"; }, "buckets"},
+            {[](SprayExperimentConfig& c) {
+                 c.device = "presto";
+                 c.fidelity = "6"; // 3 + 2*6 = 15 stages > the default budget of 12
+             },
+             "stage budget is 12"},
+            {[](SprayExperimentConfig& c) {
+                 c.device = "presto";
+                 c.fidelity = "seven";
+             },
+             "0..16 or full"},
         };
         for (const auto& k : cases)
         {
@@ -281,6 +291,68 @@ class BadConfigTestCase : public TestCase
                                   "message '" << message << "' should mention " << k.mustMention);
         }
         NS_TEST_EXPECT_MSG_EQ(std::filesystem::exists(dir + "/out"), false, "nothing written");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * Presto's pipeline cost grows by the documented two stages per out-of-order interval, and
+ * on a loaded, sprayed run the pipeline program decides exactly as the shared data path.
+ */
+class PrestoPipelineTestCase : public TestCase
+{
+  public:
+    PrestoPipelineTestCase()
+        : TestCase("presto: stages = 3 + 2K in the resource report; program == data path")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("presto-pipeline");
+        uint64_t lastBytes = 0;
+        for (uint32_t k = 0; k <= 4; ++k)
+        {
+            SprayExperimentConfig c = BaseConfig(dir + "/K" + std::to_string(k));
+            c.device = "presto";
+            c.fidelity = std::to_string(k);
+            c.simTime = 0.004;
+            c.load = 0.7;
+            c.degradeLinks = "leaf0-spine0:10Gbps"; // asymmetric paths: sprayed packets reorder
+            SprayExperiment e(c);
+            e.Run();
+            const auto& nic = e.GetReport()["nic"];
+            const auto& cls = nic["pipeline"][0];
+            NS_TEST_EXPECT_MSG_EQ(cls["stages_used"].get<uint32_t>(),
+                                  3 + 2 * k,
+                                  "stages for K=" << k);
+            uint64_t bytes = cls["register_bytes"].get<uint64_t>();
+            NS_TEST_EXPECT_MSG_GT(bytes, lastBytes, "each interval adds register memory");
+            lastBytes = bytes;
+            NS_TEST_EXPECT_MSG_GT(nic["pipeline_passes_rx"].get<uint64_t>(),
+                                  1000,
+                                  "segments ran through the program");
+            NS_TEST_EXPECT_MSG_EQ(nic["program_mismatches"].get<uint64_t>(),
+                                  0,
+                                  "pipeline program and data path agree, K=" << k);
+            NS_TEST_EXPECT_MSG_EQ(e.GetReport()["unfinished"].get<uint64_t>(), 0, "all finish");
+            NS_TEST_EXPECT_MSG_EQ(e.GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(),
+                                  0,
+                                  "bytes exact");
+            if (k == 0)
+            {
+                NS_TEST_EXPECT_MSG_GT(nic["fidelity_drops"].get<uint64_t>(),
+                                      0,
+                                      "K=0 drops reordered segments");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT(nic["out_of_order_placed"].get<uint64_t>(),
+                                      0,
+                                      "K>0 places reordered segments");
+            }
+        }
         std::filesystem::remove_all(dir);
     }
 };
@@ -312,6 +384,7 @@ class PrestoExperimentTestSuite : public TestSuite
         AddTestCase(new DeterminismTestCase, TestCase::QUICK);
         AddTestCase(new FlowFileReplayTestCase, TestCase::QUICK);
         AddTestCase(new BadConfigTestCase, TestCase::QUICK);
+        AddTestCase(new PrestoPipelineTestCase, TestCase::QUICK);
     }
 };
 

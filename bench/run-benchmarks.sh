@@ -21,19 +21,24 @@ ref=(--leaves=4 --hostsPerLeaf=8 --spines=4 --hostRate=10Gbps --coreRate=40Gbps
 
 hops_per_s() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["packet_hops_per_s"])' "$1"; }
 
-echo "== reference scenario, host-tcp, simTime=$sim s"
-"$build/presto-spray" "${ref[@]}" --fabric=presto --out="$out/ref-presto-fabric"
-"$build/presto-spray" "${ref[@]}" --fabric=ns3-routers --out="$out/ref-ns3-routers"
-python3 - "$out/ref-presto-fabric/summary.json" "$out/ref-ns3-routers/summary.json" <<'PY'
+echo "== reference scenario, simTime=$sim s"
+"$build/presto-spray" "${ref[@]}" --device=host-tcp --fabric=presto --out="$out/ref-host-tcp"
+"$build/presto-spray" "${ref[@]}" --device=host-tcp --fabric=ns3-routers --out="$out/ref-ns3-routers"
+"$build/presto-spray" "${ref[@]}" --device=presto --fidelity=1 --out="$out/ref-presto"
+python3 - "$out" <<'PY'
 import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-for name, s in (("presto fabric", a), ("ns-3 routers ", b)):
-    sp = s["speed"]
+runs = [("host-tcp, module fabric   ", "ref-host-tcp"),
+        ("host-tcp, ns-3 IPv4 routers", "ref-ns3-routers"),
+        ("presto K=1, module fabric ", "ref-presto")]
+s = {d: json.load(open(f"{sys.argv[1]}/{d}/summary.json")) for _, d in runs}
+for name, d in runs:
+    sp = s[d]["speed"]
     print(f"{name}: {sp['packet_hops_per_s']:>12,.0f} packet-hops/s "
           f"({sp['packet_hops']:,} hops, {sp['wall_s']:.2f} s wall, {sp['events']:,} events, "
           f"{sp['peak_rss_kb']/1024:.0f} MB peak)")
-print(f"ratio (presto fabric / ns-3 routers): "
-      f"{a['speed']['packet_hops_per_s'] / b['speed']['packet_hops_per_s']:.2f}")
+hps = {d: s[d]["speed"]["packet_hops_per_s"] for _, d in runs}
+print(f"ratio host-tcp: module fabric / ns-3 routers = {hps['ref-host-tcp'] / hps['ref-ns3-routers']:.2f}")
+print(f"ratio presto / host-tcp (same fabric)        = {hps['ref-presto'] / hps['ref-host-tcp']:.2f}")
 PY
 
 echo "== switch path alone (trivial source, no TCP)"

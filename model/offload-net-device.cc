@@ -149,7 +149,9 @@ OffloadNetDevice::OffloadNetDevice()
     NS_LOG_FUNCTION(this);
     // PointToPointNetDevice::DoDispose is private, so this device cannot extend it: release
     // the connection table (it holds sockets, which hold this device) when the simulator ends
-    Simulator::ScheduleDestroy(&OffloadNetDevice::Cleanup, this);
+    // (the event holds a reference: nodes and their devices are disposed by an earlier
+    // destroy event, and this one must still find the object)
+    Simulator::ScheduleDestroy(&OffloadNetDevice::Cleanup, Ptr<OffloadNetDevice>(this));
 }
 
 OffloadNetDevice::~OffloadNetDevice()

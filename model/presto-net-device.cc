@@ -312,15 +312,37 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
         }
     }
     add("pipeline_recirculations", recirculations);
-    if (!m_configured || nic.contains("pipeline"))
+    if (!m_configured)
     {
         return;
     }
-    // the per-class configuration is the same on every host: report it once
-    nlohmann::json classes = nlohmann::json::array();
+    // one entry per class: the configuration (same on every host) and summed use
+    if (!nic.contains("pipeline"))
+    {
+        nic["pipeline"] = nlohmann::json::array();
+    }
+    nlohmann::json& classes = nic["pipeline"];
     for (size_t c = 0; c < m_fidelity.size(); ++c)
     {
-        nlohmann::json j;
+        if (classes.size() <= c)
+        {
+            classes.push_back(nlohmann::json::object());
+        }
+        nlohmann::json& j = classes[c];
+        j["connections"] = j.value("connections", uint64_t(0)) + m_classConnections[c];
+        if (j.contains("class"))
+        {
+            if (m_programs[c])
+            {
+                RmtResourceReport r = m_programs[c]->GetResourceReport();
+                for (size_t st = 0; st < r.stages.size(); ++st)
+                {
+                    j["stage_packets"][st] =
+                        j["stage_packets"][st].get<uint64_t>() + r.stages[st].packets;
+                }
+            }
+            continue;
+        }
         j["class"] = c;
         j["fidelity"] = m_fidelity[c] == ReassemblyTracker::UNBOUNDED
                             ? nlohmann::json("full")
@@ -334,15 +356,18 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
             j["table_entries"] = r.tableEntries;
             j["pass_latency_ns"] = r.passLatencyNs;
             j["throughput_bound_pps"] = r.clockHz * r.pipes;
+            j["stage_packets"] = nlohmann::json::array();
+            for (const auto& st : r.stages)
+            {
+                j["stage_packets"].push_back(st.packets); // per-stage occupancy
+            }
         }
         else
         {
             j["stages_used"] = nullptr; // the unbounded reference is not a pipeline program
             j["stage_budget"] = m_stageBudget;
         }
-        classes.push_back(j);
     }
-    nic["pipeline"] = classes;
 }
 
 } // namespace ns3

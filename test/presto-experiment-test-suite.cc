@@ -357,6 +357,75 @@ class PrestoPipelineTestCase : public TestCase
     }
 };
 
+/**
+ * Presto's classifier sends each connection to the fidelity class its rules name: flows to
+ * port 200 run with full reassembly, the others with K = 0.
+ */
+class PrestoClassesTestCase : public TestCase
+{
+  public:
+    PrestoClassesTestCase()
+        : TestCase("presto: classifier rules map connections to fidelity classes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("presto-classes");
+        {
+            std::ofstream rules(dir + "/rules.txt");
+            rules << "# port 200 gets full reassembly\n100 1 proto=tcp dport=200\n";
+        }
+        std::vector<FlowSpec> flows;
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            FlowSpec f;
+            f.id = i;
+            f.src = i;
+            f.dst = 7 - i;
+            f.dport = i < 2 ? 200 : 100;
+            f.sizeBytes = 200000;
+            f.startNs = 1000 * i;
+            flows.push_back(f);
+        }
+        WriteFlowFile(dir + "/flows.txt", flows);
+        SprayExperimentConfig c = BaseConfig(dir + "/out");
+        c.device = "presto";
+        c.fidelity = "0,full";
+        c.classRules = dir + "/rules.txt";
+        c.flowFile = dir + "/flows.txt";
+        SprayExperiment e(c);
+        e.Run();
+        const auto& classes = e.GetReport()["nic"]["pipeline"];
+        NS_TEST_ASSERT_MSG_EQ(classes.size(), 2, "two classes reported");
+        // each connection is established at both ends: 2 x flows per class
+        NS_TEST_EXPECT_MSG_EQ(classes[0]["connections"].get<uint64_t>(), 8, "class 0 (K=0)");
+        NS_TEST_EXPECT_MSG_EQ(classes[1]["connections"].get<uint64_t>(), 4, "class 1 (full)");
+        NS_TEST_EXPECT_MSG_EQ(classes[1]["fidelity"].get<std::string>(), "full", "class 1 K");
+        NS_TEST_EXPECT_MSG_EQ(e.GetReport()["unfinished"].get<uint64_t>(), 0, "all finish");
+
+        // a rule naming a class that does not exist is refused before the run
+        {
+            std::ofstream rules(dir + "/bad.txt");
+            rules << "100 5 dport=200\n";
+        }
+        c.classRules = dir + "/bad.txt";
+        c.out = dir + "/out2";
+        std::string message;
+        try
+        {
+            SprayExperiment bad(c);
+        }
+        catch (const PrestoInputError& err)
+        {
+            message = err.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(message.find("bad.txt"), std::string::npos, message);
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /** The presto-experiment suite. */
 class PrestoExperimentTestSuite : public TestSuite
 {
@@ -385,6 +454,7 @@ class PrestoExperimentTestSuite : public TestSuite
         AddTestCase(new FlowFileReplayTestCase, TestCase::QUICK);
         AddTestCase(new BadConfigTestCase, TestCase::QUICK);
         AddTestCase(new PrestoPipelineTestCase, TestCase::QUICK);
+        AddTestCase(new PrestoClassesTestCase, TestCase::QUICK);
     }
 };
 

@@ -3,6 +3,7 @@
  */
 #include "offload-congestion.h"
 
+#include "offload-seq.h"
 #include "presto-input-error.h"
 
 #include <algorithm>
@@ -14,18 +15,6 @@
 
 namespace ns3
 {
-
-namespace
-{
-
-/// \return true when a comes at or after b in sequence space
-bool
-SeqGeq(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>(a - b) >= 0;
-}
-
-} // namespace
 
 OffloadNewReno::OffloadNewReno(uint32_t mss, uint32_t initialCwndSegments)
     : m_mss(mss),
@@ -66,7 +55,7 @@ OffloadNewReno::Init(uint32_t sndNxt)
 bool
 OffloadNewReno::OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt)
 {
-    if (m_inReduction && SeqGeq(sndUna, m_reductionEnd))
+    if (m_inReduction && seq::Geq(sndUna, m_reductionEnd))
     {
         // Everything sent before the last reduction is acknowledged: a new window begins.
         m_inReduction = false;
@@ -235,7 +224,7 @@ OffloadDctcp::OnAckObserved(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint
     {
         m_ackedEceBytes += ackedBytes;
     }
-    if (!SeqGeq(sndUna, m_windowEnd))
+    if (!seq::Geq(sndUna, m_windowEnd))
     {
         return;
     }

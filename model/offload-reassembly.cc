@@ -3,6 +3,7 @@
  */
 #include "offload-reassembly.h"
 
+#include "offload-seq.h"
 #include "presto-input-error.h"
 
 #include <algorithm>
@@ -17,34 +18,6 @@ namespace ns3
 
 namespace
 {
-
-/// \return true when a comes strictly before b in sequence space
-bool
-SeqLt(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>(a - b) < 0;
-}
-
-/// \return true when a comes at or before b in sequence space
-bool
-SeqLeq(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>(a - b) <= 0;
-}
-
-/// \return the later of a and b in sequence space
-uint32_t
-SeqMax(uint32_t a, uint32_t b)
-{
-    return SeqLt(a, b) ? b : a;
-}
-
-/// \return the earlier of a and b in sequence space
-uint32_t
-SeqMin(uint32_t a, uint32_t b)
-{
-    return SeqLt(a, b) ? a : b;
-}
 
 void
 CheckWindow(uint64_t window, const char* where)
@@ -119,7 +92,7 @@ ReassemblyTracker::GetFidelity() const
 bool
 ReassemblyTracker::IsLive(const Interval& x) const
 {
-    return x.len != 0 && SeqLt(m_rcvNext, x.End());
+    return x.len != 0 && seq::Lt(m_rcvNext, x.End());
 }
 
 ReassemblyTracker::Result
@@ -143,19 +116,19 @@ ReassemblyTracker::OnSegment(uint32_t seq, uint32_t len)
     r.ackRequired = true;
 
     const uint32_t end = seq + len;
-    if (SeqLeq(end, m_rcvNext))
+    if (seq::Leq(end, m_rcvNext))
     {
         r.verdict = DUPLICATE; // all of it was delivered already
         return r;
     }
-    const uint32_t s = SeqMax(seq, m_rcvNext); // trim what was already delivered
+    const uint32_t s = seq::Max(seq, m_rcvNext); // trim what was already delivered
     const uint32_t edge = m_rcvNext + m_window;
-    if (!SeqLt(s, edge))
+    if (!seq::Lt(s, edge))
     {
         r.verdict = DROPPED_WINDOW; // new bytes, but no room for any of them
         return r;
     }
-    const uint32_t e = SeqMin(end, edge); // trim what does not fit
+    const uint32_t e = seq::Min(end, edge); // trim what does not fit
 
     if (s == m_rcvNext)
     {
@@ -190,9 +163,9 @@ ReassemblyTracker::AdvanceInOrder(uint32_t e)
     {
         // Intervals are sorted, disjoint and non-adjacent: merge from the lowest up.
         auto it = m_ranges.begin();
-        while (it != m_ranges.end() && SeqLeq(it->first, m_rcvNext))
+        while (it != m_ranges.end() && seq::Leq(it->first, m_rcvNext))
         {
-            m_rcvNext = SeqMax(m_rcvNext, it->second);
+            m_rcvNext = seq::Max(m_rcvNext, it->second);
             it = m_ranges.erase(it);
         }
     }
@@ -209,11 +182,11 @@ ReassemblyTracker::AdvanceInOrder(uint32_t e)
             {
                 continue;
             }
-            if (SeqLeq(x.End(), m_rcvNext))
+            if (seq::Leq(x.End(), m_rcvNext))
             {
                 x = Interval{}; // entirely delivered already (stale or dominated copy)
             }
-            else if (SeqLeq(x.start, m_rcvNext))
+            else if (seq::Leq(x.start, m_rcvNext))
             {
                 m_rcvNext = x.End(); // the in-order point reached it: merge
                 x = Interval{};
@@ -241,20 +214,20 @@ ReassemblyTracker::PlaceFinite(uint32_t s, uint32_t e)
                 placed = true;
                 continue;
             }
-            if (SeqLeq(x.start, s) && SeqLeq(e, x.End()))
+            if (seq::Leq(x.start, s) && seq::Leq(e, x.End()))
             {
                 return DUPLICATE; // nothing new, and nothing written so far
             }
             if (x.End() == s || e == x.start)
             {
                 // Exactly adjacent (the TAS extension at either end).
-                const uint32_t start = SeqMin(x.start, s);
-                x = Interval{start, SeqMax(x.End(), e) - start};
+                const uint32_t start = seq::Min(x.start, s);
+                x = Interval{start, seq::Max(x.End(), e) - start};
                 u = x;
                 placed = true;
                 continue;
             }
-            if (SeqLt(x.start, e) && SeqLt(s, x.End()))
+            if (seq::Lt(x.start, e) && seq::Lt(s, x.End()))
             {
                 return DROPPED_FIDELITY; // partial overlap: TAS does not trim against it
             }
@@ -263,14 +236,14 @@ ReassemblyTracker::PlaceFinite(uint32_t s, uint32_t e)
         // Placed already: a later slot touching the placed range absorbs it, keeping the
         // invariant "earlier slot contained in the later one" (the earlier one becomes a
         // dominated copy, freed when rcv_next passes it).
-        if (live && SeqLeq(x.start, u.End()) && SeqLeq(u.start, x.End()))
+        if (live && seq::Leq(x.start, u.End()) && seq::Leq(u.start, x.End()))
         {
-            if (SeqLeq(x.start, s) && SeqLeq(e, x.End()))
+            if (seq::Leq(x.start, s) && seq::Leq(e, x.End()))
             {
                 covered = true;
             }
-            const uint32_t start = SeqMin(x.start, u.start);
-            x = Interval{start, SeqMax(x.End(), u.End()) - start};
+            const uint32_t start = seq::Min(x.start, u.start);
+            x = Interval{start, seq::Max(x.End(), u.End()) - start};
             u = x;
         }
     }
@@ -290,9 +263,9 @@ ReassemblyTracker::PlaceUnbounded(uint32_t s, uint32_t e)
     if (it != m_ranges.begin())
     {
         auto prev = std::prev(it);
-        if (SeqLeq(s, prev->second))
+        if (seq::Leq(s, prev->second))
         {
-            if (SeqLeq(e, prev->second))
+            if (seq::Leq(e, prev->second))
             {
                 return DUPLICATE;
             }
@@ -301,10 +274,10 @@ ReassemblyTracker::PlaceUnbounded(uint32_t s, uint32_t e)
     }
     uint32_t start = s;
     uint32_t end = e;
-    while (it != m_ranges.end() && SeqLeq(it->first, end))
+    while (it != m_ranges.end() && seq::Leq(it->first, end))
     {
-        start = SeqMin(start, it->first);
-        end = SeqMax(end, it->second);
+        start = seq::Min(start, it->first);
+        end = seq::Max(end, it->second);
         it = m_ranges.erase(it);
     }
     m_ranges.emplace(start, end);
@@ -319,13 +292,13 @@ ReassemblyTracker::TrimToWindow()
     {
         for (auto it = m_ranges.begin(); it != m_ranges.end();)
         {
-            if (!SeqLt(it->first, edge))
+            if (!seq::Lt(it->first, edge))
             {
                 it = m_ranges.erase(it);
             }
             else
             {
-                it->second = SeqMin(it->second, edge);
+                it->second = seq::Min(it->second, edge);
                 ++it;
             }
         }
@@ -338,11 +311,11 @@ ReassemblyTracker::TrimToWindow()
         {
             x = Interval{};
         }
-        else if (!SeqLt(x.start, edge))
+        else if (!seq::Lt(x.start, edge))
         {
             x = Interval{};
         }
-        else if (SeqLt(edge, x.End()))
+        else if (seq::Lt(edge, x.End()))
         {
             x.len = edge - x.start;
         }
@@ -375,10 +348,10 @@ ReassemblyTracker::GetIntervals() const
     });
     for (const Interval& x : live)
     {
-        if (!out.empty() && SeqLeq(x.start, out.back().End()))
+        if (!out.empty() && seq::Leq(x.start, out.back().End()))
         {
             Interval& last = out.back();
-            last.len = SeqMax(last.End(), x.End()) - last.start;
+            last.len = seq::Max(last.End(), x.End()) - last.start;
         }
         else
         {

@@ -4,6 +4,8 @@
 #ifndef PRESTO_OFFLOAD_REASSEMBLY_H
 #define PRESTO_OFFLOAD_REASSEMBLY_H
 
+#include "offload-seq.h"
+
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -219,7 +221,7 @@ class ReassemblyTracker
          */
         bool operator()(uint32_t a, uint32_t b) const
         {
-            return static_cast<int32_t>(a - b) < 0;
+            return seq::Lt(a, b);
         }
     };
 

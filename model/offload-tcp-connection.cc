@@ -3,6 +3,7 @@
  */
 #include "offload-tcp-connection.h"
 
+#include "offload-seq.h"
 #include "presto-input-error.h"
 
 #include <algorithm>
@@ -16,20 +17,6 @@ namespace ns3
 
 namespace
 {
-
-/// \return true when a comes strictly before b in sequence space
-bool
-SeqLt(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>(a - b) < 0;
-}
-
-/// \return true when a comes at or before b in sequence space
-bool
-SeqLeq(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>(a - b) <= 0;
-}
 
 /// Largest buffer, bytes: keeps all compared sequence numbers within 2^31 of each other.
 constexpr uint32_t MAX_BUFFER = ReassemblyTracker::MAX_WINDOW;
@@ -230,14 +217,14 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
 
     // 3. The ACK field (send side). An ack of data never sent: answer with an ACK and drop
     //    the segment (RFC 793); an ack below snd_una is old news and is ignored.
-    if (SeqLt(m_sndMax, seg.ack))
+    if (seq::Lt(m_sndMax, seg.ack))
     {
         ++m_counters.invalidAcks;
         d.sendAck = true;
         d.ackSegment = MakeAck(false);
         return d;
     }
-    if (SeqLt(seg.ack, m_sndUna))
+    if (seq::Lt(seg.ack, m_sndUna))
     {
         ++m_counters.oldAcks;
     }
@@ -307,7 +294,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
             }
         }
     }
-    else if (SeqLt(seg.seq, GetRcvNext()))
+    else if (seq::Lt(seg.seq, GetRcvNext()))
     {
         // A zero-length segment below rcv_next is unacceptable (RFC 793): answer with an
         // ACK. This is the peer's zero-window probe (seq = snd_una - 1) or keep-alive. Our own
@@ -339,7 +326,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
     {
         // The FIN occupies the sequence number m_sndBufEnd; everything below it is payload.
         uint32_t dataAcked = acked;
-        if (m_closeRequested && SeqLt(m_sndBufEnd, seg.ack))
+        if (m_closeRequested && seq::Lt(m_sndBufEnd, seg.ack))
         {
             dataAcked -= 1;
             if (!m_finAcked)
@@ -349,19 +336,19 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
             }
         }
         m_sndUna = seg.ack;
-        if (SeqLt(m_sndNxt, m_sndUna))
+        if (seq::Lt(m_sndNxt, m_sndUna))
         {
             m_sndNxt = m_sndUna; // go-back-N re-sends only what the peer does not have yet
         }
         m_dupAcks = 0;
-        if (m_inRecovery && SeqLt(m_recover, m_sndUna))
+        if (m_inRecovery && seq::Lt(m_recover, m_sndUna))
         {
             m_inRecovery = false;
         }
         d.ackedBytes = dataAcked;
         m_counters.bytesAcked += dataAcked;
 
-        if (m_rttTiming && SeqLeq(m_rttSeq, seg.ack))
+        if (m_rttTiming && seq::Leq(m_rttSeq, seg.ack))
         {
             // Karn: the timed segment was sent once (timing stops at any go-back-N).
             m_rttTiming = false;
@@ -379,7 +366,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
         }
     }
     else if (seg.payloadLen == 0 && !seg.Has(OffloadSegment::FIN) &&
-             seg.window == m_peerWindowLast && SeqLt(m_sndUna, m_sndMax))
+             seg.window == m_peerWindowLast && seq::Lt(m_sndUna, m_sndMax))
     {
         // RFC 5681 duplicate ACK. Go-back-N exactly at the threshold, and only once per
         // window: not again before snd_una passes the recovery point (RFC 6582's "covers
@@ -392,7 +379,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
 
     // The peer's window: the right edge never moves left (see class doc).
     const uint32_t edge = seg.ack + std::min(seg.window, MAX_BUFFER);
-    if (SeqLt(m_peerRightEdge, edge))
+    if (seq::Lt(m_peerRightEdge, edge))
     {
         m_peerRightEdge = edge;
     }
@@ -485,7 +472,7 @@ OffloadTcpConnection::AppClose()
 uint32_t
 OffloadTcpConnection::UnsentFrom(uint32_t seq) const
 {
-    return SeqLt(seq, m_sndBufEnd) ? m_sndBufEnd - seq : 0;
+    return seq::Lt(seq, m_sndBufEnd) ? m_sndBufEnd - seq : 0;
 }
 
 std::optional<OffloadTxSegment>
@@ -513,9 +500,9 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
 
     // Sending is limited by both windows, counted from snd_una.
     const uint32_t cwndEdge = m_sndUna + std::min(m_cc->GetCwnd(), MAX_BUFFER);
-    const uint32_t edge = SeqLt(cwndEdge, m_peerRightEdge) ? cwndEdge : m_peerRightEdge;
-    const uint32_t usable = SeqLt(m_sndNxt, edge) ? edge - m_sndNxt : 0;
-    const bool retransmission = SeqLt(m_sndNxt, m_sndMax);
+    const uint32_t edge = seq::Lt(cwndEdge, m_peerRightEdge) ? cwndEdge : m_peerRightEdge;
+    const uint32_t usable = seq::Lt(m_sndNxt, edge) ? edge - m_sndNxt : 0;
+    const bool retransmission = seq::Lt(m_sndNxt, m_sndMax);
     uint32_t avail = UnsentFrom(m_sndNxt);
     if (retransmission)
     {
@@ -529,8 +516,8 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
     }
     const bool finDue = m_closeRequested && m_sndNxt + len == m_sndBufEnd;
     // The FIN takes no buffer space at the peer, so it needs no window.
-    const bool fin = finDue && (retransmission ? SeqLt(m_sndNxt + len, m_sndMax)
-                                               : !SeqLt(m_sndBufEnd, m_sndMax));
+    const bool fin = finDue && (retransmission ? seq::Lt(m_sndNxt + len, m_sndMax)
+                                               : !seq::Lt(m_sndBufEnd, m_sndMax));
     if (len == 0 && !fin)
     {
         return std::nullopt;
@@ -567,7 +554,7 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
         }
     }
     m_sndNxt += seqLen;
-    if (SeqLt(m_sndMax, m_sndNxt))
+    if (seq::Lt(m_sndMax, m_sndNxt))
     {
         m_sndMax = m_sndNxt;
     }
@@ -590,7 +577,7 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
     {
         return t;
     }
-    if (m_rtoArmed && SeqLt(m_sndUna, m_sndMax) && nowNs >= m_rtoDeadlineNs)
+    if (m_rtoArmed && seq::Lt(m_sndUna, m_sndMax) && nowNs >= m_rtoDeadlineNs)
     {
         // RFC 6298 (5.4)-(5.6): go back to snd_una, back off, restart the timer.
         ++m_counters.timeouts;
@@ -608,7 +595,7 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
 
     // Persist: nothing in flight, data waiting, and the peer's window is closed.
     const bool blocked =
-        m_sndUna == m_sndMax && UnsentFrom(m_sndNxt) > 0 && SeqLeq(m_peerRightEdge, m_sndNxt);
+        m_sndUna == m_sndMax && UnsentFrom(m_sndNxt) > 0 && seq::Leq(m_peerRightEdge, m_sndNxt);
     if (!blocked)
     {
         m_persistArmed = false;
@@ -751,7 +738,7 @@ OffloadTcpConnection::GetRtoDeadlineNs() const
 uint32_t
 OffloadTcpConnection::GetTxBuffered() const
 {
-    return SeqLt(m_sndUna, m_sndBufEnd) ? m_sndBufEnd - m_sndUna : 0;
+    return seq::Lt(m_sndUna, m_sndBufEnd) ? m_sndBufEnd - m_sndUna : 0;
 }
 
 uint32_t

@@ -3,6 +3,7 @@
  */
 #include "presto-rx-program.h"
 
+#include "offload-seq.h"
 #include "presto-input-error.h"
 
 #include <string>
@@ -18,34 +19,6 @@ namespace
 
 /// Valid bit of a start register (bit 32, above the 32-bit sequence number).
 constexpr uint64_t SLOT_VALID = uint64_t{1} << 32;
-
-/// \return true when a comes strictly before b in sequence space
-inline bool
-SeqLt(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>(a - b) < 0;
-}
-
-/// \return true when a comes at or before b in sequence space
-inline bool
-SeqLeq(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>(a - b) <= 0;
-}
-
-/// \return the later of a and b in sequence space
-inline uint32_t
-SeqMax(uint32_t a, uint32_t b)
-{
-    return SeqLt(a, b) ? b : a;
-}
-
-/// \return the earlier of a and b in sequence space
-inline uint32_t
-SeqMin(uint32_t a, uint32_t b)
-{
-    return SeqLt(a, b) ? a : b;
-}
 
 /// \return bits needed to hold the values 0..n-1 (at least 1)
 uint32_t
@@ -253,18 +226,18 @@ PrestoRxProgram::BuildRcvNextStage()
                 return; // a pure ACK: nothing to track
             }
             const uint32_t end = seq + len;
-            if (SeqLeq(end, r))
+            if (seq::Leq(end, r))
             {
                 cls = CLS_DUPLICATE; // all of it was delivered already
                 return;
             }
-            s = SeqMax(seq, r); // trim what was already delivered
-            if (!SeqLt(s, edge))
+            s = seq::Max(seq, r); // trim what was already delivered
+            if (!seq::Lt(s, edge))
             {
                 cls = CLS_OUT_OF_WINDOW; // no room for any new byte
                 return;
             }
-            e = SeqMin(end, edge); // trim what does not fit
+            e = seq::Min(end, edge); // trim what does not fit
             if (s == r)
             {
                 cls = CLS_IN_ORDER;
@@ -332,7 +305,7 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         uint32_t old = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
-            if ((cell & SLOT_VALID) != 0 && SeqLeq(old, run))
+            if ((cell & SLOT_VALID) != 0 && seq::Leq(old, run))
             {
                 act = ACT_CLEARED;
                 cell = 0;
@@ -358,7 +331,7 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         uint32_t old = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
-            const bool live = (cell & SLOT_VALID) != 0 && SeqLt(rcv, old);
+            const bool live = (cell & SLOT_VALID) != 0 && seq::Lt(rcv, old);
             if (!placed)
             {
                 if (!live)
@@ -378,13 +351,13 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
                     }
                 }
             }
-            else if (live && SeqLeq(old, uEnd))
+            else if (live && seq::Leq(old, uEnd))
             {
                 // Either the slot touches the placed range U (it absorbs U: its start becomes
                 // min(start, U.start)) or it lies wholly below U, where that minimum is its
                 // own start: the write is right in both cases, the length stage tells them
                 // apart.
-                cell = SLOT_VALID | SeqMin(old, uStart);
+                cell = SLOT_VALID | seq::Min(old, uStart);
                 act = ACT_LIVE_PLACED;
             }
         });
@@ -405,8 +378,8 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         uint32_t old = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
-            const bool live = (cell & SLOT_VALID) != 0 && SeqLt(rcv, old);
-            if (!live || !SeqLt(old, edge))
+            const bool live = (cell & SLOT_VALID) != 0 && seq::Lt(rcv, old);
+            if (!live || !seq::Lt(old, edge))
             {
                 cell = 0; // passed, or wholly beyond the new edge: forget it
                 act = ACT_CLEARED;
@@ -442,7 +415,7 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
             end = old + static_cast<uint32_t>(cell);
             cell = 0;
         });
-        c.Set(f.run, SeqMax(run, end)); // a merged slot carries rcv_next to its end
+        c.Set(f.run, seq::Max(run, end)); // a merged slot carries rcv_next to its end
     });
 
     tb.AddAction("place_len", [f, lenArr](RmtActionContext& c) {
@@ -469,28 +442,28 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
             const uint32_t end = old + static_cast<uint32_t>(cell);
             if (act == ACT_LIVE_UNPLACED)
             {
-                if (SeqLeq(old, s) && SeqLeq(e, end))
+                if (seq::Leq(old, s) && seq::Leq(e, end))
                 {
                     stop = STOP_DUPLICATE; // nothing new, nothing written so far
                 }
                 else if (end == s || e == old)
                 {
                     // Exactly adjacent: the slot grows by T (TAS's extension at either end).
-                    uStart = SeqMin(old, s);
-                    uEnd = SeqMax(end, e);
+                    uStart = seq::Min(old, s);
+                    uEnd = seq::Max(end, e);
                     cell = uEnd - uStart;
                     placed = true;
                 }
-                else if (SeqLt(old, e) && SeqLt(s, end))
+                else if (seq::Lt(old, e) && seq::Lt(s, end))
                 {
                     stop = STOP_OVERLAP; // partial overlap: not trimmed against (as TAS)
                 }
             }
-            else if (SeqLeq(uStart, end)) // ACT_LIVE_PLACED: the slot touches U
+            else if (seq::Leq(uStart, end)) // ACT_LIVE_PLACED: the slot touches U
             {
-                covered = SeqLeq(old, s) && SeqLeq(e, end);
-                uStart = SeqMin(old, uStart);
-                uEnd = SeqMax(end, uEnd);
+                covered = seq::Leq(old, s) && seq::Leq(e, end);
+                uStart = seq::Min(old, uStart);
+                uEnd = seq::Max(end, uEnd);
                 cell = uEnd - uStart;
                 placed = true; // (already)
             }
@@ -521,7 +494,7 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
         const auto edge = static_cast<uint32_t>(c.Get(f.edge));
         c.Update(*lenArr, c.Get(f.conn), [&](uint64_t& cell) {
-            if (SeqLt(edge, old + static_cast<uint32_t>(cell)))
+            if (seq::Lt(edge, old + static_cast<uint32_t>(cell)))
             {
                 cell = edge - old; // cut at the new right edge
             }

@@ -1,6 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "input-error-matchers.h"
+
 #include "ns3/offload-reassembly.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-rx-program.h"
@@ -16,39 +18,11 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::test::Contains;
+using ns3::test::ErrorOf;
 
 namespace
 {
-
-/// Run f, expect PrestoInputError, and return its message ("" if nothing was thrown).
-template <typename F>
-std::string
-ErrorOf(F&& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const PrestoInputError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
-
-/// True if s contains every part.
-bool
-Contains(const std::string& s, std::initializer_list<const char*> parts)
-{
-    for (const char* p : parts)
-    {
-        if (s.find(p) == std::string::npos)
-        {
-            return false;
-        }
-    }
-    return true;
-}
 
 /// A hardware configuration with room for every K.
 RmtPipelineConfig

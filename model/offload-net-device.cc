@@ -45,6 +45,10 @@ ShiftFor(uint32_t buffer)
 }
 
 /// A deterministic initial sequence number per connection (no clock in the ISN: runs repeat).
+/// It is kept below 2^30 for interoperability with ns-3's TcpSocketBase (3.37): that starts its
+/// "last CE sequence" at 0 and compares modulo 2^32 (m_ecnCESeq < seq), so it ignores CE on
+/// every segment whose sequence number lies in [2^31, 2^32) and never echoes ECE to a peer
+/// whose ISN is there. Below 2^30, the first GB of every connection is echoed correctly.
 uint32_t
 InitialSequence(uint32_t local, uint32_t peer, uint16_t lport, uint16_t pport)
 {
@@ -52,7 +56,7 @@ InitialSequence(uint32_t local, uint32_t peer, uint16_t lport, uint16_t pport)
         (uint64_t(local) << 32 | peer) ^ (uint64_t(lport) << 16 | pport) ^ 0x9e3779b97f4a7c15ULL;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<uint32_t>(z ^ (z >> 31));
+    return static_cast<uint32_t>(z ^ (z >> 31)) & 0x3fffffffu;
 }
 } // namespace
 
@@ -124,6 +128,14 @@ OffloadNetDevice::GetTypeId()
                           StringValue("dctcp"),
                           MakeStringAccessor(&OffloadNetDevice::m_congestion),
                           MakeStringChecker())
+            .AddAttribute("TimeWait",
+                          "How long the NIC remembers a torn-down connection (TCP's TIME-WAIT, "
+                          "2 MSL, shortened to data-center time scales): its late segments are "
+                          "absorbed and a re-sent FIN is ACKed again, instead of reaching the "
+                          "host stack, which would answer with RST",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_timeWait),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("Segment",
                             "Data-path decision for a received segment with payload",
                             MakeTraceSourceAccessor(&OffloadNetDevice::m_segmentTrace),
@@ -289,8 +301,29 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     {
         m_finished += c.tcp->GetCounters(); // fold into the device totals
     }
-    m_lookup.erase(Key(c.peer, c.peerPort, c.localPort));
+    const uint64_t key = Key(c.peer, c.peerPort, c.localPort);
+    m_lookup.erase(key);
     Simulator::Cancel(c.synTimer);
+    if (c.tcp && m_timeWait.IsStrictlyPositive())
+    {
+        // TIME-WAIT: the peer's last segments (a late ACK, a re-sent FIN) can still arrive;
+        // without this they would go up to the host stack, which answers RST.
+        ExpireTimeWait(); // bounds the table to the connections closed within TimeWait
+        TimeWaitEntry& tw = m_timeWaitTable[key];
+        tw.expiry = Simulator::Now() + m_timeWait;
+        tw.seq = c.tcp->GetSndMax();
+        tw.ack = c.tcp->GetRcvNext();
+        tw.localPort = c.localPort;
+        tw.peerPort = c.peerPort;
+        tw.peer = c.peer;
+        m_timeWaitOrder.emplace_back(tw.expiry, key);
+    }
+    if (c.ownsPort)
+    {
+        // the client's (ephemeral) port returns to the pool: without this a host runs out of
+        // ports after 16384 connections it opened
+        m_portUsed[c.localPort] = false;
+    }
     if (c.socket)
     {
         c.socket->Finished();
@@ -316,10 +349,12 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     uint32_t id = AllocateSlot();
     if (id == NO_SLOT)
     {
+        m_portUsed[localPort] = false; // refused: the socket's port is free again
         return false;
     }
     Conn& c = m_slots[id];
     c.state = Conn::SYN_SENT;
+    c.ownsPort = true;
     c.peer = peer;
     c.localPort = localPort;
     c.peerPort = peerPort;
@@ -550,8 +585,8 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
             p->RemoveHeader(ih);
             TcpHeader th;
             p->RemoveHeader(th);
-            auto it =
-                m_lookup.find(Key(ih.GetSource(), th.GetSourcePort(), th.GetDestinationPort()));
+            const uint64_t key = Key(ih.GetSource(), th.GetSourcePort(), th.GetDestinationPort());
+            auto it = m_lookup.find(key);
             if (it != m_lookup.end())
             {
                 HandleSegment(it->second, th, ih.GetEcn() == Ipv4Header::ECN_CE, p);
@@ -559,6 +594,10 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
             }
             auto l = m_listeners.find(th.GetDestinationPort());
             uint8_t flags = th.GetFlags();
+            if (!(flags & TcpHeader::SYN) && HandleTimeWait(key, th))
+            {
+                return true; // a late segment of a connection the NIC tore down
+            }
             if (l != m_listeners.end() && (flags & TcpHeader::SYN) && !(flags & TcpHeader::ACK))
             {
                 PassiveOpen(ih.GetSource(), th, l->second);
@@ -593,6 +632,13 @@ OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<P
             }
             Establish(id, th.GetWindowSize());
             SendSegment(id, c.tcp->MakeAck(false), nullptr);
+            if (c.appClosed)
+            {
+                // the application closed during the handshake: Close() found no data path
+                // yet, so the FIN is queued now (else the slot would never be freed)
+                c.tcp->AppClose();
+                Ready(id);
+            }
             m_cpCycles += m_controlCycles;
             Ptr<OffloadSocket> s = c.socket;
             Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
@@ -611,10 +657,9 @@ OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<P
         {
             return;
         }
-        if (!c.peerShift)
-        {
-            c.ourShift = 0;
-        }
+        // ourShift is already 0 if the peer's SYN had no window-scale option (PassiveOpen).
+        // It must not be reset when the peer announced shift 0: our SYN-ACK announced
+        // ourShift, and the peer scales every later window of ours by it (RFC 7323).
         Establish(id, uint32_t(th.GetWindowSize()) << c.peerShift);
         Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
         s->SetDevice(GetNode(), this);
@@ -799,6 +844,13 @@ OffloadNetDevice::PumpTx()
             wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
         }
         Time delay = NanoSeconds(wire - int64_t(now)) + ProcessTransmit(id, seg);
+        // A segment without payload (a lone FIN, a window probe) needs no DMA and would
+        // otherwise overtake the connection's data segments still waiting for theirs: the
+        // peer would see the FIN before the last data, ignore it and wait for our RTO.
+        // Segments of one connection reach the wire in the order the data path produced them.
+        const Time at = std::max(Simulator::Now() + delay, c.txLast);
+        c.txLast = at;
+        delay = at - Simulator::Now();
         if (delay.IsZero())
         {
             SendSegment(id, seg, payload);
@@ -870,6 +922,68 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
     }
     p->AddHeader(ih);
     PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+}
+
+void
+OffloadNetDevice::ExpireTimeWait()
+{
+    const Time now = Simulator::Now();
+    while (!m_timeWaitOrder.empty() && m_timeWaitOrder.front().first <= now)
+    {
+        // forget expired entries (a 4-tuple torn down again meanwhile has a later expiry)
+        auto old = m_timeWaitTable.find(m_timeWaitOrder.front().second);
+        if (old != m_timeWaitTable.end() && old->second.expiry <= now)
+        {
+            m_timeWaitTable.erase(old);
+        }
+        m_timeWaitOrder.pop_front();
+    }
+}
+
+bool
+OffloadNetDevice::HandleTimeWait(uint64_t key, const TcpHeader& th)
+{
+    ExpireTimeWait();
+    auto it = m_timeWaitTable.find(key);
+    if (it == m_timeWaitTable.end())
+    {
+        return false;
+    }
+    if (th.GetFlags() & TcpHeader::FIN)
+    {
+        // the peer did not get our ACK of its FIN: ACK it again (RFC 793 TIME-WAIT)
+        const TimeWaitEntry& tw = it->second;
+        TcpHeader ack;
+        ack.SetSourcePort(tw.localPort);
+        ack.SetDestinationPort(tw.peerPort);
+        ack.SetSequenceNumber(SequenceNumber32(tw.seq));
+        ack.SetAckNumber(SequenceNumber32(tw.ack));
+        ack.SetFlags(TcpHeader::ACK);
+        ack.SetWindowSize(0);
+        Ipv4Address local = GetLocalAddress();
+        if (Node::ChecksumEnabled())
+        {
+            ack.EnableChecksums();
+            ack.InitializeChecksum(local, tw.peer, TCP_PROTOCOL);
+        }
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(ack);
+        Ipv4Header ih;
+        ih.SetSource(local);
+        ih.SetDestination(tw.peer);
+        ih.SetProtocol(TCP_PROTOCOL);
+        ih.SetTtl(64);
+        ih.SetPayloadSize(p->GetSize());
+        ih.SetIdentification(m_ipId++);
+        ih.SetDontFragment();
+        if (Node::ChecksumEnabled())
+        {
+            ih.EnableChecksum();
+        }
+        p->AddHeader(ih);
+        PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+    }
+    return true;
 }
 
 void

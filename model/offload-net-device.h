@@ -215,6 +215,8 @@ class OffloadNetDevice : public PointToPointNetDevice
         bool appClosed{false};                     //!< application closed
         bool peerClosedSeen{false};                //!< peer FIN reported
         uint32_t activeIndex{0};                   //!< position in m_active
+        bool ownsPort{false}; //!< active open: the local port returns to the pool at teardown
+        Time txLast; //!< when the last segment produced reaches the wire queue (keeps order)
     };
 
     /** Wire receive hook (installed as the base device's receive callback). */
@@ -271,6 +273,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint32_t m_txQueuePackets; //!< segments the NIC keeps queued at the wire
     Time m_minRto;             //!< data-path minimum RTO
     std::string m_congestion;  //!< data-path congestion control name
+    Time m_timeWait;           //!< how long a torn-down connection's 4-tuple is remembered
 
     NetDevice::ReceiveCallback m_hostRx;                //!< to the host stack
     mutable Ipv4Address m_local;                        //!< cached host address
@@ -292,6 +295,25 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_established{0};                          //!< connections established
     uint64_t m_cpCycles{0};                             //!< control-plane host cycles
     uint64_t m_handshakeFailures{0};                    //!< handshakes given up
+
+    /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
+    struct TimeWaitEntry
+    {
+        Time expiry;           //!< forgotten after this
+        uint32_t seq{0};       //!< our snd_max at teardown (sequence number of a re-sent ACK)
+        uint32_t ack{0};       //!< our rcv_next at teardown (the peer's FIN acknowledged)
+        uint16_t localPort{0}; //!< local port
+        uint16_t peerPort{0};  //!< remote port
+        Ipv4Address peer;      //!< remote address
+    };
+
+    /** Late segment of a torn-down connection: absorb it, re-ACK a FIN.
+     * \return true if the 4-tuple is in TIME-WAIT */
+    bool HandleTimeWait(uint64_t key, const TcpHeader& th);
+    /** Forget the TIME-WAIT entries that expired. */
+    void ExpireTimeWait();
+    std::unordered_map<uint64_t, TimeWaitEntry> m_timeWaitTable; //!< 4-tuple -> entry
+    std::deque<std::pair<Time, uint64_t>> m_timeWaitOrder;       //!< expiry order
 
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_segmentTrace; //!< rx decisions
     TracedCallback<uint32_t> m_establishedTrace;                           //!< handshake done

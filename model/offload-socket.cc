@@ -123,6 +123,7 @@ OffloadSocket::Connect(const Address& address)
     if (!m_device->Connect(this, m_localPort, m_peer, m_peerPort))
     {
         m_errno = ERROR_AGAIN; // connection table full: refused, counted by the device
+        m_localPort = 0;       // the device released the port
         return -1;
     }
     return 0;
@@ -165,6 +166,12 @@ OffloadSocket::Close()
 int
 OffloadSocket::ShutdownSend()
 {
+    if (m_listening)
+    {
+        // A listening socket sends nothing: PacketSink calls ShutdownSend right after
+        // Listen, which must not stop it from accepting connections.
+        return 0;
+    }
     return Close();
 }
 
@@ -286,6 +293,7 @@ void
 OffloadSocket::Failed()
 {
     m_conn = NO_CONN;
+    m_localPort = 0; // the device released the port with the slot; a new Connect binds again
     NotifyConnectionFailed();
 }
 

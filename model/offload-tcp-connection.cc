@@ -284,10 +284,17 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
                     break;
                 }
             }
-            // The FIN sits after the segment's last byte; it is consumed only when every
-            // byte before it is in order now (a FIN whose data was trimmed by the window
-            // or lost is retransmitted by the peer).
-            if (fin && m_rx.GetRcvNext() == seg.seq + seg.payloadLen)
+            // The FIN sits after the segment's last byte. Its position is remembered even
+            // when it arrives ahead of earlier data (spraying reorders the last segments of a
+            // flow): the stream end does not move, and a FIN forgotten here would be
+            // recovered only by the peer's retransmission timeout. It is consumed once every
+            // byte before it is in order.
+            if (fin)
+            {
+                m_finPending = true;
+                m_finSeq = seg.seq + seg.payloadLen;
+            }
+            if (m_finPending && m_rx.GetRcvNext() == m_finSeq)
             {
                 m_peerFin = true;
                 d.peerClosed = true;

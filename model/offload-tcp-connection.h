@@ -200,8 +200,8 @@ struct OffloadTimerDecision
  * (OffloadAckPolicy::EVERY_SEGMENT), also when it dropped it. ECN: DCTCP exact echo, the ACK
  * carries ECE iff the segment it answers was CE-marked. The advertised window is the free host
  * buffer: rxBufferSize minus the bytes delivered in order and not yet read by the application.
- * A FIN is consumed (one sequence number) only when all data before it has arrived with its
- * own segment; an out-of-order FIN is ignored and comes back with the peer's go-back-N.
+ * A FIN is consumed (one sequence number) when all data before it has arrived; a FIN that
+ * arrives ahead of earlier data is remembered and consumed when the gap fills.
  * AppRead frees buffer and returns a window-update ACK when the window grew by at least
  * min(MSS, rxBufferSize / 2) and at least doubled since the last advertisement (this includes
  * opening from zero); smaller openings are announced by the next data ACK or the answer to a
@@ -381,6 +381,8 @@ class OffloadTcpConnection
     uint32_t m_rxUnread{0};   //!< delivered in order, not yet read by the application
     uint32_t m_lastAdvWindow; //!< window in the last segment we sent
     bool m_peerFin{false};    //!< the peer's FIN was consumed
+    bool m_finPending{false}; //!< a FIN arrived; consumed when rcv_next reaches m_finSeq
+    uint32_t m_finSeq{0};     //!< sequence number of the peer's FIN
     bool m_reset{false};      //!< an RST arrived
 
     OffloadTcpCounters m_counters; //!< event counters

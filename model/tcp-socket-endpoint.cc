@@ -253,7 +253,12 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
     {
         m_retx.erase(flow.id); // this socket does not expose its segments: unknown
     }
-    socket->Connect(InetSocketAddress(m_addresses[flow.dst], flow.dport));
+    if (socket->Connect(InetSocketAddress(m_addresses[flow.dst], flow.dport)) != 0)
+    {
+        // refused at once (e.g. the offload NIC's connection table is full): no callback
+        // will come, so count the failure here instead of leaving the flow silently hung
+        s->Failed(socket);
+    }
 }
 
 void

@@ -515,39 +515,57 @@ TEST(OffloadTcpConnection, FinAfterLastByteAndOutOfOrderFin)
     EXPECT_FALSE(segs[1].seg.Has(OffloadSegment::FIN));
     EXPECT_TRUE(segs[2].seg.Has(OffloadSegment::FIN)); // piggybacked on the last byte
     EXPECT_EQ(p.a.GetSndMax(), Pair::ISS_A + 1 + 2500 + 1);
-    // The FIN segment arrives first (out of order): its data is placed, the FIN ignored.
+    // The FIN segment arrives first (out of order): its data is placed and the FIN's
+    // position remembered; the connection is not closed while bytes before it are missing.
     auto d2 = p.b.OnSegment(segs[2].seg, 1);
     EXPECT_EQ(d2.verdict, ReassemblyTracker::OUT_OF_ORDER_PLACED);
     EXPECT_FALSE(d2.peerClosed);
-    p.b.OnSegment(segs[0].seg, 2);
+    EXPECT_EQ(d2.ackSegment.ack, Pair::ISS_A + 1); // nothing in order yet
+    auto d0 = p.b.OnSegment(segs[0].seg, 2);
+    EXPECT_FALSE(d0.peerClosed);
+    EXPECT_FALSE(p.b.IsPeerClosed());
+    // The gap fills: the interval merges and the remembered FIN is consumed with it, so the
+    // sender needs no retransmission timeout to close.
     auto d1 = p.b.OnSegment(segs[1].seg, 3);
     EXPECT_EQ(d1.delivered, 1500u); // the interval merged
-    EXPECT_FALSE(p.b.IsPeerClosed());
-    EXPECT_EQ(d1.ackSegment.ack, Pair::ISS_A + 1 + 2500);
-    p.a.OnSegment(d1.ackSegment, 4);
-    EXPECT_FALSE(p.a.IsFinAcked());
-    // The FIN is re-sent on timeout (alone: its data is acknowledged).
-    ASSERT_TRUE(p.a.OnTimerScan(p.a.GetRtoDeadlineNs()).timeout);
-    auto re = Drain(p.a, p.a.GetRtoDeadlineNs());
+    EXPECT_TRUE(d1.peerClosed);
+    EXPECT_TRUE(p.b.IsPeerClosed());
+    ASSERT_TRUE(d1.sendAck);
+    EXPECT_EQ(d1.ackSegment.ack, Pair::ISS_A + 1 + 2500 + 1); // FIN takes one number
+    auto ra = p.a.OnSegment(d1.ackSegment, 4);
+    EXPECT_TRUE(ra.finAcked);
+    EXPECT_TRUE(p.a.IsFinAcked());
+    EXPECT_FALSE(p.a.IsRtoArmed());
+    EXPECT_EQ(p.a.GetCounters().timeouts, 0u);
+    // A FIN lost outright still comes back with the peer's retransmission timeout.
+    Pair q(SmallConfig(1));
+    q.a.AppSend(1000);
+    q.a.AppClose();
+    auto qs = Drain(q.a, 0);
+    ASSERT_EQ(qs.size(), 1u);
+    OffloadSegment dataOnly = qs[0].seg;
+    dataOnly.flags &= static_cast<uint8_t>(~OffloadSegment::FIN); // the FIN bit was lost
+    auto qd = q.b.OnSegment(dataOnly, 1);
+    EXPECT_FALSE(qd.peerClosed);
+    q.a.OnSegment(qd.ackSegment, 2);
+    EXPECT_FALSE(q.a.IsFinAcked());
+    ASSERT_TRUE(q.a.OnTimerScan(q.a.GetRtoDeadlineNs()).timeout);
+    auto re = Drain(q.a, q.a.GetRtoDeadlineNs());
     ASSERT_EQ(re.size(), 1u);
     EXPECT_TRUE(re[0].seg.Has(OffloadSegment::FIN));
     EXPECT_EQ(re[0].seg.payloadLen, 0u);
     EXPECT_TRUE(re[0].retransmission);
-    auto df = p.b.OnSegment(re[0].seg, 5);
+    auto df = q.b.OnSegment(re[0].seg, 5);
     EXPECT_TRUE(df.peerClosed);
-    EXPECT_TRUE(p.b.IsPeerClosed());
-    ASSERT_TRUE(df.sendAck);
-    EXPECT_EQ(df.ackSegment.ack, Pair::ISS_A + 1 + 2500 + 1); // FIN takes one number
-    auto ra = p.a.OnSegment(df.ackSegment, 6);
-    EXPECT_TRUE(ra.finAcked);
-    EXPECT_EQ(ra.ackedBytes, 0u); // only the FIN
-    EXPECT_TRUE(p.a.IsFinAcked());
-    EXPECT_FALSE(p.a.IsRtoArmed());
+    EXPECT_EQ(df.ackSegment.ack, Pair::ISS_A + 1 + 1000 + 1);
+    auto qa = q.a.OnSegment(df.ackSegment, 6);
+    EXPECT_TRUE(qa.finAcked);
+    EXPECT_EQ(qa.ackedBytes, 0u); // only the FIN
     // A duplicate FIN is acknowledged again, and reported closed only once.
-    auto dd = p.b.OnSegment(re[0].seg, 7);
+    auto dd = q.b.OnSegment(re[0].seg, 7);
     EXPECT_TRUE(dd.sendAck);
     EXPECT_FALSE(dd.peerClosed);
-    EXPECT_EQ(dd.ackSegment.ack, Pair::ISS_A + 1 + 2500 + 1);
+    EXPECT_EQ(dd.ackSegment.ack, Pair::ISS_A + 1 + 1000 + 1);
 }
 
 TEST(OffloadTcpConnection, BareFinNeedsNoWindow)

@@ -128,6 +128,11 @@ OffloadNetDevice::GetTypeId()
                           StringValue("dctcp"),
                           MakeStringAccessor(&OffloadNetDevice::m_congestion),
                           MakeStringChecker())
+            .AddAttribute("DctcpGain",
+                          "DCTCP EWMA gain g of the data path's congestion control, (0, 1]",
+                          DoubleValue(1.0 / 16),
+                          MakeDoubleAccessor(&OffloadNetDevice::m_dctcpGain),
+                          MakeDoubleChecker<double>(1e-6, 1.0))
             .AddAttribute("TimeWait",
                           "How long the NIC remembers a torn-down connection (TCP's TIME-WAIT, "
                           "2 MSL, shortened to data-center time scales): its late segments are "
@@ -541,6 +546,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     cfg.txBufferSize = c.sndBuf;
     cfg.initialCwndSegments = c.initialCwnd;
     cfg.minRtoNs = m_minRto.GetNanoSeconds();
+    cfg.dctcpGain = m_dctcpGain;
     cfg.initialRtoNs = std::max<uint64_t>(cfg.minRtoNs, cfg.initialRtoNs);
     if (m_congestion == "dctcp")
     {

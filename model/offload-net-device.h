@@ -273,6 +273,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint32_t m_txQueuePackets; //!< segments the NIC keeps queued at the wire
     Time m_minRto;             //!< data-path minimum RTO
     std::string m_congestion;  //!< data-path congestion control name
+    double m_dctcpGain;        //!< DCTCP EWMA gain
     Time m_timeWait;           //!< how long a torn-down connection's 4-tuple is remembered
 
     NetDevice::ReceiveCallback m_hostRx;                //!< to the host stack

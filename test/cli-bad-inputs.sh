@@ -53,6 +53,12 @@ expect_error "unknown load balancer" "ecmp.*spray.*spray-rr.*flowlet" --lb=magic
 expect_error "unknown pattern" "all-to-all" --pattern=broadcast
 expect_error "load out of range" "load" --load=0
 expect_error "bad rate" "hostRate" --hostRate=10Gbpx
+expect_error "presto over the stage budget" "stage budget is 12" --device=presto --fidelity=6
+expect_error "presto bad fidelity" "0..16 or full" --device=presto --fidelity=many
+expect_error "attribute out of its range" "StageBudget=0" --ns3::PrestoNetDevice::StageBudget=0
+expect_error "unknown option" "nonsense" --nonsense=1
+printf '10 1 dport=99999\n' >"$tmp/rules.txt"
+expect_error "presto bad classifier rule" "rules.txt.*(line )?1" --device=presto --fidelity=1,0 --classRules="$tmp/rules.txt"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -249,15 +249,217 @@ OffloadDctcp::EceReducedWindow() const
     return static_cast<uint32_t>(std::floor(GetCwnd() * (1.0 - m_alpha / 2.0)));
 }
 
+void
+OffloadDctcpRateParams::Validate(const char* where) const
+{
+    auto bad = [where](const std::string& what) {
+        throw PrestoInputError(std::string(where) + ": " + what);
+    };
+    if (!(gain > 0.0 && gain <= 1.0))
+    {
+        bad("EWMA gain g=" + std::to_string(gain) + " must be in (0, 1]");
+    }
+    if (!(alphaInit >= 0.0 && alphaInit <= 1.0))
+    {
+        bad("initial alpha=" + std::to_string(alphaInit) + " must be in [0, 1]");
+    }
+    if (minRate == 0)
+    {
+        bad("minimum rate must be > 0 bytes/s (a rate of 0 would mean no pacing)");
+    }
+    if (maxRate < minRate)
+    {
+        bad("maximum rate " + std::to_string(maxRate) + " bytes/s is below the minimum rate " +
+            std::to_string(minRate) + " bytes/s");
+    }
+    if (initialRate < minRate || initialRate > maxRate)
+    {
+        bad("initial rate " + std::to_string(initialRate) + " bytes/s must be in [" +
+            std::to_string(minRate) + ", " + std::to_string(maxRate) + "]");
+    }
+    if (minAcks == 0)
+    {
+        bad("minAcks must be >= 1");
+    }
+}
+
+OffloadDctcpRate::OffloadDctcpRate(uint32_t mss, const OffloadDctcpRateParams& params)
+    : m_mss(mss),
+      m_p(params),
+      m_alpha(params.alphaInit),
+      m_rate(static_cast<double>(params.initialRate))
+{
+    if (mss == 0)
+    {
+        throw PrestoInputError("DCTCP rate: MSS must be at least 1 byte");
+    }
+    params.Validate("DCTCP rate");
+}
+
+const char*
+OffloadDctcpRate::GetName() const
+{
+    return "DCTCP-rate";
+}
+
+void
+OffloadDctcpRate::Init(uint32_t /* sndNxt */)
+{
+    m_acks = 0;
+    m_ackedBytes = 0;
+    m_eceBytes = 0;
+    m_losses = 0;
+}
+
+bool
+OffloadDctcpRate::OnAck(uint32_t ackedBytes, bool ece, uint32_t /* sndUna */, uint32_t /* sndNxt */)
+{
+    // Only count, as the NIC's per-connection statistics do (TAS: c_acks, c_ackb, c_ecnb);
+    // the host reacts once per control interval.
+    ++m_acks;
+    m_ackedBytes += ackedBytes;
+    if (ece)
+    {
+        m_eceBytes += ackedBytes;
+    }
+    return false;
+}
+
+void
+OffloadDctcpRate::OnLoss(uint32_t /* bytesInFlight */, uint32_t /* sndNxt */)
+{
+    ++m_losses;
+}
+
+void
+OffloadDctcpRate::OnTimeout(uint32_t /* bytesInFlight */, uint32_t /* sndNxt */)
+{
+    ++m_losses;
+}
+
+uint32_t
+OffloadDctcpRate::GetCwnd() const
+{
+    return MAX_CWND;
+}
+
+uint32_t
+OffloadDctcpRate::GetSsThresh() const
+{
+    // There is no window; report the window-scale limit in slow start and one segment after
+    // it, so that a trace shows when slow start ended.
+    return m_slowStart ? MAX_CWND : m_mss;
+}
+
+void
+OffloadDctcpRate::OnControlInterval(uint64_t /* nowNs */, uint64_t /* rttNs */)
+{
+    if (m_acks < m_p.minAcks && m_losses == 0)
+    {
+        return; // too few ACKs to judge: carry the counts over (TAS cc_dctcp_minpkts)
+    }
+    ++m_intervals;
+    double rate = m_rate;
+    if (m_losses > 0)
+    {
+        // A loss is a stronger signal than marks: halve, as TAS does for drops and host
+        // retransmissions, and leave alpha alone (the ECE count of a lossy interval is
+        // incomplete).
+        m_slowStart = false;
+        rate /= 2;
+        ++m_lossReductions;
+    }
+    else
+    {
+        if (m_ackedBytes > 0)
+        {
+            const double f = static_cast<double>(std::min(m_eceBytes, m_ackedBytes)) /
+                             static_cast<double>(m_ackedBytes);
+            m_alpha = (1.0 - m_p.gain) * m_alpha + m_p.gain * f;
+            m_alpha = std::min(1.0, std::max(0.0, m_alpha));
+        }
+        if (m_eceBytes > 0)
+        {
+            m_slowStart = false; // the first mark ends slow start and is answered at once
+            rate *= 1.0 - m_alpha / 2.0;
+            ++m_eceReductions;
+        }
+        else if (m_slowStart)
+        {
+            rate *= 2;
+        }
+        else
+        {
+            rate += static_cast<double>(m_p.step);
+        }
+    }
+    m_rate = std::min(static_cast<double>(m_p.maxRate),
+                      std::max(static_cast<double>(m_p.minRate), rate));
+    m_acks = 0;
+    m_ackedBytes = 0;
+    m_eceBytes = 0;
+    m_losses = 0;
+}
+
+uint64_t
+OffloadDctcpRate::GetPacingRate() const
+{
+    // Rounded down, but never below the floor (> 0), so that pacing never turns off.
+    return std::max<uint64_t>(m_p.minRate, static_cast<uint64_t>(m_rate));
+}
+
+double
+OffloadDctcpRate::GetAlpha() const
+{
+    return m_alpha;
+}
+
+bool
+OffloadDctcpRate::InSlowStart() const
+{
+    return m_slowStart;
+}
+
+uint32_t
+OffloadDctcpRate::GetIntervals() const
+{
+    return m_intervals;
+}
+
+uint32_t
+OffloadDctcpRate::GetEceReductions() const
+{
+    return m_eceReductions;
+}
+
+uint32_t
+OffloadDctcpRate::GetLossReductions() const
+{
+    return m_lossReductions;
+}
+
+const OffloadDctcpRateParams&
+OffloadDctcpRate::GetParams() const
+{
+    return m_p;
+}
+
 std::unique_ptr<OffloadCongestionOps>
 CreateOffloadCongestion(OffloadCongestionType type,
                         uint32_t mss,
                         uint32_t initialCwndSegments,
                         double dctcpGain,
-                        double dctcpAlphaInit)
+                        double dctcpAlphaInit,
+                        const OffloadDctcpRateParams& rate)
 {
     switch (type)
     {
+    case OffloadCongestionType::DCTCP_RATE: {
+        OffloadDctcpRateParams p = rate;
+        p.gain = dctcpGain;
+        p.alphaInit = dctcpAlphaInit;
+        return std::make_unique<OffloadDctcpRate>(mss, p);
+    }
     case OffloadCongestionType::DCTCP:
         return std::make_unique<OffloadDctcp>(mss, initialCwndSegments, dctcpGain, dctcpAlphaInit);
     case OffloadCongestionType::NEW_RENO:

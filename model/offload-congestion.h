@@ -67,6 +67,30 @@ class OffloadCongestionOps
     virtual uint32_t GetCwnd() const = 0;
     /// \return the slow-start threshold, bytes
     virtual uint32_t GetSsThresh() const = 0;
+
+    /**
+     * \brief One control interval of the host control loop has passed (TAS/FlexTOE: the host
+     * recomputes every connection's rate every control interval, 2 x RTT by default).
+     *
+     * Window-based algorithms ignore it (the default does nothing); rate-based ones turn the
+     * ACKs seen since the previous call into a new pacing rate.
+     * \param nowNs current time, ns
+     * \param rttNs the connection's RTT estimate, ns (> 0)
+     */
+    virtual void OnControlInterval(uint64_t nowNs, uint64_t rttNs)
+    {
+        (void)nowNs;
+        (void)rttNs;
+    }
+
+    /**
+     * \return the rate at which the NIC must pace this connection's data segments, bytes of
+     * sequence space per second; 0 means no pacing (window-based algorithms, the default)
+     */
+    virtual uint64_t GetPacingRate() const
+    {
+        return 0;
+    }
 };
 
 /**
@@ -193,11 +217,116 @@ class OffloadDctcp : public OffloadNewReno
     uint32_t m_alphaUpdates{0};  //!< windows completed
 };
 
+/**
+ * \ingroup presto
+ * \brief Parameters of OffloadDctcpRate. Rates in bytes (of TCP sequence space) per second.
+ *
+ * The defaults are TAS's (tas/slow/config.c: cc_dctcp_init = cc_dctcp_step = 10000 kbit/s,
+ * cc_dctcp_weight = 1/16, cc_dctcp_minpkts = 50); TAS's minimum rate is 0, but here a rate of
+ * 0 means "no pacing", so the floor is one step. The ceiling should be set to the line rate by
+ * the device.
+ */
+struct OffloadDctcpRateParams
+{
+    double gain{1.0 / 16};            //!< EWMA gain g, in (0, 1]
+    double alphaInit{1.0};            //!< initial alpha, in [0, 1]
+    uint64_t initialRate{1250000};    //!< rate before the first interval, bytes/s (10 Mbit/s)
+    uint64_t step{1250000};           //!< additive increase per unmarked interval, bytes/s
+    uint64_t minRate{1250000};        //!< lower bound, bytes/s (> 0)
+    uint64_t maxRate{12500000000ull}; //!< upper bound, bytes/s (100 Gbit/s; set the line rate)
+    uint32_t minAcks{50}; //!< ACKs needed before an interval is evaluated (fewer: carried over)
+
+    /**
+     * \brief Check every field; throws PrestoInputError naming the first bad one.
+     * \param where prefix for the message
+     */
+    void Validate(const char* where = "DCTCP rate") const;
+};
+
+/**
+ * \ingroup presto
+ * \brief DCTCP, rate based, as the host control loop of TAS and FlexTOE runs it (TAS
+ * tas/slow/cc.c, dctcp_rate_update): the NIC enforces a per-connection rate by pacing and the
+ * host recomputes it every control interval (2 x RTT).
+ *
+ * OnAck only counts: ACKs, acknowledged bytes, and bytes acknowledged by ACKs carrying ECE;
+ * duplicate-ACK losses and timeouts are remembered. OnControlInterval then evaluates the
+ * interval, in this order:
+ * 1. If it saw fewer than minAcks ACKs and no loss, its counts are carried over to the next
+ *    interval and nothing changes (TAS's cc_dctcp_minpkts; an idle connection keeps its
+ *    rate).
+ * 2. A loss (go-back-N or timeout) halves the rate and ends slow start; alpha is not updated
+ *    (TAS: "if we have drops, cut by half").
+ * 3. Otherwise alpha = (1 - g) alpha + g F, F = ECE bytes / acked bytes of the interval (when
+ *    bytes were acknowledged). With marks: slow start ends and rate = rate (1 - alpha / 2).
+ *    Without marks: rate doubles in slow start, else rate += step (additive increase).
+ * 4. The rate is clamped to [minRate, maxRate].
+ *
+ * The window is not a limit: GetCwnd() returns MAX_CWND, so only the pacing rate and the
+ * peer's receive window limit the sender (as in TAS's fast path). OnAck never asks for CWR:
+ * the reduction happens at the interval, and DCTCP's exact ECE echo does not use CWR.
+ *
+ * Differences from TAS: TAS also clamps the rate to 1.2 x the measured ACK rate and updates
+ * alpha only after slow start; here alpha is updated in every evaluated interval (as Linux
+ * DCTCP does every window), and the rate of an application-limited connection is bounded only
+ * by maxRate.
+ */
+class OffloadDctcpRate : public OffloadCongestionOps
+{
+  public:
+    /// The window reported to the connection: the TCP window-scale limit, 2^30 bytes.
+    static constexpr uint32_t MAX_CWND = OffloadNewReno::MAX_CWND;
+
+    /**
+     * \param mss maximum segment size, bytes (> 0; reported as the slow-start threshold)
+     * \param params the parameters (validated; PrestoInputError if bad)
+     */
+    OffloadDctcpRate(uint32_t mss, const OffloadDctcpRateParams& params);
+
+    const char* GetName() const override;
+    void Init(uint32_t sndNxt) override;
+    bool OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt) override;
+    void OnLoss(uint32_t bytesInFlight, uint32_t sndNxt) override;
+    void OnTimeout(uint32_t bytesInFlight, uint32_t sndNxt) override;
+    uint32_t GetCwnd() const override;
+    uint32_t GetSsThresh() const override;
+    void OnControlInterval(uint64_t nowNs, uint64_t rttNs) override;
+    uint64_t GetPacingRate() const override;
+
+    /// \return the current alpha estimate, in [0, 1]
+    double GetAlpha() const;
+    /// \return true while the rate still doubles per interval (no mark or loss seen yet)
+    bool InSlowStart() const;
+    /// \return how many intervals were evaluated (not carried over)
+    uint32_t GetIntervals() const;
+    /// \return how many intervals cut the rate because of ECN marks
+    uint32_t GetEceReductions() const;
+    /// \return how many intervals halved the rate because of a loss or timeout
+    uint32_t GetLossReductions() const;
+    /// \return the parameters
+    const OffloadDctcpRateParams& GetParams() const;
+
+  private:
+    uint32_t m_mss;               //!< maximum segment size, bytes
+    OffloadDctcpRateParams m_p;   //!< parameters
+    double m_alpha;               //!< estimated fraction of marked bytes
+    double m_rate;                //!< sending rate, bytes/s (double: exact (1 - alpha/2) cuts)
+    bool m_slowStart{true};       //!< doubling until the first mark or loss
+    uint64_t m_acks{0};           //!< ACKs in the current (possibly carried-over) interval
+    uint64_t m_ackedBytes{0};     //!< bytes acknowledged in it
+    uint64_t m_eceBytes{0};       //!< of which acknowledged by ACKs carrying ECE
+    uint32_t m_losses{0};         //!< go-back-N and timeouts in it
+    uint32_t m_intervals{0};      //!< intervals evaluated
+    uint32_t m_eceReductions{0};  //!< ECN cuts
+    uint32_t m_lossReductions{0}; //!< loss halvings
+};
+
 /// The congestion controls available to OffloadTcpConnection.
 enum class OffloadCongestionType : uint8_t
 {
-    DCTCP,    //!< OffloadDctcp
-    NEW_RENO, //!< OffloadNewReno
+    DCTCP,      //!< OffloadDctcp (window based)
+    NEW_RENO,   //!< OffloadNewReno
+    DCTCP_RATE, //!< OffloadDctcpRate (rate based, paced by the NIC, host control loop)
 };
 
 /**
@@ -206,13 +335,18 @@ enum class OffloadCongestionType : uint8_t
  * \param initialCwndSegments initial window, segments
  * \param dctcpGain DCTCP's g (ignored by NewReno)
  * \param dctcpAlphaInit DCTCP's initial alpha (ignored by NewReno)
+ * \param rate DCTCP_RATE's rate parameters; its gain and alphaInit are replaced by dctcpGain
+ * and dctcpAlphaInit, so that one pair of knobs serves both DCTCP variants (ignored by the
+ * others)
  * \return a new congestion-control object (throws PrestoInputError for bad parameters)
  */
-std::unique_ptr<OffloadCongestionOps> CreateOffloadCongestion(OffloadCongestionType type,
-                                                              uint32_t mss,
-                                                              uint32_t initialCwndSegments,
-                                                              double dctcpGain,
-                                                              double dctcpAlphaInit);
+std::unique_ptr<OffloadCongestionOps> CreateOffloadCongestion(
+    OffloadCongestionType type,
+    uint32_t mss,
+    uint32_t initialCwndSegments,
+    double dctcpGain,
+    double dctcpAlphaInit,
+    const OffloadDctcpRateParams& rate = OffloadDctcpRateParams());
 
 } // namespace ns3
 

@@ -6,6 +6,7 @@
 #include "offload-socket.h"
 #include "presto-input-error.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
@@ -124,7 +125,8 @@ OffloadNetDevice::GetTypeId()
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("CongestionControl",
                           "Data-path congestion control: dctcp (window-based, exact ECN "
-                          "echo) or newreno",
+                          "echo), newreno, or dctcp-rate (rate computed by the host control "
+                          "loop every control interval, paced by the NIC)",
                           StringValue("dctcp"),
                           MakeStringAccessor(&OffloadNetDevice::m_congestion),
                           MakeStringChecker())
@@ -556,10 +558,23 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     {
         cfg.congestion = OffloadCongestionType::NEW_RENO;
     }
+    else if (m_congestion == "dctcp-rate")
+    {
+        // TAS/FlexTOE: the host control loop sets a rate, the NIC paces at it; never above
+        // the line rate
+        cfg.congestion = OffloadCongestionType::DCTCP_RATE;
+        DataRateValue rate;
+        GetAttribute("DataRate", rate);
+        cfg.dctcpRate.maxRate =
+            std::max<uint64_t>(cfg.dctcpRate.minRate, rate.Get().GetBitRate() / 8);
+        // start at line rate, as data-center transports do: TAS's 10 Mbit/s start needs
+        // minAcks ACKs per control interval to grow, which keeps short flows at 10 Mbit/s
+        cfg.dctcpRate.initialRate = cfg.dctcpRate.maxRate;
+    }
     else
     {
         throw PrestoInputError("OffloadNetDevice::CongestionControl=" + m_congestion +
-                               " is not valid; valid values: dctcp, newreno");
+                               " is not valid; valid values: dctcp, newreno, dctcp-rate");
     }
     // the slot's state before Establish tells who opened: SYN_SENT is the client
     ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
@@ -831,6 +846,14 @@ OffloadNetDevice::PumpTx()
         {
             tx = c.tcp->NextSegment(now);
         }
+        if (!tx && c.tcp && c.tcp->GetNextSendTimeNs() > now && !c.paceWake.IsRunning())
+        {
+            // paced: nothing may leave before the next send time; come back then
+            c.paceWake = Simulator::Schedule(NanoSeconds(c.tcp->GetNextSendTimeNs() - now),
+                                             &OffloadNetDevice::Ready,
+                                             this,
+                                             id);
+        }
         if (!tx)
         {
             c.ready = false;
@@ -999,6 +1022,13 @@ OffloadNetDevice::TimerScan()
     for (uint32_t id : m_active)
     {
         Conn& c = m_slots[id];
+        if (c.tcp && c.tcp->GetPacingRate() > 0 && now >= c.nextControlNs)
+        {
+            // the host control loop of rate-based congestion control, every control interval
+            c.tcp->OnControlInterval(now);
+            c.nextControlNs = now + c.tcp->GetControlIntervalNs();
+            ++m_controlLoops;
+        }
         if (c.tcp && c.tcp->OnTimerScan(now).WantsSend())
         {
             if (!c.ready)
@@ -1109,6 +1139,7 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("connections_refused", m_refused);
     add("handshake_failures", m_handshakeFailures);
     add("control_plane_cycles", m_cpCycles);
+    add("control_loop_runs", m_controlLoops);
 }
 
 } // namespace ns3

@@ -215,6 +215,8 @@ class OffloadNetDevice : public PointToPointNetDevice
         bool appClosed{false};                     //!< application closed
         bool peerClosedSeen{false};                //!< peer FIN reported
         uint32_t activeIndex{0};                   //!< position in m_active
+        uint64_t nextControlNs{0};                 //!< next host control-loop run (rate-based CC)
+        EventId paceWake;     //!< pacing: wake-up at the next allowed send time
         bool ownsPort{false}; //!< active open: the local port returns to the pool at teardown
         Time txLast; //!< when the last segment produced reaches the wire queue (keeps order)
     };
@@ -294,6 +296,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     OffloadTcpCounters m_finished;                      //!< counters of freed connections
     uint64_t m_refused{0};                              //!< connections refused (table full)
     uint64_t m_established{0};                          //!< connections established
+    uint64_t m_controlLoops{0};                         //!< host control-loop runs (rate-based CC)
     uint64_t m_cpCycles{0};                             //!< control-plane host cycles
     uint64_t m_handshakeFailures{0};                    //!< handshakes given up
 

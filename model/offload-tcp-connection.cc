@@ -88,7 +88,9 @@ OffloadTcpConfig::Validate(const char* where) const
     {
         Bad(where, "unknown ackPolicy " + std::to_string(static_cast<int>(ackPolicy)));
     }
-    if (congestion != OffloadCongestionType::DCTCP && congestion != OffloadCongestionType::NEW_RENO)
+    if (congestion != OffloadCongestionType::DCTCP &&
+        congestion != OffloadCongestionType::NEW_RENO &&
+        congestion != OffloadCongestionType::DCTCP_RATE)
     {
         Bad(where, "unknown congestion type " + std::to_string(static_cast<int>(congestion)));
     }
@@ -99,6 +101,21 @@ OffloadTcpConfig::Validate(const char* where) const
     if (!(dctcpAlphaInit >= 0.0 && dctcpAlphaInit <= 1.0))
     {
         Bad(where, "dctcpAlphaInit=" + std::to_string(dctcpAlphaInit) + " must be in [0, 1]");
+    }
+    if (congestion == OffloadCongestionType::DCTCP_RATE)
+    {
+        OffloadDctcpRateParams p = dctcpRate;
+        p.gain = dctcpGain;
+        p.alphaInit = dctcpAlphaInit;
+        p.Validate((std::string(where) + ": dctcpRate").c_str());
+    }
+    if (controlIntervalRtts == 0)
+    {
+        Bad(where, "controlIntervalRtts must be >= 1");
+    }
+    if (controlRttInitNs == 0)
+    {
+        Bad(where, "controlRttInitNs must be > 0");
     }
 }
 
@@ -176,7 +193,8 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
                                        config.mss,
                                        config.initialCwndSegments,
                                        config.dctcpGain,
-                                       config.dctcpAlphaInit);
+                                       config.dctcpAlphaInit,
+                                       config.dctcpRate);
     }
     m_cc->Init(m_sndNxt);
 }
@@ -529,6 +547,11 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
     {
         return std::nullopt;
     }
+    const uint64_t rate = m_cc->GetPacingRate();
+    if (rate > 0 && nowNs < m_nextSendNs)
+    {
+        return std::nullopt; // the NIC's rate limiter has not released this flow yet
+    }
 
     s.seq = m_sndNxt;
     s.payloadLen = len;
@@ -559,6 +582,13 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
             m_rttSeq = m_sndNxt + seqLen;
             m_rttStartNs = nowNs;
         }
+    }
+    if (rate > 0)
+    {
+        // The next segment may leave once this one has been sent at the rate (rounded up, so
+        // the rate is never exceeded). No credit is kept for a late call: pacing spaces
+        // segments, it does not make up for an idle flow.
+        m_nextSendNs = nowNs + (static_cast<uint64_t>(seqLen) * 1000000000ull + rate - 1) / rate;
     }
     m_sndNxt += seqLen;
     if (seq::Lt(m_sndMax, m_sndNxt))
@@ -622,6 +652,37 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
         t.probe = true;
     }
     return t;
+}
+
+void
+OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
+{
+    m_cc->OnControlInterval(nowNs, ControlRttNs());
+}
+
+uint64_t
+OffloadTcpConnection::GetControlIntervalNs() const
+{
+    return std::max<uint64_t>(1, ControlRttNs() * m_config.controlIntervalRtts);
+}
+
+uint64_t
+OffloadTcpConnection::ControlRttNs() const
+{
+    // SRTT once there is a sample (TAS uses the NIC's RTT estimate), else the configured guess.
+    return m_hasRtt && m_srttNs > 0 ? static_cast<uint64_t>(m_srttNs) : m_config.controlRttInitNs;
+}
+
+uint64_t
+OffloadTcpConnection::GetPacingRate() const
+{
+    return m_cc->GetPacingRate();
+}
+
+uint64_t
+OffloadTcpConnection::GetNextSendTimeNs() const
+{
+    return m_nextSendNs;
 }
 
 void

@@ -80,6 +80,10 @@ struct OffloadTcpConfig
     OffloadCongestionType congestion{OffloadCongestionType::DCTCP}; //!< algorithm
     double dctcpGain{1.0 / 16};                                     //!< DCTCP EWMA gain g, (0, 1]
     double dctcpAlphaInit{1.0};                                     //!< DCTCP initial alpha, [0, 1]
+    /// DCTCP_RATE's rates and minAcks (gain and alpha come from dctcpGain and dctcpAlphaInit)
+    OffloadDctcpRateParams dctcpRate;
+    uint32_t controlIntervalRtts{2};  //!< host control interval, RTTs (TAS: 2), >= 1
+    uint64_t controlRttInitNs{50000}; //!< RTT estimate before a sample, ns (TAS: 50 us)
 
     /**
      * \brief Check every field; throws PrestoInputError naming the first bad one.
@@ -224,6 +228,11 @@ struct OffloadTimerDecision
  * seq = snd_una - 1, which the peer must answer with an ACK). After AppClose, a FIN follows
  * the last byte.
  *
+ * **Pacing.** When the congestion control returns a pacing rate R > 0 (OffloadDctcpRate), a
+ * data segment (new or re-sent) of L sequence numbers sent at time t allows the next one at
+ * t + ceil(L / R); NextSegment returns nothing before then (GetNextSendTimeNs). Zero-window
+ * probes and ACKs are not paced. With R = 0 the sender is exactly the window-based one.
+ *
  * **Sender silly-window avoidance.** A segment shorter than the MSS is sent only when it
  * carries the last buffered byte (no Nagle delay: an RPC tail goes at once) or nothing is in
  * flight; otherwise the sender waits for ACKs to open a full segment.
@@ -306,6 +315,30 @@ class OffloadTcpConnection
     OffloadTimerDecision OnTimerScan(uint64_t nowNs);
 
     /**
+     * \brief One host control interval has passed: the congestion control recomputes its rate
+     * (OffloadDctcpRate; a no-op for window-based algorithms). The device calls this every
+     * GetControlIntervalNs().
+     * \param nowNs current time, ns
+     */
+    void OnControlInterval(uint64_t nowNs);
+
+    /**
+     * \return the host control interval, ns: controlIntervalRtts x (SRTT, or controlRttInitNs
+     * before the first RTT sample); at least 1 ns
+     */
+    uint64_t GetControlIntervalNs() const;
+
+    /// \return the pacing rate the NIC enforces, bytes/s (0: no pacing, window-limited only)
+    uint64_t GetPacingRate() const;
+
+    /**
+     * \return the earliest time NextSegment may send the next data segment, ns (0 before
+     * anything was paced). While pacing, NextSegment returns nothing before this time even
+     * when the windows allow a segment; the device schedules itself for then.
+     */
+    uint64_t GetNextSendTimeNs() const;
+
+    /**
      * \brief Build a pure ACK with the current ack number and window.
      * \param ece set ECN-Echo
      * \return the segment (seq = snd_max, so the peer never finds it unacceptable)
@@ -343,6 +376,8 @@ class OffloadTcpConnection
     void GoBackN();
     /// Feed one RTT sample into SRTT/RTTVAR (RFC 6298 section 2).
     void UpdateRtt(int64_t sampleNs);
+    /// \return the RTT the host control loop uses, ns (SRTT, or controlRttInitNs before one)
+    uint64_t ControlRttNs() const;
     /// \return bytes of the send stream not yet sent from snd_nxt (0 past the last byte)
     uint32_t UnsentFrom(uint32_t seq) const;
 
@@ -376,6 +411,7 @@ class OffloadTcpConnection
     uint64_t m_persistDeadlineNs{0}; //!< when the next probe is due, ns
     uint32_t m_persistBackoff{0};    //!< probe interval doublings
     bool m_probePending{false};      //!< NextSegment must send a probe
+    uint64_t m_nextSendNs{0};        //!< pacing: no data segment before this time, ns
 
     // receive side
     uint32_t m_rxUnread{0};   //!< delivered in order, not yet read by the application

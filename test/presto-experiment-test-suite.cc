@@ -8,6 +8,7 @@
 #include "ns3/flow-file.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/spray-experiment.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <filesystem>
@@ -426,6 +427,40 @@ class PrestoClassesTestCase : public TestCase
     }
 };
 
+/**
+ * Presto with rate-based DCTCP (host control loop, NIC pacing): the control loop runs and
+ * every byte still arrives exactly once and in order.
+ */
+class PrestoRateDctcpTestCase : public TestCase
+{
+  public:
+    PrestoRateDctcpTestCase()
+        : TestCase("presto with rate-based DCTCP: control loop runs, bytes exact")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("presto-rate");
+        Config::SetDefault("ns3::OffloadNetDevice::CongestionControl", StringValue("dctcp-rate"));
+        SprayExperimentConfig c = BaseConfig(dir);
+        c.device = "presto";
+        c.simTime = 0.005;
+        SprayExperiment e(c);
+        e.Run();
+        Config::Reset();
+        const auto& rep = e.GetReport();
+        NS_TEST_EXPECT_MSG_GT(rep["nic"]["control_loop_runs"].get<uint64_t>(),
+                              0,
+                              "the host control loop ran");
+        NS_TEST_EXPECT_MSG_EQ(rep["unfinished"].get<uint64_t>(), 0, "all flows finish");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["corrupt_bytes"].get<uint64_t>(), 0, "exact");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["excess_bytes"].get<uint64_t>(), 0, "once");
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /** The presto-experiment suite. */
 class PrestoExperimentTestSuite : public TestSuite
 {
@@ -455,6 +490,7 @@ class PrestoExperimentTestSuite : public TestSuite
         AddTestCase(new BadConfigTestCase, TestCase::QUICK);
         AddTestCase(new PrestoPipelineTestCase, TestCase::QUICK);
         AddTestCase(new PrestoClassesTestCase, TestCase::QUICK);
+        AddTestCase(new PrestoRateDctcpTestCase, TestCase::QUICK);
     }
 };
 

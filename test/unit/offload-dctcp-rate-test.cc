@@ -1,0 +1,600 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/offload-congestion.h"
+#include "ns3/offload-tcp-connection.h"
+#include "ns3/presto-input-error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <memory>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint32_t MSS = 1000;
+
+OffloadDctcpRateParams
+Params(uint64_t initial, double alphaInit = 1.0, uint32_t minAcks = 1)
+{
+    OffloadDctcpRateParams p;
+    p.gain = 1.0 / 16;
+    p.alphaInit = alphaInit;
+    p.initialRate = initial;
+    p.step = 1000000; // 1 MB/s per interval
+    p.minRate = 100000;
+    p.maxRate = 10000000000ull;
+    p.minAcks = minAcks;
+    return p;
+}
+
+/// Feed one control interval: n ACKs of `bytes` each, the first `marked` of them with ECE.
+void
+Interval(OffloadDctcpRate& cc, uint32_t n, uint32_t bytes, uint32_t marked, uint64_t now)
+{
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        cc.OnAck(bytes, i < marked, 0, 0);
+    }
+    cc.OnControlInterval(now, 20000);
+}
+
+} // namespace
+
+TEST(OffloadDctcpRate, SlowStartDoublesUntilTheFirstMarkThenCutsByHalfAlpha)
+{
+    OffloadDctcpRate cc(MSS, Params(1000000, 0.5));
+    cc.Init(1);
+    EXPECT_EQ(cc.GetCwnd(), OffloadDctcpRate::MAX_CWND); // the window never limits
+    EXPECT_EQ(cc.GetPacingRate(), 1000000u);
+    // Unmarked intervals in slow start: doubling, alpha decays towards 0.
+    double alpha = 0.5;
+    double rate = 1000000;
+    for (int i = 0; i < 3; ++i)
+    {
+        Interval(cc, 10, MSS, 0, i);
+        alpha *= 15.0 / 16;
+        rate *= 2;
+        EXPECT_TRUE(cc.InSlowStart());
+        EXPECT_EQ(cc.GetPacingRate(), static_cast<uint64_t>(rate));
+        EXPECT_DOUBLE_EQ(cc.GetAlpha(), alpha);
+    }
+    // 4 of 10 equal ACKs carry ECE: F = 0.4, then rate *= 1 - alpha / 2 and slow start ends.
+    const bool cwr = cc.OnAck(MSS, true, 0, 0);
+    EXPECT_FALSE(cwr) << "the reduction happens at the interval, not per ACK";
+    Interval(cc, 9, MSS, 3, 10);
+    alpha = 15.0 / 16 * alpha + 0.4 / 16;
+    rate *= 1 - alpha / 2;
+    EXPECT_FALSE(cc.InSlowStart());
+    EXPECT_DOUBLE_EQ(cc.GetAlpha(), alpha);
+    EXPECT_EQ(cc.GetPacingRate(), static_cast<uint64_t>(rate));
+    EXPECT_EQ(cc.GetEceReductions(), 1u);
+    // Unmarked after slow start: additive increase by the step, not doubling.
+    Interval(cc, 10, MSS, 0, 11);
+    alpha *= 15.0 / 16;
+    rate += 1000000;
+    EXPECT_EQ(cc.GetPacingRate(), static_cast<uint64_t>(rate));
+    // A loss halves and leaves alpha alone, even with marks in the same interval.
+    cc.OnLoss(5 * MSS, 100);
+    Interval(cc, 10, MSS, 5, 12);
+    rate /= 2;
+    EXPECT_DOUBLE_EQ(cc.GetAlpha(), alpha);
+    EXPECT_EQ(cc.GetPacingRate(), static_cast<uint64_t>(rate));
+    EXPECT_EQ(cc.GetLossReductions(), 1u);
+    EXPECT_EQ(cc.GetIntervals(), 6u);
+}
+
+TEST(OffloadDctcpRate, BoundsAndCarryOver)
+{
+    auto p = Params(200000, 1.0, 5);
+    p.maxRate = 700000;
+    OffloadDctcpRate cc(MSS, p);
+    cc.Init(1);
+    // Fewer than minAcks ACKs: carried over, nothing changes.
+    Interval(cc, 4, MSS, 0, 1);
+    EXPECT_EQ(cc.GetIntervals(), 0u);
+    EXPECT_EQ(cc.GetPacingRate(), 200000u);
+    EXPECT_DOUBLE_EQ(cc.GetAlpha(), 1.0);
+    // One more ACK (marked): the 5 ACKs are judged together, F = 1000 / 5000.
+    Interval(cc, 1, MSS, 1, 2);
+    EXPECT_EQ(cc.GetIntervals(), 1u);
+    const double alpha = 15.0 / 16 + 0.2 / 16;
+    EXPECT_DOUBLE_EQ(cc.GetAlpha(), alpha);
+    EXPECT_EQ(cc.GetPacingRate(), static_cast<uint64_t>(200000 * (1 - alpha / 2)));
+    // Additive increase stops at maxRate.
+    for (int i = 0; i < 10; ++i)
+    {
+        Interval(cc, 5, MSS, 0, 3 + i);
+    }
+    EXPECT_EQ(cc.GetPacingRate(), 700000u);
+    // Full marking cuts towards but never below minRate.
+    for (int i = 0; i < 100; ++i)
+    {
+        Interval(cc, 5, MSS, 5, 20 + i);
+    }
+    EXPECT_EQ(cc.GetPacingRate(), p.minRate);
+    // An idle interval (no ACK, no loss) changes nothing, so an idle flow keeps its rate.
+    cc.OnControlInterval(1000, 20000);
+    EXPECT_EQ(cc.GetPacingRate(), p.minRate);
+}
+
+TEST(OffloadDctcpRate, AlphaConvergesToTheMarkedFraction)
+{
+    OffloadDctcpRate cc(MSS, Params(50000000, 1.0));
+    cc.Init(1);
+    for (int i = 1; i <= 200; ++i)
+    {
+        Interval(cc, 20, MSS, 5, i); // 25 % of the acknowledged bytes marked
+        const double expected = 0.25 + 0.75 * std::pow(15.0 / 16, i);
+        ASSERT_NEAR(cc.GetAlpha(), expected, 1e-12) << "interval " << i;
+    }
+    EXPECT_NEAR(cc.GetAlpha(), 0.25, 1e-5);
+    // Marked bytes count, not marked ACKs: 2 marked ACKs of 3000 bytes among 8 of 1000.
+    OffloadDctcpRate b(MSS, Params(50000000, 0.0));
+    b.Init(1);
+    for (int i = 0; i < 300; ++i)
+    {
+        b.OnAck(3000, true, 0, 0);
+        b.OnAck(3000, true, 0, 0);
+        for (int k = 0; k < 8; ++k)
+        {
+            b.OnAck(1000, false, 0, 0);
+        }
+        b.OnControlInterval(i, 20000);
+    }
+    EXPECT_NEAR(b.GetAlpha(), 6000.0 / 14000.0, 1e-6);
+}
+
+TEST(OffloadDctcpRate, BadParametersAreRefused)
+{
+    auto bad = [](auto mutate) {
+        auto p = Params(1000000);
+        mutate(p);
+        return p;
+    };
+    EXPECT_THROW(OffloadDctcpRate(0, Params(1000000)), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.minRate = 0; })), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.maxRate = 1; })), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.initialRate = 1; })), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.minAcks = 0; })), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.gain = 0; })), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.alphaInit = 1.5; })), PrestoInputError);
+    OffloadTcpConfig c;
+    c.congestion = OffloadCongestionType::DCTCP_RATE;
+    c.dctcpRate.minRate = 0;
+    try
+    {
+        OffloadTcpConnection conn(c, 1, 1, 1000);
+        ADD_FAILURE() << "a zero minimum rate was accepted";
+    }
+    catch (const PrestoInputError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("dctcpRate"), std::string::npos) << e.what();
+    }
+    c = OffloadTcpConfig();
+    c.controlIntervalRtts = 0;
+    EXPECT_THROW(OffloadTcpConnection(c, 1, 1, 1000), PrestoInputError);
+}
+
+TEST(OffloadDctcpRate, FactoryAndConfigSelectIt)
+{
+    OffloadDctcpRateParams p = Params(3000000);
+    auto cc = CreateOffloadCongestion(OffloadCongestionType::DCTCP_RATE, MSS, 10, 0.125, 0.5, p);
+    auto* r = dynamic_cast<OffloadDctcpRate*>(cc.get());
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(std::string(r->GetName()), "DCTCP-rate");
+    EXPECT_DOUBLE_EQ(r->GetParams().gain, 0.125); // the shared DCTCP knobs win
+    EXPECT_DOUBLE_EQ(r->GetAlpha(), 0.5);
+    EXPECT_EQ(r->GetPacingRate(), 3000000u);
+
+    OffloadTcpConfig c;
+    c.mss = MSS;
+    c.congestion = OffloadCongestionType::DCTCP_RATE;
+    c.dctcpRate = p;
+    c.controlIntervalRtts = 3;
+    c.controlRttInitNs = 40000;
+    OffloadTcpConnection conn(c, 1, 1, 64 * MSS);
+    EXPECT_EQ(conn.GetPacingRate(), 3000000u);
+    EXPECT_EQ(conn.GetControlIntervalNs(), 120000u); // 3 x the initial RTT guess
+    EXPECT_NE(dynamic_cast<const OffloadDctcpRate*>(&conn.GetCongestion()), nullptr);
+}
+
+TEST(OffloadDctcpRate, PacingSpacesSegmentsAtTheRate)
+{
+    OffloadTcpConfig c;
+    c.mss = MSS;
+    c.txBufferSize = 1 << 20;
+    c.congestion = OffloadCongestionType::DCTCP_RATE;
+    c.dctcpRate = Params(100000000); // 100 MB/s: one 1000-byte segment per 10 us
+    c.dctcpRate.minRate = c.dctcpRate.maxRate = 100000000;
+    OffloadTcpConnection conn(c, 1, 1, 1 << 20);
+    ASSERT_EQ(conn.AppSend(500 * MSS), 500 * MSS);
+    const uint64_t gap = MSS * 1000000000ull / 100000000;
+    uint64_t now = 1000;
+    std::vector<uint64_t> sent;
+    for (int i = 0; i < 200; ++i)
+    {
+        auto s = conn.NextSegment(now);
+        ASSERT_TRUE(s.has_value()) << "segment " << i;
+        EXPECT_EQ(s->seg.payloadLen, MSS);
+        sent.push_back(now);
+        // Nothing more until the rate allows it, although both windows are wide open.
+        EXPECT_FALSE(conn.NextSegment(now).has_value());
+        EXPECT_FALSE(conn.NextSegment(conn.GetNextSendTimeNs() - 1).has_value());
+        EXPECT_EQ(conn.GetNextSendTimeNs(), now + gap);
+        // The device wakes up at the next allowed time, sometimes a little late.
+        now = conn.GetNextSendTimeNs() + (i % 7 == 0 ? 300 : 0);
+    }
+    // Over any prefix, bytes sent never exceed rate x elapsed time + one segment.
+    for (size_t i = 0; i < sent.size(); ++i)
+    {
+        const double allowed = 1e-9 * 100000000 * static_cast<double>(sent[i] - sent[0]) + MSS;
+        EXPECT_LE(static_cast<double>((i + 1) * MSS), allowed) << "segment " << i;
+    }
+    EXPECT_EQ(conn.GetCounters().dataSegmentsSent, 200u);
+}
+
+TEST(OffloadDctcpRate, WindowBasedSenderIsNotPaced)
+{
+    OffloadTcpConfig c;
+    c.mss = MSS;
+    c.congestion = OffloadCongestionType::DCTCP;
+    OffloadTcpConnection conn(c, 1, 1, 1 << 20);
+    conn.AppSend(100 * MSS);
+    EXPECT_EQ(conn.GetPacingRate(), 0u);
+    int n = 0;
+    while (conn.NextSegment(5000))
+    {
+        ++n;
+    }
+    EXPECT_EQ(n, 10); // the initial window, back to back at one instant
+    EXPECT_EQ(conn.GetNextSendTimeNs(), 0u);
+    conn.OnControlInterval(10000); // a no-op for window-based DCTCP
+    EXPECT_EQ(conn.GetCwnd(), 10 * MSS);
+}
+
+// ---------------------------------------------------------------------------------------
+// Loopback: two paced connections through a lossy, marking channel (a reduced copy of the
+// harness in offload-tcp-connection-test.cc, plus pacing wake-ups and control intervals)
+// ---------------------------------------------------------------------------------------
+
+namespace
+{
+
+class PacedLoopback
+{
+  public:
+    struct Node
+    {
+        std::unique_ptr<OffloadTcpConnection> conn;
+        uint32_t iss{0};
+        uint32_t irs{0};
+        std::vector<uint8_t> out;
+        uint64_t appended{0};
+        bool closed{false};
+        std::vector<uint8_t> in;    //!< received stream (read at once)
+        std::vector<uint8_t> stash; //!< receive buffer by stream offset
+        std::vector<uint8_t> have;  //!< stash byte valid
+        uint64_t deliveredEnd{0};
+        uint64_t ceMarked{0};
+        uint64_t dataPackets{0};
+        uint64_t dataLost{0};
+        uint64_t paceViolations{0}; //!< data sent before the allowed time
+        bool wakeScheduled{false};
+    };
+
+    Node n[2];
+    uint64_t now{0};
+    uint64_t failures{0};
+    double loss{0};
+    uint32_t ceEvery{0};
+    uint64_t slotNs{1000}; //!< link: 1000 bytes per us (1 GB/s)
+    uint64_t propNs{5000};
+
+    PacedLoopback(const OffloadTcpConfig& cfg, uint64_t bytesAB, uint64_t bytesBA, uint64_t seed)
+        : m_rng(seed)
+    {
+        n[0].iss = 1000;
+        n[0].irs = 4000000000u;
+        n[1].iss = 4000000000u;
+        n[1].irs = 1000;
+        n[0].out.resize(bytesAB);
+        n[1].out.resize(bytesBA);
+        for (auto& node : n)
+        {
+            for (auto& b : node.out)
+            {
+                b = static_cast<uint8_t>(m_rng());
+            }
+            node.conn =
+                std::make_unique<OffloadTcpConnection>(cfg, node.iss, node.irs, cfg.rxBufferSize);
+        }
+        n[0].stash.resize(bytesBA);
+        n[0].have.resize(bytesBA);
+        n[1].stash.resize(bytesAB);
+        n[1].have.resize(bytesAB);
+    }
+
+    bool Run(uint64_t limitNs)
+    {
+        for (int i = 0; i < 2; ++i)
+        {
+            Push(20000, SCAN, i);
+            Push(n[i].conn->GetControlIntervalNs(), CTRL, i);
+            Pump(i);
+        }
+        while (!m_q.empty() && !Done())
+        {
+            Event e = m_q.top();
+            m_q.pop();
+            now = e.t;
+            if (now > limitNs)
+            {
+                return false;
+            }
+            Node& node = n[e.node];
+            switch (e.type)
+            {
+            case ARRIVE:
+                Arrive(e.node, e.seg, e.payload);
+                break;
+            case SCAN:
+                if (node.conn->OnTimerScan(now).WantsSend())
+                {
+                    Pump(e.node);
+                }
+                Push(now + 20000, SCAN, e.node);
+                break;
+            case CTRL:
+                node.conn->OnControlInterval(now);
+                Push(now + node.conn->GetControlIntervalNs(), CTRL, e.node);
+                break;
+            case WAKE:
+                node.wakeScheduled = false;
+                Pump(e.node);
+                break;
+            }
+        }
+        return Done();
+    }
+
+    bool Done() const
+    {
+        for (int i = 0; i < 2; ++i)
+        {
+            if (n[i].in.size() != n[1 - i].out.size() || !n[i].conn->IsPeerClosed() ||
+                !n[i].conn->IsFinAcked())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+  private:
+    enum Type
+    {
+        ARRIVE,
+        SCAN,
+        CTRL,
+        WAKE
+    };
+
+    struct Event
+    {
+        uint64_t t;
+        uint64_t order;
+        Type type;
+        int node;
+        OffloadSegment seg;
+        std::vector<uint8_t> payload;
+    };
+
+    struct Later
+    {
+        bool operator()(const Event& a, const Event& b) const
+        {
+            return a.t != b.t ? a.t > b.t : a.order > b.order;
+        }
+    };
+
+    void Push(uint64_t t, Type type, int node)
+    {
+        m_q.push(Event{t, m_order++, type, node, {}, {}});
+    }
+
+    void Fail(const std::string& what)
+    {
+        if (++failures <= 5)
+        {
+            ADD_FAILURE() << "t=" << now << " ns: " << what;
+        }
+    }
+
+    void Transmit(int i, OffloadSegment seg)
+    {
+        Node& src = n[i];
+        std::vector<uint8_t> payload;
+        if (seg.payloadLen > 0)
+        {
+            const uint64_t off = static_cast<uint32_t>(seg.seq - (src.iss + 1));
+            if (off + seg.payloadLen > src.appended)
+            {
+                Fail("sent bytes the application never gave");
+                return;
+            }
+            payload.assign(src.out.begin() + off, src.out.begin() + off + seg.payloadLen);
+            if (ceEvery != 0 && ++src.dataPackets % ceEvery == 0)
+            {
+                seg.ce = true;
+                ++src.ceMarked;
+            }
+        }
+        const uint64_t tx = seg.payloadLen > 0 ? slotNs : slotNs / 16;
+        const uint64_t dep = std::max(now, m_linkFree[i]);
+        m_linkFree[i] = dep + tx;
+        if (std::uniform_real_distribution<double>(0, 1)(m_rng) < loss)
+        {
+            src.dataLost += seg.payloadLen > 0 ? 1 : 0;
+            return;
+        }
+        m_q.push(Event{dep + tx + propNs, m_order++, ARRIVE, 1 - i, seg, payload});
+    }
+
+    void Arrive(int i, const OffloadSegment& seg, const std::vector<uint8_t>& payload)
+    {
+        Node& node = n[i];
+        auto d = node.conn->OnSegment(seg, now);
+        for (uint32_t j = 0; j < d.writeLen; ++j)
+        {
+            const uint64_t off = static_cast<uint32_t>(d.writeSeq + j - (node.irs + 1));
+            if (off >= node.stash.size())
+            {
+                Fail("write beyond the stream");
+                return;
+            }
+            node.stash[off] = payload[d.writeSeq - seg.seq + j];
+            node.have[off] = 1;
+        }
+        for (uint32_t j = 0; j < d.delivered; ++j)
+        {
+            const uint64_t off = node.deliveredEnd + j;
+            if (off >= node.have.size() || !node.have[off])
+            {
+                Fail("delivered a byte never written");
+                return;
+            }
+            node.in.push_back(node.stash[off]);
+        }
+        node.deliveredEnd += d.delivered;
+        if (d.sendAck)
+        {
+            Transmit(i, d.ackSegment);
+        }
+        if (d.delivered > 0)
+        {
+            if (auto upd = node.conn->AppRead(d.delivered))
+            {
+                Transmit(i, *upd);
+            }
+        }
+        Pump(i);
+    }
+
+    void Pump(int i)
+    {
+        Node& node = n[i];
+        while (node.appended < node.out.size())
+        {
+            const uint32_t got = node.conn->AppSend(
+                static_cast<uint32_t>(std::min<uint64_t>(node.out.size() - node.appended, 65536)));
+            if (got == 0)
+            {
+                break;
+            }
+            node.appended += got;
+        }
+        if (node.appended == node.out.size() && !node.closed)
+        {
+            node.conn->AppClose();
+            node.closed = true;
+        }
+        for (int guard = 0; guard < 100000; ++guard)
+        {
+            const uint64_t allowed = node.conn->GetNextSendTimeNs();
+            auto s = node.conn->NextSegment(now);
+            if (!s)
+            {
+                break;
+            }
+            if (!s->probe && s->seg.payloadLen > 0 && now < allowed)
+            {
+                ++node.paceViolations;
+            }
+            Transmit(i, s->seg);
+        }
+        // Paced out: the NIC's scheduler wakes this flow at its next allowed time.
+        if (!node.wakeScheduled && node.conn->GetNextSendTimeNs() > now)
+        {
+            node.wakeScheduled = true;
+            Push(node.conn->GetNextSendTimeNs(), WAKE, i);
+        }
+    }
+
+    std::mt19937_64 m_rng;
+    std::priority_queue<Event, std::vector<Event>, Later> m_q;
+    uint64_t m_order{0};
+    uint64_t m_linkFree[2]{0, 0};
+};
+
+OffloadTcpConfig
+RateConfig()
+{
+    OffloadTcpConfig c;
+    c.mss = MSS;
+    c.rxBufferSize = 64 * MSS;
+    c.txBufferSize = 64 * MSS;
+    c.minRtoNs = 200000;
+    c.initialRtoNs = 1000000;
+    c.maxRtoNs = 4000000;
+    c.congestion = OffloadCongestionType::DCTCP_RATE;
+    c.controlRttInitNs = 15000;
+    c.dctcpRate.initialRate = 50000000; // 50 MB/s, a twentieth of the 1 GB/s link
+    c.dctcpRate.step = 5000000;
+    c.dctcpRate.minRate = 5000000;
+    c.dctcpRate.maxRate = 1000000000; // the line rate
+    c.dctcpRate.minAcks = 4;
+    return c;
+}
+
+} // namespace
+
+TEST(OffloadDctcpRate, LoopbackDeliversByteExactlyWithMarksAndLoss)
+{
+    for (double loss : {0.0, 0.01})
+    {
+        PacedLoopback lb(RateConfig(), 1500000, 300000, loss > 0 ? 7 : 5);
+        lb.loss = loss;
+        lb.ceEvery = 8;
+        const std::string label = "loss " + std::to_string(loss);
+        ASSERT_TRUE(lb.Run(20000000000ull))
+            << label << ": A read " << lb.n[0].in.size() << ", B read " << lb.n[1].in.size();
+        EXPECT_EQ(lb.failures, 0u) << label;
+        EXPECT_TRUE(lb.n[1].in == lb.n[0].out) << label << ": A -> B differs";
+        EXPECT_TRUE(lb.n[0].in == lb.n[1].out) << label << ": B -> A differs";
+        const auto& a = *lb.n[0].conn;
+        const auto& cc = dynamic_cast<const OffloadDctcpRate&>(a.GetCongestion());
+        EXPECT_EQ(lb.n[0].paceViolations + lb.n[1].paceViolations, 0u) << label;
+        EXPECT_GT(lb.n[0].ceMarked, 0u) << label;
+        if (loss == 0)
+        {
+            EXPECT_EQ(a.GetCounters().eceReceived, lb.n[0].ceMarked) << label; // exact echo
+        }
+        else
+        {
+            // A lost marked packet or a lost ECE-carrying ACK is echoed once or not at all.
+            EXPECT_LE(a.GetCounters().eceReceived, lb.n[0].ceMarked) << label;
+            EXPECT_GT(a.GetCounters().eceReceived, 0u) << label;
+        }
+        EXPECT_GT(cc.GetIntervals(), 10u) << label;
+        EXPECT_GT(cc.GetEceReductions(), 0u) << label;
+        EXPECT_FALSE(cc.InSlowStart()) << label;
+        // One mark per 8 data packets: alpha tracks 1/8 loosely (intervals hold few packets).
+        EXPECT_GT(cc.GetAlpha(), 0.05) << label;
+        EXPECT_LT(cc.GetAlpha(), 0.5) << label;
+        if (loss > 0)
+        {
+            EXPECT_GT(a.GetCounters().retransmittedSegments, 0u) << label;
+        }
+        // Paced below the line rate, so the transfer takes longer than the bytes at 1 GB/s.
+        EXPECT_GT(lb.now, 1500000u) << label;
+    }
+}

@@ -8,8 +8,10 @@
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/fct-plot.h"
+#include "ns3/flextoe-net-device.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
+#include "ns3/host-cpu-accounting.h"
 #include "ns3/ideal-fct.h"
 #include "ns3/log.h"
 #include "ns3/offload-socket.h"
@@ -262,7 +264,7 @@ SprayExperimentConfig::ToJson() const
 std::vector<std::string>
 SprayExperiment::Devices()
 {
-    return {"host-tcp", "presto"};
+    return {"host-tcp", "presto", "flextoe"};
 }
 
 SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
@@ -426,6 +428,22 @@ SprayExperiment::FlowFinished(uint32_t flowId)
     }
 }
 
+namespace
+{
+
+/// One line for the console: model, cycles per delivered byte and per packet, cores.
+std::string
+HostCpuLine(const nlohmann::json& h)
+{
+    std::ostringstream os;
+    os << h.value("model", std::string()) << ", " << h.value("cycles_per_byte", 0.0)
+       << " cycles/byte, " << h.value("cycles_per_packet", 0.0) << " cycles/packet, "
+       << h.value("cores_used", 0.0) << " cores, " << h.value("cycles", 0.0) << " cycles";
+    return os.str();
+}
+
+} // namespace
+
 void
 SprayExperiment::Run()
 {
@@ -452,6 +470,12 @@ SprayExperiment::Run()
         nic.SetTypeId(PrestoNetDevice::GetTypeId());
         nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
         nic.Set("ClassifierRules", StringValue(c.classRules));
+        fabric.SetHostDeviceFactory(nic);
+    }
+    if (c.device == "flextoe")
+    {
+        ObjectFactory nic;
+        nic.SetTypeId(FlexToeNetDevice::GetTypeId());
         fabric.SetHostDeviceFactory(nic);
     }
     fabric.Install(m_topology);
@@ -501,6 +525,9 @@ SprayExperiment::Run()
     }
     endpoint->Install(fabric.GetHosts(), addresses);
     endpoint->SetFlowFinishedCallback(MakeCallback(&SprayExperiment::FlowFinished, this));
+    // host CPU cost accounting: per host, by its device (host-tcp, offload, or mixed)
+    HostCpuAccounting hostCpu;
+    hostCpu.Install(fabric.GetHosts(), fabric.GetHostDevices(), m_flows, endpoint);
 
     // records in id order; ideal FCT from the path as it is at the flow's start
     const WireModel wire = endpoint->GetWireModel();
@@ -563,6 +590,8 @@ SprayExperiment::Run()
     {
         m_report["nic"] = nic;
     }
+    // the simulated time the hosts spent (at least 1 ns, so an empty run still reports)
+    m_report["host_cpu"] = hostCpu.Report(std::max(m_speed.simS, 1e-9));
     uint64_t drops = 0;
     uint64_t marks = 0;
     uint64_t forwarded = 0;
@@ -587,6 +616,7 @@ SprayExperiment::Run()
                   << "fabric:   " << m_report["fabric"].dump() << "\n"
                   << (m_report.contains("nic") ? "nic:      " + m_report["nic"].dump() + "\n"
                                                : std::string())
+                  << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << "\n"
                   << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
                   << (c.plot ? ",fct.png}" : "}") << std::endl;
     }

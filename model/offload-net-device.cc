@@ -118,6 +118,12 @@ OffloadNetDevice::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&OffloadNetDevice::m_txQueuePackets),
                           MakeUintegerChecker<uint32_t>(1, 10000))
+            .AddAttribute("TxPipelineDepth",
+                          "Segments the NIC may have in flight inside it (payload DMA, "
+                          "pipeline) before they reach the wire queue, packets",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_txPipelineDepth),
+                          MakeUintegerChecker<uint32_t>(1, 100000))
             .AddAttribute("MinRto",
                           "Minimum retransmission timeout of the data path",
                           TimeValue(MilliSeconds(1)),
@@ -560,16 +566,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     }
     else if (m_congestion == "dctcp-rate")
     {
-        // TAS/FlexTOE: the host control loop sets a rate, the NIC paces at it; never above
-        // the line rate
         cfg.congestion = OffloadCongestionType::DCTCP_RATE;
-        DataRateValue rate;
-        GetAttribute("DataRate", rate);
-        cfg.dctcpRate.maxRate =
-            std::max<uint64_t>(cfg.dctcpRate.minRate, rate.Get().GetBitRate() / 8);
-        // start at line rate, as data-center transports do: TAS's 10 Mbit/s start needs
-        // minAcks ACKs per control interval to grow, which keeps short flows at 10 Mbit/s
-        cfg.dctcpRate.initialRate = cfg.dctcpRate.maxRate;
     }
     else
     {
@@ -578,6 +575,18 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     }
     // the slot's state before Establish tells who opened: SYN_SENT is the client
     ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
+    if (cfg.congestion == OffloadCongestionType::DCTCP_RATE)
+    {
+        // TAS/FlexTOE: the host control loop sets a rate, the NIC paces at it; never above
+        // the line rate. Start at line rate, as data-center transports do: TAS's 10 Mbit/s
+        // start needs minAcks ACKs per control interval to grow, which keeps short flows at
+        // 10 Mbit/s.
+        DataRateValue rate;
+        GetAttribute("DataRate", rate);
+        cfg.dctcpRate.maxRate =
+            std::max<uint64_t>(cfg.dctcpRate.minRate, rate.Get().GetBitRate() / 8);
+        cfg.dctcpRate.initialRate = cfg.dctcpRate.maxRate;
+    }
     c.tcp = std::make_unique<OffloadTcpConnection>(cfg, c.iss, c.irs, peerWindowBytes);
     c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
     c.rxRing = std::make_unique<OffloadByteRing>(c.rcvBuf, c.irs + 1);
@@ -708,12 +717,18 @@ OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<P
     seg.payloadLen = payload->GetSize();
     seg.flags = flags;
     seg.ce = ce;
+    Time admitted(0);
+    if (!AdmitReceived(id, seg, admitted))
+    {
+        ++m_nicRxDrops; // e.g. a full NIC queue: the peer's retransmission repairs it
+        return;
+    }
     OffloadRxDecision d = c.tcp->OnSegment(seg, Simulator::Now().GetNanoSeconds());
     if (seg.payloadLen > 0)
     {
         m_segmentTrace(id, d.verdict, seg.seq, seg.payloadLen);
     }
-    Time latency = ProcessReceived(id, seg, d);
+    Time latency = admitted + ProcessReceived(id, seg, d);
     ApplyDecision(id, d, payload, seg, latency);
 }
 
@@ -736,6 +751,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         bool ok = c.rxRing->Write(d.writeSeq, buf.data(), d.writeLen);
         NS_ASSERT_MSG(ok, "receive ring overflow: the data path accepted beyond the window");
         inPlace = c.dma.Transfer(now, d.writeLen);
+        ++m_dmaTransfers;
     }
     if (d.sendAck)
     {
@@ -795,6 +811,7 @@ OffloadNetDevice::MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uin
     if (c.socket && bytes > 0)
     {
         c.socket->DataArrived();
+        ++m_notifications;
     }
     if (peerClosed && m_generation[id] == generation && !c.peerClosedSeen)
     {
@@ -833,7 +850,11 @@ void
 OffloadNetDevice::PumpTx()
 {
     uint64_t now = Simulator::Now().GetNanoSeconds();
-    while (!m_readyList.empty() && GetQueue()->GetNPackets() + m_txInFlight < m_txQueuePackets)
+    // Segments still inside the NIC (fetching payload, crossing the execution model's
+    // pipeline) are bounded separately from those queued at the wire, so that a pipeline
+    // with latency can be kept full without letting the wire queue grow.
+    while (!m_readyList.empty() && GetQueue()->GetNPackets() < m_txQueuePackets &&
+           m_txInFlight < m_txPipelineDepth)
     {
         if (m_readyCursor >= m_readyList.size())
         {
@@ -871,8 +892,16 @@ OffloadNetDevice::PumpTx()
             NS_ASSERT_MSG(ok, "data path asked for bytes outside the send buffer");
             payload = Create<Packet>(buf.data(), seg.payloadLen);
             wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
+            ++m_dmaTransfers;
         }
-        Time delay = NanoSeconds(wire - int64_t(now)) + ProcessTransmit(id, seg);
+        bool nicDrop = false;
+        Time delay = NanoSeconds(wire - int64_t(now)) + ProcessTransmit(id, seg, nicDrop);
+        if (nicDrop)
+        {
+            ++m_nicTxDrops; // lost inside the NIC: the data path's recovery resends it
+            ++m_readyCursor;
+            continue;
+        }
         // A segment without payload (a lone FIN, a window probe) needs no DMA and would
         // otherwise overtake the connection's data segments still waiting for theirs: the
         // peer would see the FIN before the last data, ignore it and wait for our RTO.
@@ -1065,9 +1094,27 @@ OffloadNetDevice::ProcessReceived(uint32_t conn,
 }
 
 Time
-OffloadNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg)
+OffloadNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
 {
     return Time(0);
+}
+
+bool
+OffloadNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency)
+{
+    return true;
+}
+
+void
+OffloadNetDevice::GetEndpoints(uint32_t conn,
+                               Ipv4Address& peer,
+                               uint16_t& localPort,
+                               uint16_t& peerPort) const
+{
+    const Conn& c = m_slots[conn];
+    peer = c.peer;
+    localPort = c.localPort;
+    peerPort = c.peerPort;
 }
 
 void
@@ -1140,6 +1187,10 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("handshake_failures", m_handshakeFailures);
     add("control_plane_cycles", m_cpCycles);
     add("control_loop_runs", m_controlLoops);
+    add("dma_transfers", m_dmaTransfers);
+    add("nic_rx_drops", m_nicRxDrops);
+    add("nic_tx_drops", m_nicTxDrops);
+    add("app_notifications", m_notifications);
 }
 
 } // namespace ns3

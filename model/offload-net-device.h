@@ -155,9 +155,28 @@ class OffloadNetDevice : public PointToPointNetDevice
     /**
      * \brief Execution model: the NIC produces one segment to transmit; how long it takes.
      * \param conn slot \param seg the segment
+     * \param drop set to true if the NIC drops the segment (the data path repairs the loss)
      * \return processing latency before the segment reaches the wire queue
      */
-    virtual Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg);
+    virtual Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop);
+
+    /**
+     * \brief Execution model: may the NIC take this received segment of an established
+     * connection? Called before the data path sees it (a full NIC queue drops it there).
+     * \param conn slot \param seg the segment
+     * \param latency set to the NIC time spent before the data path's decision
+     * \return false to drop the segment (counted as nic_drops)
+     */
+    virtual bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency);
+
+    /**
+     * \param conn slot \param peer set to the remote address
+     * \param localPort set to the local port \param peerPort set to the remote port
+     */
+    void GetEndpoints(uint32_t conn,
+                      Ipv4Address& peer,
+                      uint16_t& localPort,
+                      uint16_t& peerPort) const;
 
     /**
      * \brief Execution model: a connection's data path was created (handshake done).
@@ -264,19 +283,20 @@ class OffloadNetDevice : public PointToPointNetDevice
     static constexpr uint32_t NO_SLOT = 0xffffffff; //!< no slot
 
     // attributes
-    uint32_t m_maxConnections; //!< connection table size
-    Time m_timerScanPeriod;    //!< timer scan period
-    Time m_dmaLatency;         //!< per-transfer DMA latency
-    double m_dmaBandwidthBps;  //!< DMA bandwidth, bit/s
-    Time m_synTimeout;         //!< handshake retransmission timeout
-    uint32_t m_synRetries;     //!< handshake transmissions before giving up
-    uint64_t m_controlCycles;  //!< host cycles per control-plane event
-    double m_hostClockHz;      //!< host core clock, Hz
-    uint32_t m_txQueuePackets; //!< segments the NIC keeps queued at the wire
-    Time m_minRto;             //!< data-path minimum RTO
-    std::string m_congestion;  //!< data-path congestion control name
-    double m_dctcpGain;        //!< DCTCP EWMA gain
-    Time m_timeWait;           //!< how long a torn-down connection's 4-tuple is remembered
+    uint32_t m_maxConnections;  //!< connection table size
+    Time m_timerScanPeriod;     //!< timer scan period
+    Time m_dmaLatency;          //!< per-transfer DMA latency
+    double m_dmaBandwidthBps;   //!< DMA bandwidth, bit/s
+    Time m_synTimeout;          //!< handshake retransmission timeout
+    uint32_t m_synRetries;      //!< handshake transmissions before giving up
+    uint64_t m_controlCycles;   //!< host cycles per control-plane event
+    double m_hostClockHz;       //!< host core clock, Hz
+    uint32_t m_txQueuePackets;  //!< segments the NIC keeps queued at the wire
+    uint32_t m_txPipelineDepth; //!< segments in flight inside the NIC
+    Time m_minRto;              //!< data-path minimum RTO
+    std::string m_congestion;   //!< data-path congestion control name
+    double m_dctcpGain;         //!< DCTCP EWMA gain
+    Time m_timeWait;            //!< how long a torn-down connection's 4-tuple is remembered
 
     NetDevice::ReceiveCallback m_hostRx;                //!< to the host stack
     mutable Ipv4Address m_local;                        //!< cached host address
@@ -297,8 +317,12 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_refused{0};                              //!< connections refused (table full)
     uint64_t m_established{0};                          //!< connections established
     uint64_t m_controlLoops{0};                         //!< host control-loop runs (rate-based CC)
-    uint64_t m_cpCycles{0};                             //!< control-plane host cycles
-    uint64_t m_handshakeFailures{0};                    //!< handshakes given up
+    uint64_t m_nicRxDrops{0};        //!< received segments the execution model dropped
+    uint64_t m_nicTxDrops{0};        //!< transmitted segments the execution model dropped
+    uint64_t m_dmaTransfers{0};      //!< DMA transfers NIC <-> host memory (payload)
+    uint64_t m_notifications{0};     //!< data notifications to applications
+    uint64_t m_cpCycles{0};          //!< control-plane host cycles
+    uint64_t m_handshakeFailures{0}; //!< handshakes given up
 
     /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
     struct TimeWaitEntry

@@ -274,7 +274,7 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
 }
 
 Time
-PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg)
+PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
 {
     ++m_txPasses;
     auto& program = m_programs[m_classOf[conn]];

@@ -87,7 +87,7 @@ class PrestoNetDevice : public OffloadNetDevice
     Time ProcessReceived(uint32_t conn,
                          const OffloadSegment& seg,
                          const OffloadRxDecision& decision) override;
-    Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg) override;
+    Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop) override;
 
   private:
     /** \return the pipeline configuration from the attributes */

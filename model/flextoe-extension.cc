@@ -463,6 +463,17 @@ FlexToeTcpTrace::GetUntracked() const
     return m_untracked;
 }
 
+uint64_t
+FlexToeTcpTrace::GetTotalSegments() const
+{
+    uint64_t total = m_untracked;
+    for (const auto& [key, counters] : m_conns)
+    {
+        total += counters.segments;
+    }
+    return total;
+}
+
 // ---------------------------------------------------------------- FlexToeExtensionChain
 
 void

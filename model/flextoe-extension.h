@@ -289,6 +289,9 @@ class FlexToeTcpTrace : public FlexToeExtension
     /** \return segments of connections that did not fit in the table */
     uint64_t GetUntracked() const;
 
+    /** \return segments seen, tracked or not (the sum over all connections) */
+    uint64_t GetTotalSegments() const;
+
   private:
     /// Hash of a Key.
     struct KeyHash

@@ -113,6 +113,12 @@ FlexToeNetDevice::Configure()
         m_vlan = std::make_shared<FlexToeVlanStrip>();
         m_chain.Add(m_vlan);
     }
+    // tracing first: like a capture point it sees what the firewall then drops
+    if (m_tcpTrace)
+    {
+        m_trace = std::make_shared<FlexToeTcpTrace>();
+        m_chain.Add(m_trace);
+    }
     if (!m_firewallRules.empty())
     {
         m_firewall = std::make_shared<FlexToeFirewall>();
@@ -123,11 +129,6 @@ FlexToeNetDevice::Configure()
             m_firewall->AddRule(rule, "FlexToeNetDevice::FirewallRules rule " + std::to_string(n));
         }
         m_chain.Add(m_firewall);
-    }
-    if (m_tcpTrace)
-    {
-        m_trace = std::make_shared<FlexToeTcpTrace>();
-        m_chain.Add(m_trace);
     }
 }
 
@@ -256,6 +257,7 @@ FlexToeNetDevice::AddCounters(nlohmann::json& nic) const
     if (m_trace)
     {
         add("traced_connections", m_trace->GetConnectionCount());
+        add("traced_segments", m_trace->GetTotalSegments());
     }
 }
 

@@ -4,5 +4,7 @@
 cpp_examples = [
     ("presto-spray --simTime=0.002 --quiet=1 --plot=0 --out=presto-spray-smoke", "True", "False"),
     ("fabric-benchmark --simTime=0.0005", "True", "False"),
+    ("presto-fidelity --simTime=0.002 --fidelities=0,1 --out=presto-fidelity-smoke", "True", "False"),
+    ("flextoe-extensions --simTime=0.002 --out=flextoe-extensions-smoke", "True", "False"),
 ]
 python_examples = []

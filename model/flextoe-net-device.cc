@@ -153,7 +153,8 @@ FlexToeNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
                                       bool activeOpen)
 {
     Configure();
-    cfg.fidelity = 1; // TAS/FlexTOE: one out-of-order interval
+    cfg.fidelity = 1;            // TAS/FlexTOE: one out-of-order interval
+    cfg.hostLoopTimeouts = true; // and timeouts from the host control loop
     if (m_rateBased)
     {
         cfg.congestion = OffloadCongestionType::DCTCP_RATE;

@@ -312,15 +312,25 @@ OffloadDctcpRate::Init(uint32_t /* sndNxt */)
 }
 
 bool
-OffloadDctcpRate::OnAck(uint32_t ackedBytes, bool ece, uint32_t /* sndUna */, uint32_t /* sndNxt */)
+OffloadDctcpRate::OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt)
 {
     // Only count, as the NIC's per-connection statistics do (TAS: c_acks, c_ackb, c_ecnb);
     // the host reacts once per control interval.
     ++m_acks;
     m_ackedBytes += ackedBytes;
-    if (ece)
+    if (!ece)
     {
-        m_eceBytes += ackedBytes;
+        return false;
+    }
+    m_eceBytes += ackedBytes;
+    // Acknowledge the congestion signal with CWR once per window of data (RFC 3168): a
+    // classic-ECN receiver (ns-3's NewReno, Linux without DCTCP) repeats ECE until it sees
+    // CWR. The rate itself is cut at the next control interval.
+    if (!m_cwrArmed || seq::Geq(sndUna, m_cwrRecover))
+    {
+        m_cwrArmed = true;
+        m_cwrRecover = sndNxt;
+        return true;
     }
     return false;
 }

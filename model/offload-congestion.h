@@ -312,6 +312,8 @@ class OffloadDctcpRate : public OffloadCongestionOps
     double m_alpha;               //!< estimated fraction of marked bytes
     double m_rate;                //!< sending rate, bytes/s (double: exact (1 - alpha/2) cuts)
     bool m_slowStart{true};       //!< doubling until the first mark or loss
+    bool m_cwrArmed{false};       //!< a CWR was requested
+    uint32_t m_cwrRecover{0};     //!< no new CWR until snd_una passes this
     uint64_t m_acks{0};           //!< ACKs in the current (possibly carried-over) interval
     uint64_t m_ackedBytes{0};     //!< bytes acknowledged in it
     uint64_t m_eceBytes{0};       //!< of which acknowledged by ACKs carrying ECE

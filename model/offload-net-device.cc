@@ -1051,12 +1051,17 @@ OffloadNetDevice::TimerScan()
     for (uint32_t id : m_active)
     {
         Conn& c = m_slots[id];
-        if (c.tcp && c.tcp->GetPacingRate() > 0 && now >= c.nextControlNs)
+        if (c.tcp && c.tcp->UsesControlLoop() && now >= c.nextControlNs)
         {
-            // the host control loop of rate-based congestion control, every control interval
-            c.tcp->OnControlInterval(now);
+            // the host control loop (rate-based CC, TAS-style timeouts), every interval
+            bool timedOut = c.tcp->OnControlInterval(now);
             c.nextControlNs = now + c.tcp->GetControlIntervalNs();
             ++m_controlLoops;
+            if (timedOut && !c.ready)
+            {
+                c.ready = true;
+                m_readyList.push_back(id);
+            }
         }
         if (c.tcp && c.tcp->OnTimerScan(now).WantsSend())
         {

@@ -614,7 +614,8 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
     {
         return t;
     }
-    if (m_rtoArmed && seq::Lt(m_sndUna, m_sndMax) && nowNs >= m_rtoDeadlineNs)
+    if (!m_config.hostLoopTimeouts && m_rtoArmed && seq::Lt(m_sndUna, m_sndMax) &&
+        nowNs >= m_rtoDeadlineNs)
     {
         // RFC 6298 (5.4)-(5.6): go back to snd_una, back off, restart the timer.
         ++m_counters.timeouts;
@@ -654,10 +655,40 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
     return t;
 }
 
-void
+bool
 OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
 {
     m_cc->OnControlInterval(nowNs, ControlRttNs());
+    if (!m_config.hostLoopTimeouts || m_reset)
+    {
+        return false;
+    }
+    if (m_sndUna != m_loopLastUna || m_sndUna == m_sndMax)
+    {
+        // progress, or nothing outstanding: the stall count starts over
+        m_loopLastUna = m_sndUna;
+        m_loopStalled = 0;
+        m_loopProgressNs = nowNs;
+        return false;
+    }
+    // TAS: retransmit after 4 control intervals and at least 2 RTT without ACK progress
+    if (++m_loopStalled >= 4 && nowNs - m_loopProgressNs >= 2 * ControlRttNs())
+    {
+        ++m_counters.timeouts;
+        m_cc->OnTimeout(m_sndMax - m_sndUna, m_sndMax);
+        GoBackN();
+        m_dupAcks = 0;
+        m_loopStalled = 0;
+        m_loopProgressNs = nowNs;
+        return true;
+    }
+    return false;
+}
+
+bool
+OffloadTcpConnection::UsesControlLoop() const
+{
+    return m_config.hostLoopTimeouts || m_cc->GetPacingRate() > 0;
 }
 
 uint64_t

@@ -84,6 +84,10 @@ struct OffloadTcpConfig
     OffloadDctcpRateParams dctcpRate;
     uint32_t controlIntervalRtts{2};  //!< host control interval, RTTs (TAS: 2), >= 1
     uint64_t controlRttInitNs{50000}; //!< RTT estimate before a sample, ns (TAS: 50 us)
+    /// TAS/FlexTOE timeouts: the host control loop retransmits (go-back-N from snd_una) when
+    /// snd_una made no progress for 4 control intervals and at least 2 RTT; the RTO timer of
+    /// OnTimerScan is then off
+    bool hostLoopTimeouts{false};
 
     /**
      * \brief Check every field; throws PrestoInputError naming the first bad one.
@@ -317,10 +321,14 @@ class OffloadTcpConnection
     /**
      * \brief One host control interval has passed: the congestion control recomputes its rate
      * (OffloadDctcpRate; a no-op for window-based algorithms). The device calls this every
-     * GetControlIntervalNs().
+     * GetControlIntervalNs(). With hostLoopTimeouts it also detects a stalled sender.
      * \param nowNs current time, ns
+     * \return true if it timed out (the device should try to send)
      */
-    void OnControlInterval(uint64_t nowNs);
+    bool OnControlInterval(uint64_t nowNs);
+
+    /** \return true if the device must call OnControlInterval (pacing or host-loop timeouts) */
+    bool UsesControlLoop() const;
 
     /**
      * \return the host control interval, ns: controlIntervalRtts x (SRTT, or controlRttInitNs
@@ -414,12 +422,15 @@ class OffloadTcpConnection
     uint64_t m_nextSendNs{0};        //!< pacing: no data segment before this time, ns
 
     // receive side
-    uint32_t m_rxUnread{0};   //!< delivered in order, not yet read by the application
-    uint32_t m_lastAdvWindow; //!< window in the last segment we sent
-    bool m_peerFin{false};    //!< the peer's FIN was consumed
-    bool m_finPending{false}; //!< a FIN arrived; consumed when rcv_next reaches m_finSeq
-    uint32_t m_finSeq{0};     //!< sequence number of the peer's FIN
-    bool m_reset{false};      //!< an RST arrived
+    uint32_t m_rxUnread{0};       //!< delivered in order, not yet read by the application
+    uint32_t m_lastAdvWindow;     //!< window in the last segment we sent
+    bool m_peerFin{false};        //!< the peer's FIN was consumed
+    uint32_t m_loopLastUna{0};    //!< snd_una at the last control interval with progress
+    uint32_t m_loopStalled{0};    //!< control intervals without progress
+    uint64_t m_loopProgressNs{0}; //!< when snd_una last moved (control-loop view), ns
+    bool m_finPending{false};     //!< a FIN arrived; consumed when rcv_next reaches m_finSeq
+    uint32_t m_finSeq{0};         //!< sequence number of the peer's FIN
+    bool m_reset{false};          //!< an RST arrived
 
     OffloadTcpCounters m_counters; //!< event counters
 };

@@ -10,6 +10,7 @@
 #include "ns3/fabric-helper.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/flextoe-net-device.h"
 #include "ns3/flow-file.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
@@ -599,12 +600,20 @@ class DctcpQueueTestCase : public TestCase
 class InteropTestCase : public TestCase
 {
   public:
-    explicit InteropTestCase(bool prestoClient)
-        : TestCase(prestoClient ? "interop: Presto client -> ns-3 TCP server, byte-exact, ECN, "
-                                  "teardown"
-                                : "interop: ns-3 TCP client -> Presto server, byte-exact, ECN, "
-                                  "teardown"),
-          m_prestoClient(prestoClient)
+    /**
+     * \param prestoClient the offload NIC's host is the client
+     * \param nic the offload NIC (Presto by default; FlexTOE shares the device and data path)
+     * \param name the NIC's name in the case name
+     */
+    explicit InteropTestCase(bool prestoClient,
+                             ObjectFactory nic = PrestoFactory("1"),
+                             const std::string& name = "Presto")
+        : TestCase(
+              prestoClient
+                  ? "interop: " + name + " client -> ns-3 TCP server, byte-exact, ECN, teardown"
+                  : "interop: ns-3 TCP client -> " + name + " server, byte-exact, ECN, teardown"),
+          m_prestoClient(prestoClient),
+          m_nic(nic)
     {
     }
 
@@ -644,7 +653,7 @@ class InteropTestCase : public TestCase
         auto topo = FabricTopology::LeafSpine(2, 1, 1, 10e9, 4e9, 1000);
         FabricHelper f;
         f.SetSwitchAttribute("LoadBalancing", StringValue("Spray"));
-        f.SetHostDeviceFactory(0, PrestoFactory("1"));
+        f.SetHostDeviceFactory(0, m_nic);
         f.Install(topo);
         Ptr<NetDevice> prestoDev = f.GetHostDevices().Get(0);
         Ptr<NetDevice> ns3Dev = f.GetHostDevices().Get(1);
@@ -742,6 +751,7 @@ class InteropTestCase : public TestCase
         Simulator::Destroy();
     }
 
+    ObjectFactory m_nic; //!< the offload NIC of host 0
     bool m_prestoClient;
     std::deque<TcpSocket::TcpStates_t> m_states; //!< stable addresses for the callbacks
 };
@@ -1235,6 +1245,10 @@ class PrestoDeviceTestSuite : public TestSuite
         AddTestCase(new DctcpQueueTestCase, TestCase::QUICK);
         AddTestCase(new InteropTestCase(true), TestCase::QUICK);
         AddTestCase(new InteropTestCase(false), TestCase::QUICK);
+        ObjectFactory flextoe;
+        flextoe.SetTypeId(FlexToeNetDevice::GetTypeId());
+        AddTestCase(new InteropTestCase(true, flextoe, "FlexTOE"), TestCase::QUICK);
+        AddTestCase(new InteropTestCase(false, flextoe, "FlexTOE"), TestCase::QUICK);
         AddTestCase(new WindowScaleInteropTestCase, TestCase::QUICK);
         AddTestCase(new BulkSendOverOffloadTestCase, TestCase::QUICK);
         AddTestCase(new CloseBeforeEstablishedTestCase, TestCase::QUICK);

@@ -67,10 +67,15 @@ TEST(OffloadDctcpRate, SlowStartDoublesUntilTheFirstMarkThenCutsByHalfAlpha)
         EXPECT_EQ(cc.GetPacingRate(), static_cast<uint64_t>(rate));
         EXPECT_DOUBLE_EQ(cc.GetAlpha(), alpha);
     }
-    // 4 of 10 equal ACKs carry ECE: F = 0.4, then rate *= 1 - alpha / 2 and slow start ends.
-    const bool cwr = cc.OnAck(MSS, true, 0, 0);
-    EXPECT_FALSE(cwr) << "the reduction happens at the interval, not per ACK";
-    Interval(cc, 9, MSS, 3, 10);
+    // 4 of 10 equal ACKs carry ECE: F = 0.4, then rate *= 1 - alpha / 2 and slow start ends
+    // (two ECE ACKs here, two more in the interval below).
+    // The first ECE asks for CWR (RFC 3168; classic-ECN receivers repeat ECE until they see
+    // it), once per window; the rate itself is cut at the interval, not per ACK.
+    const bool cwr = cc.OnAck(MSS, true, 0, 5 * MSS);
+    EXPECT_TRUE(cwr) << "the first ECE requests CWR";
+    EXPECT_FALSE(cc.OnAck(MSS, true, MSS, 5 * MSS)) << "no second CWR in the same window";
+    EXPECT_EQ(cc.GetPacingRate(), static_cast<uint64_t>(rate)) << "no cut per ACK";
+    Interval(cc, 8, MSS, 2, 10);
     alpha = 15.0 / 16 * alpha + 0.4 / 16;
     rate *= 1 - alpha / 2;
     EXPECT_FALSE(cc.InSlowStart());

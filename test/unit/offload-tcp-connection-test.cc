@@ -1343,3 +1343,52 @@ TEST(OffloadTcpLoopback, DeterministicForSameSeed)
     EXPECT_EQ(x->n[0].packetsSent, y->n[0].packetsSent);
     EXPECT_EQ(x->n[1].conn->GetCounters().fidelityDrops, y->n[1].conn->GetCounters().fidelityDrops);
 }
+
+// TAS/FlexTOE timeouts: with hostLoopTimeouts the RTO timer is off and the host control loop
+// goes back to snd_una after 4 intervals and at least 2 RTT without ACK progress.
+TEST(OffloadTcpConnection, HostControlLoopTimeout)
+{
+    OffloadTcpConfig c;
+    c.mss = 1000;
+    c.hostLoopTimeouts = true;
+    c.controlRttInitNs = 50000; // no RTT sample: 50 us, control interval 100 us
+    OffloadTcpConnection conn(c, 1, 1, 1 << 20);
+    ASSERT_TRUE(conn.UsesControlLoop());
+    conn.AppSend(5000);
+    uint32_t first = 0;
+    int sent = 0;
+    while (auto s = conn.NextSegment(0))
+    {
+        first = sent++ == 0 ? s->seg.seq : first;
+    }
+    EXPECT_EQ(sent, 5);
+    // the RTO timer never fires, however late
+    EXPECT_FALSE(conn.OnTimerScan(1000000000).timeout);
+    EXPECT_FALSE(conn.NextSegment(1000000000).has_value());
+    // control intervals: the first records the state, then 4 without progress -> timeout
+    const uint64_t step = conn.GetControlIntervalNs();
+    EXPECT_EQ(step, 100000u);
+    uint64_t now = 1000000000;
+    EXPECT_FALSE(conn.OnControlInterval(now)); // records snd_una
+    for (int i = 1; i <= 3; ++i)
+    {
+        EXPECT_FALSE(conn.OnControlInterval(now + i * step)) << "interval " << i;
+    }
+    EXPECT_TRUE(conn.OnControlInterval(now + 4 * step)); // 4 stalled intervals, 400 us >= 2 RTT
+    EXPECT_EQ(conn.GetCounters().timeouts, 1u);
+    auto re = conn.NextSegment(now + 4 * step);
+    ASSERT_TRUE(re.has_value());
+    EXPECT_EQ(re->seg.seq, first); // go-back-N from snd_una
+    EXPECT_TRUE(re->retransmission);
+    // an ACK of everything: progress, no further timeout
+    OffloadSegment ack;
+    ack.flags = OffloadSegment::ACK;
+    ack.ack = first + 5000;
+    ack.window = 1 << 20;
+    conn.OnSegment(ack, now + 5 * step);
+    for (int i = 5; i <= 12; ++i)
+    {
+        EXPECT_FALSE(conn.OnControlInterval(now + i * step));
+    }
+    EXPECT_EQ(conn.GetCounters().timeouts, 1u);
+}

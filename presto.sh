@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # presto's single entry point.
 #
-#   ./presto.sh experiment [presto-spray options]   build, then run the main experiment
+#   ./presto.sh experiment [presto-compare options] build, then run the headline comparison
 #   ./presto.sh test                                build, then run every test (ctest)
 #   ./presto.sh bench                               build, then run the speed benchmarks
 #   ./presto.sh build                               only build
@@ -16,6 +16,7 @@ PACKAGES=(
     libns3-dev ns3 libgsl-dev libxml2-dev libsqlite3-dev libpython3.11-dev
     libgtest-dev libboost-dev libboost-iostreams-dev libboost-system-dev
     libboost-filesystem-dev libgnuplot-iostream-dev gnuplot-nox nlohmann-json3-dev tshark
+    parallel
 )
 BUILD_DIR=${PRESTO_BUILD_DIR:-build}
 JOBS=${PRESTO_JOBS:-2}
@@ -55,7 +56,7 @@ case "$cmd" in
         ;;
     experiment)
         build
-        exec "$BUILD_DIR/presto-spray" --out=results/presto-spray "$@"
+        exec "$BUILD_DIR/presto-compare" --out=results/compare "$@"
         ;;
     test)
         build

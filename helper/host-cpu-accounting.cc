@@ -36,6 +36,7 @@ Add(HostCpuCounts& a, const HostCpuCounts& b)
     a.controlIntervals += b.controlIntervals;
     a.appNotifications += b.appNotifications;
     a.dmaDescriptors += b.dmaDescriptors;
+    a.programCycles += b.programCycles;
     a.bytesDelivered += b.bytesDelivered;
     a.wirePackets += b.wirePackets;
 }
@@ -53,6 +54,7 @@ CountsToJson(const HostCpuCounts& n)
             {"control_intervals", n.controlIntervals},
             {"app_notifications", n.appNotifications},
             {"dma_descriptors", n.dmaDescriptors},
+            {"program_cycles", n.programCycles},
             {"bytes_delivered", n.bytesDelivered},
             {"wire_packets", n.wirePackets}};
 }
@@ -255,6 +257,8 @@ HostCpuAccounting::AddNicCounts(const HostState& hs, HostCpuCounts& n) const
     n.controlIntervals += get("control_loop_runs");
     n.appNotifications += get("app_notifications");
     n.dmaDescriptors += get("dma_transfers");
+    // Cora: the host part of the NIC program, already costed in cycles by the device
+    n.programCycles += get("host_program_cycles");
 }
 
 nlohmann::json

@@ -4,6 +4,7 @@
 #include "spray-experiment.h"
 
 #include "ns3/command-line.h"
+#include "ns3/cora-net-device.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
@@ -184,6 +185,10 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("classRules",
                  "Presto classifier rules file mapping connections to fidelity classes",
                  classRules);
+    cmd.AddValue("coraStrategy",
+                 "Cora NIC/host partitioning strategy: cora (runtime controller), state "
+                 "(Gallium-like static), flow (iPipe-like flow groups)",
+                 coraStrategy);
     cmd.AddValue("lb", "Load balancing in the switches: ecmp|spray|spray-rr|flowlet", lb);
     cmd.AddValue("workload",
                  "Flow-size CDF: websearch|datamining|hadoop or a CDF file path",
@@ -233,6 +238,7 @@ SprayExperimentConfig::ToJson() const
 {
     return {{"device", device},
             {"fidelity", fidelity},
+            {"cora_strategy", coraStrategy},
             {"class_rules", classRules},
             {"lb", lb},
             {"workload", workload},
@@ -264,7 +270,7 @@ SprayExperimentConfig::ToJson() const
 std::vector<std::string>
 SprayExperiment::Devices()
 {
-    return {"host-tcp", "presto", "flextoe"};
+    return {"host-tcp", "presto", "flextoe", "cora"};
 }
 
 SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
@@ -282,6 +288,12 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         PrestoNetDevice::CheckConfiguration(c.fidelity,
                                             static_cast<uint32_t>(budget.Get()),
                                             c.classRules);
+    }
+    if (c.device == "cora")
+    {
+        CoraStrategyFromString(c.coraStrategy, "--coraStrategy");
+        // build the program, model and executor once now: bad attributes stop the run here
+        CreateObject<CoraNetDevice>()->Configure();
     }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("topology", c.topology, {"leaf-spine", "fat-tree"});
@@ -476,6 +488,13 @@ SprayExperiment::Run()
     {
         ObjectFactory nic;
         nic.SetTypeId(FlexToeNetDevice::GetTypeId());
+        fabric.SetHostDeviceFactory(nic);
+    }
+    if (c.device == "cora")
+    {
+        ObjectFactory nic;
+        nic.SetTypeId(CoraNetDevice::GetTypeId());
+        nic.Set("Strategy", StringValue(c.coraStrategy));
         fabric.SetHostDeviceFactory(nic);
     }
     fabric.Install(m_topology);

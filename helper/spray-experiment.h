@@ -34,6 +34,7 @@ struct SprayExperimentConfig
     std::string device{"host-tcp"};     //!< endpoint: see SprayExperiment::Devices()
     std::string fidelity{"1"};          //!< presto: reassembly fidelity K per class, 0..16|full
     std::string classRules;             //!< presto: classifier rules file ("": one class)
+    std::string coraStrategy{"cora"};   //!< cora: partitioning strategy, cora | state | flow
     std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
     std::string workload{"websearch"};  //!< built-in CDF name or CDF file path
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]

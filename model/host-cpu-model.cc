@@ -134,7 +134,7 @@ HostCpuModel::GetCycles() const
            n.bytesCopied * c.byteCopied + n.connectionsOpened * c.connectionSetup +
            n.connectionsClosed * c.connectionTeardown + n.controlPlaneEvents * c.controlPlaneEvent +
            n.controlIntervals * c.controlInterval + n.appNotifications * c.appNotification +
-           n.dmaDescriptors * c.dmaDescriptor;
+           n.dmaDescriptors * c.dmaDescriptor + static_cast<double>(n.programCycles);
 }
 
 HostCpuReport

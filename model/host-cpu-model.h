@@ -63,8 +63,13 @@ struct HostCpuCounts
     uint64_t controlIntervals{0};   //!< connection x control-loop intervals (offload)
     uint64_t appNotifications{0};   //!< application notifications (offload)
     uint64_t dmaDescriptors{0};     //!< DMA descriptors (offload)
-    uint64_t bytesDelivered{0};     //!< application bytes delivered (the cost denominator)
-    uint64_t wirePackets{0};        //!< packets this host's NIC sent or received
+    /**
+     * Cycles host cores spent running the NIC program's host-resident part (Cora: state
+     * blocks placed on the host), already in cycles (the device's own cost model).
+     */
+    uint64_t programCycles{0};
+    uint64_t bytesDelivered{0}; //!< application bytes delivered (the cost denominator)
+    uint64_t wirePackets{0};    //!< packets this host's NIC sent or received
 };
 
 /**

@@ -313,6 +313,7 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     if (c.tcp)
     {
         m_finished += c.tcp->GetCounters(); // fold into the device totals
+        OnConnectionClosed(id);
     }
     const uint64_t key = Key(c.peer, c.peerPort, c.localPort);
     m_lookup.erase(key);
@@ -1108,6 +1109,11 @@ bool
 OffloadNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency)
 {
     return true;
+}
+
+void
+OffloadNetDevice::OnConnectionClosed(uint32_t conn)
+{
 }
 
 void

@@ -190,6 +190,13 @@ class OffloadNetDevice : public PointToPointNetDevice
      */
     virtual void OnApplicationRead(uint32_t conn, uint32_t bytes);
 
+    /**
+     * \brief Execution model: an established connection is being released (closed, reset or
+     * timed out); its slot and endpoints are still valid during the call.
+     * \param conn slot
+     */
+    virtual void OnConnectionClosed(uint32_t conn);
+
     /** \param conn slot \return the connection's data path (must be established) */
     const OffloadTcpConnection& GetConnection(uint32_t conn) const;
 

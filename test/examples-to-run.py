@@ -6,5 +6,9 @@ cpp_examples = [
     ("fabric-benchmark --simTime=0.0005", "True", "False"),
     ("presto-fidelity --simTime=0.002 --fidelities=0,1 --out=presto-fidelity-smoke", "True", "False"),
     ("flextoe-extensions --simTime=0.002 --out=flextoe-extensions-smoke", "True", "False"),
+    ("presto-spray --device=cora --simTime=0.002 --quiet=1 --plot=0 --out=cora-smoke", "True", "False"),
+    ("cora-l4lb --replayMs=1 --out=cora-l4lb-smoke", "True", "False"),
+    ("cora-dynamic --phaseMs=2 --flows=2000 --out=cora-dynamic-smoke", "True", "False"),
+    ("presto-compare --simTime=0.001 --devices=host-tcp,presto:1,cora --out=presto-compare-smoke", "True", "False"),
 ]
 python_examples = []

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# presto-compare end to end on a tiny run over three devices: the table prints, comparison.csv
+# has the header and one row per device, each run folder has its outputs, the three plots are
+# PNG images; an unknown device is an error (exit 1, valid devices listed, nothing written).
+# usage: compare-smoke.sh PRESTO_COMPARE_BINARY
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # check NAME COMMAND...: run the command, count the result
+    local name=$1
+    shift
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fail=$((fail + 1)); fi
+}
+
+out=$tmp/compare
+"$bin" --simTime=0.001 --devices=host-tcp,presto:1,flextoe --out="$out" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+cat "$tmp/stdout" "$tmp/stderr"
+check "exit status 0 (got $rc)" test "$rc" -eq 0
+check "table header" grep -Eq '^device +small n +p50 +p99 +medium n' "$tmp/stdout"
+for label in host-tcp presto-K1 flextoe; do
+    check "table row $label" grep -Eq "^$label +[0-9]" "$tmp/stdout"
+    check "csv row $label" grep -Eq "^$label,[a-z-]+,[0-9]+," "$out/comparison.csv"
+    check "run outputs $label" test -s "$out/$label/fct.csv" -a -s "$out/$label/summary.json"
+done
+check "table order line" grep -Eq '^order by small-flow p99: [a-zK0-9-]+ < [a-zK0-9-]+ < [a-zK0-9-]+$' \
+    "$tmp/stdout"
+check "csv header" grep -q '^label,device,flows,unfinished,small_count,small_p50,small_p99,' \
+    "$out/comparison.csv"
+check "csv has 4 lines" test "$(wc -l <"$out/comparison.csv")" -eq 4
+for png in slowdown-by-bucket p99-small host-cpu; do
+    check "$png.png is a PNG" test "$(head -c 8 "$out/$png.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
+        = 89504e470d0a1a0a
+done
+check "no temporary files left" test -z "$(find "$out" -name '*.tmp.*')"
+
+bad=$tmp/bad
+"$bin" --simTime=0.001 --devices=host-tcp,warp-drive --out="$bad" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+cat "$tmp/stderr"
+check "unknown device: exit status 1 (got $rc)" test "$rc" -eq 1
+check "unknown device: message lists the valid devices" \
+    grep -Eq "unknown device 'warp-drive'; valid devices: host-tcp, presto" "$tmp/stderr"
+check "unknown device: nothing written" test ! -e "$bad"
+
+if [ $fail -ne 0 ]; then
+    echo "$fail check(s) failed"
+    exit 1
+fi
+echo "all checks passed"

@@ -1,0 +1,291 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/comparison-report.h"
+#include "ns3/presto-input-error.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+const std::vector<std::string> kValid = {"host-tcp", "presto", "flextoe", "cora"};
+
+/// A finished flow of \p size bytes with slowdown \p slowdown (ideal 1000 ns).
+FctRecord
+Flow(uint32_t id, uint64_t size, double slowdown, int64_t startNs = 0)
+{
+    FctRecord r;
+    r.flow.id = id;
+    r.flow.sizeBytes = size;
+    r.flow.startNs = startNs;
+    r.idealNs = 1000;
+    r.finishNs = startNs + static_cast<int64_t>(slowdown * 1000);
+    return r;
+}
+
+/// The fields of one CSV line.
+std::vector<std::string>
+Fields(const std::string& line)
+{
+    std::vector<std::string> f;
+    std::istringstream is(line);
+    std::string x;
+    while (std::getline(is, x, ','))
+    {
+        f.push_back(x);
+    }
+    if (!line.empty() && line.back() == ',')
+    {
+        f.emplace_back();
+    }
+    return f;
+}
+
+/// The CSV's lines.
+std::vector<std::string>
+Lines(const std::string& text)
+{
+    std::vector<std::string> l;
+    std::istringstream is(text);
+    for (std::string x; std::getline(is, x);)
+    {
+        l.push_back(x);
+    }
+    return l;
+}
+
+} // namespace
+
+TEST(ComparisonReport, ClassEdgesAreInclusiveAbove)
+{
+    EXPECT_EQ(ClassifyFlowSize(1), SizeClass::SMALL);
+    EXPECT_EQ(ClassifyFlowSize(100000), SizeClass::SMALL);
+    EXPECT_EQ(ClassifyFlowSize(100001), SizeClass::MEDIUM);
+    EXPECT_EQ(ClassifyFlowSize(10000000), SizeClass::MEDIUM);
+    EXPECT_EQ(ClassifyFlowSize(10000001), SizeClass::LARGE);
+    EXPECT_EQ(SizeClassName(SizeClass::LARGE), "large");
+}
+
+TEST(ComparisonReport, ParsesDeviceList)
+{
+    auto d =
+        ParseComparisonDevices("host-tcp,presto:0,presto:full,flextoe,cora,cora:state", kValid);
+    ASSERT_EQ(d.size(), 6u);
+    EXPECT_EQ(d[0].label, "host-tcp");
+    EXPECT_EQ(d[1].device, "presto");
+    EXPECT_EQ(d[1].fidelity, "0");
+    EXPECT_EQ(d[1].label, "presto-K0");
+    EXPECT_EQ(d[2].label, "presto-Kfull");
+    EXPECT_EQ(d[4].label, "cora");
+    EXPECT_EQ(d[4].strategy, "");
+    EXPECT_EQ(d[5].strategy, "state");
+    EXPECT_EQ(d[5].label, "cora-state");
+}
+
+TEST(ComparisonReport, RejectsBadDeviceLists)
+{
+    try
+    {
+        ParseComparisonDevices("host-tcp,foo", kValid);
+        FAIL() << "unknown device accepted";
+    }
+    catch (const PrestoInputError& e)
+    {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("--devices"), std::string::npos) << m;
+        EXPECT_NE(m.find("'foo'"), std::string::npos) << m;
+        EXPECT_NE(m.find("host-tcp, presto, flextoe, cora"), std::string::npos) << m;
+    }
+    for (const char* bad : {"",
+                            ",",
+                            "host-tcp,",
+                            "host-tcp,,flextoe",
+                            "presto",
+                            "presto:",
+                            "flextoe:2",
+                            "presto:1,presto:1",
+                            "host-tcp,host-tcp"})
+    {
+        EXPECT_THROW(ParseComparisonDevices(bad, kValid), PrestoInputError) << bad;
+    }
+}
+
+TEST(ComparisonReport, ClassPercentilesComeFromTheRecords)
+{
+    // small: slowdowns 1..100 (p99 by numpy's linear rule = 99.01); medium: 2 and 4;
+    // no large flows; one unfinished small flow; one flow before the warm-up (excluded)
+    std::vector<FctRecord> records;
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        records.push_back(Flow(i, 1000 + i, 1.0 + i, 5000));
+    }
+    records.push_back(Flow(100, 200000, 2.0, 5000));
+    records.push_back(Flow(101, 10000000, 4.0, 5000));
+    FctRecord unfinished = Flow(102, 50, 1.0, 5000);
+    unfinished.finishNs = -1;
+    records.push_back(unfinished);
+    records.push_back(Flow(103, 50, 1000.0, 0)); // warm-up: would dominate small p99
+    FctSummary summary = SummarizeFct(records, {100000}, 1000);
+
+    ComparisonRow row = MakeComparisonRow("host-tcp", "host-tcp", records, summary, {});
+    EXPECT_EQ(row.flows, 103u);
+    EXPECT_EQ(row.unfinished, 1u);
+    EXPECT_EQ(row.slow[0].count, 100u);
+    EXPECT_DOUBLE_EQ(row.slow[0].p50, 50.5);
+    EXPECT_NEAR(row.slow[0].p99, 99.01, 1e-9);
+    EXPECT_EQ(row.slow[1].count, 2u);
+    EXPECT_DOUBLE_EQ(row.slow[1].p50, 3.0);
+    EXPECT_EQ(row.slow[2].count, 0u);
+    EXPECT_EQ(row.buckets.size(), 2u);
+}
+
+TEST(ComparisonReport, CountersFromTheReport)
+{
+    std::vector<FctRecord> records = {Flow(0, 1000, 2.0)};
+    records[0].retxBytes = 3000;
+    FctSummary summary = SummarizeFct(records, {}, 0);
+
+    nlohmann::json host = {{"tcp", {{"retx_segments", 7}}},
+                           {"host_cpu", {{"cores_used", 1.5}, {"cycles_per_byte", 2.25}}}};
+    ComparisonRow h = MakeComparisonRow("host-tcp", "host-tcp", records, summary, host);
+    EXPECT_EQ(h.fidelityDrops, 0);
+    EXPECT_EQ(h.retxBytes, 3000);
+    EXPECT_EQ(h.retxSegments, 7);
+    EXPECT_EQ(h.hostCores, 1.5);
+    EXPECT_EQ(h.cyclesPerByte, 2.25);
+    EXPECT_TRUE(std::isnan(h.stagesUsed));
+    EXPECT_TRUE(std::isnan(h.nicUtilisation));
+
+    nlohmann::json presto = host;
+    presto["nic"] = {{"fidelity_drops", 12},
+                     {"retx_bytes", 14480},
+                     {"retx_segments", 10},
+                     {"out_of_order_placed", 99},
+                     {"pipeline",
+                      {{{"stages_used", 5}, {"register_bytes", 100}},
+                       {{"stages_used", 9}, {"register_bytes", 28}},
+                       {{"stages_used", nullptr}, {"register_bytes", 0}}}}};
+    ComparisonRow p = MakeComparisonRow("presto-K1", "presto", records, summary, presto);
+    EXPECT_EQ(p.fidelityDrops, 12);
+    EXPECT_EQ(p.retxBytes, 14480); // the NIC's counter, not the records'
+    EXPECT_EQ(p.retxSegments, 10);
+    EXPECT_EQ(p.stagesUsed, 9);
+    EXPECT_EQ(p.registerBytes, 128);
+    EXPECT_EQ(p.outOfOrderPlaced, 99);
+
+    nlohmann::json flextoe = host;
+    flextoe["nic"] = {{"fidelity_drops", 0},
+                      {"queue_drops", 3},
+                      {"flextoe_stages",
+                       {{"protocol", {{"max_utilisation", 0.25}, {"max_queue", 4}}},
+                        {"dma", {{"max_utilisation", 0.75}, {"max_queue", 2}}}}}};
+    ComparisonRow f = MakeComparisonRow("flextoe", "flextoe", records, summary, flextoe);
+    EXPECT_EQ(f.maxStageUtil, 0.75);
+    EXPECT_EQ(f.maxStageQueue, 4);
+    EXPECT_EQ(f.nicDrops, 3);
+
+    nlohmann::json cora = host;
+    cora["nic"] = {{"nic_utilisation", 0.4}, {"migrations", 6}, {"nic_drops", 2}};
+    ComparisonRow c = MakeComparisonRow("cora", "cora", records, summary, cora);
+    EXPECT_EQ(c.nicUtilisation, 0.4);
+    EXPECT_EQ(c.migrations, 6);
+    EXPECT_EQ(c.nicDrops, 2);
+}
+
+TEST(ComparisonReport, TableAndOrder)
+{
+    std::vector<ComparisonRow> rows(3);
+    rows[0].label = "host-tcp";
+    rows[0].slow[0] = Summarize({1.0, 3.0});
+    rows[0].retxSegments = 17;
+    rows[1].label = "presto-K0";
+    rows[1].slow[0] = Summarize({1.0, 9.0});
+    rows[1].fidelityDrops = 4321;
+    rows[1].stagesUsed = 6;
+    rows[1].registerBytes = 2048;
+    rows[2].label = "empty"; // no small flows: last
+    EXPECT_EQ(OrderBySmallP99(rows), (std::vector<std::string>{"host-tcp", "presto-K0", "empty"}));
+    rows[0].slow[0] = Summarize({20.0});
+    EXPECT_EQ(OrderBySmallP99(rows), (std::vector<std::string>{"presto-K0", "host-tcp", "empty"}));
+
+    const std::string t = FormatComparisonTable(rows);
+    const auto lines = Lines(t);
+    ASSERT_EQ(lines.size(), 6u) << t; // header, 3 rows, legend, order
+    EXPECT_EQ(lines[1].rfind("host-tcp", 0), 0u);
+    EXPECT_NE(lines[1].find("20.00"), std::string::npos) << lines[1];
+    EXPECT_NE(lines[1].find(" 17 "), std::string::npos) << lines[1];
+    EXPECT_NE(lines[2].find("4321"), std::string::npos) << lines[2];
+    EXPECT_NE(lines[2].find("stages 6, regs 2.048KB"), std::string::npos) << lines[2];
+    EXPECT_EQ(lines[5], "order by small-flow p99: presto-K0 < host-tcp < empty");
+}
+
+TEST(ComparisonReport, CsvFormat)
+{
+    std::vector<FctRecord> records = {Flow(0, 1000, 1.5), Flow(1, 20000000, 3.0)};
+    FctSummary summary = SummarizeFct(records, {}, 0);
+    nlohmann::json rep = {{"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}}},
+                          {"host_cpu", {{"cores_used", 0.1}, {"cycles_per_byte", 3}}}};
+    std::vector<ComparisonRow> rows = {
+        MakeComparisonRow("cora", "cora", records, summary, rep),
+        MakeComparisonRow("host-tcp", "host-tcp", records, summary, {})};
+    const auto lines = Lines(ComparisonCsv(rows));
+    ASSERT_EQ(lines.size(), 3u);
+    const auto header = Fields(lines[0]);
+    ASSERT_EQ(header.size(), 26u);
+    EXPECT_EQ(lines[0].substr(0, 60),
+              std::string("label,device,flows,unfinished,small_count,small_p50,small_p99,m")
+                  .substr(0, 60));
+    auto col = [&header](const std::string& name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                        header.begin());
+    };
+    const auto cora = Fields(lines[1]);
+    ASSERT_EQ(cora.size(), header.size()) << lines[1];
+    EXPECT_EQ(cora[col("label")], "cora");
+    EXPECT_EQ(cora[col("flows")], "2");
+    EXPECT_EQ(cora[col("small_count")], "1");
+    EXPECT_EQ(cora[col("small_p99")], "1.5");
+    EXPECT_EQ(cora[col("medium_count")], "0");
+    EXPECT_EQ(cora[col("medium_p99")], ""); // empty class: no percentile
+    EXPECT_EQ(cora[col("large_p50")], "3");
+    EXPECT_EQ(cora[col("fidelity_drops")], "5");
+    EXPECT_EQ(cora[col("nic_utilisation")], "0.125");
+    EXPECT_EQ(cora[col("host_cores_used")], "0.1");
+    EXPECT_EQ(cora[col("nic_stages_used")], "");
+    const auto host = Fields(lines[2]);
+    ASSERT_EQ(host.size(), header.size()) << lines[2];
+    EXPECT_EQ(host[col("fidelity_drops")], "0");
+    EXPECT_EQ(host[col("retx_bytes")], ""); // records do not know it
+    EXPECT_EQ(host[col("host_cores_used")], "");
+}
+
+TEST(ComparisonReport, PlotScriptsCarryTheData)
+{
+    std::vector<FctRecord> records = {Flow(0, 1000, 1.5), Flow(1, 20000000, 3.0)};
+    FctSummary summary = SummarizeFct(records, {10000}, 0);
+    nlohmann::json rep = {{"host_cpu", {{"cores_used", 0.75}, {"cycles_per_byte", 2.5}}}};
+    std::vector<ComparisonRow> rows = {MakeComparisonRow("a'b", "host-tcp", records, summary, rep)};
+
+    const std::string s = SlowdownByBucketScript(rows, "/x/s.png");
+    EXPECT_NE(s.find("set output '/x/s.png'"), std::string::npos);
+    EXPECT_NE(s.find("set logscale y"), std::string::npos);
+    EXPECT_NE(s.find("0 1.5\n1 3\n"), std::string::npos) << s; // p99 per bucket
+    EXPECT_NE(s.find("title 'a''b'"), std::string::npos) << s; // quoted label
+    EXPECT_NE(s.find("'<=10K' 0, '>10K' 1"), std::string::npos) << s;
+
+    EXPECT_NE(P99SmallScript(rows, "p.png").find("0 1.5 1\n"), std::string::npos);
+    const std::string cpu = HostCpuScript(rows, "c.png");
+    EXPECT_NE(cpu.find("0 0.75 1\n"), std::string::npos) << cpu;
+    EXPECT_NE(cpu.find("0 2.5 1\n"), std::string::npos) << cpu;
+
+    // nothing to draw: a note instead of a plot gnuplot would refuse
+    std::vector<ComparisonRow> empty(1);
+    empty[0].label = "none";
+    EXPECT_NE(P99SmallScript(empty, "p.png").find("nothing to draw"), std::string::npos);
+    EXPECT_NE(SlowdownByBucketScript(empty, "s.png").find("no finished flows"), std::string::npos);
+}

@@ -1,0 +1,453 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "input-error-matchers.h"
+
+#include "ns3/cora-allocator.h"
+#include "ns3/cora-controller.h"
+#include "ns3/cora-executor.h"
+#include "ns3/cora-perf-model.h"
+#include "ns3/cora-program.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <gtest/gtest.h>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+const CoraAccessKind EMEM_READ{CoraMemoryType::EMEM, CoraMemoryOp::READ, CoraAccessMode::BULK, 4};
+
+/// Per-flow connection table (16 EMEM reads, 250 instructions, 32 B) -> per-destination
+/// counter (1 read, 20 instructions, 8 B): two blocks.
+CoraProgram
+ConnCounter()
+{
+    CoraProgram p("conn-counter");
+    CoraStateElement conn;
+    conn.name = "conn";
+    conn.key = CoraFlowKey::FLOW;
+    conn.entries = 1 << 20;
+    conn.entryBytes = 32;
+    conn.instructions = 250;
+    conn.accesses = {{EMEM_READ, 16}};
+    CoraStateElement cnt;
+    cnt.name = "cnt";
+    cnt.key = CoraFlowKey::DST_IP;
+    cnt.entries = 256;
+    cnt.entryBytes = 8;
+    cnt.instructions = 20;
+    cnt.accesses = {{EMEM_READ, 1}};
+    p.AddElement(conn);
+    p.AddElement(cnt);
+    p.AddDependency({"conn", "cnt"});
+    p.AddBranch({"pkt", 60, {"conn", "cnt"}});
+    p.Finalize();
+    return p;
+}
+
+CoraFlow
+Flow(uint32_t i)
+{
+    CoraFlow f;
+    f.id = 1000 + i;
+    f.srcIp = i;
+    f.dstIp = i % 16;
+    return f;
+}
+
+struct Arrival
+{
+    int64_t t;
+    uint32_t flow;
+};
+
+/// Periodic arrivals of every flow at its rate in [t0, t1), merged in time order.
+std::vector<Arrival>
+Periodic(const std::vector<double>& pps, int64_t t0, int64_t t1)
+{
+    std::vector<Arrival> out;
+    for (uint32_t i = 0; i < pps.size(); ++i)
+    {
+        if (pps[i] <= 0)
+        {
+            continue;
+        }
+        const double period = 1e9 / pps[i];
+        for (double t = t0 + std::fmod(i * 7919.0, period); t < t1; t += period)
+        {
+            out.push_back({static_cast<int64_t>(t), i});
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Arrival& a, const Arrival& b) {
+        return a.t < b.t;
+    });
+    return out;
+}
+
+/// Zipf(s) rates of n flows summing to total pps (flow 0 heaviest).
+std::vector<double>
+Zipf(uint32_t n, double s, double total)
+{
+    std::vector<double> w(n);
+    double sum = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        w[i] = 1.0 / std::pow(i + 1.0, s);
+        sum += w[i];
+    }
+    for (auto& x : w)
+    {
+        x *= total / sum;
+    }
+    return w;
+}
+
+/**
+ * Feed arrivals in [t0, t1) to the executor (and controller), ticking every interval.
+ * \return drops per interval
+ */
+std::vector<uint64_t>
+RunTraffic(CoraExecutor& exec,
+           CoraController* ctrl,
+           const std::vector<Arrival>& arrivals,
+           int64_t interval,
+           int64_t t0,
+           int64_t t1,
+           const std::function<void(int64_t)>& onTick = nullptr)
+{
+    std::vector<uint64_t> drops;
+    auto dropped = [&] {
+        const auto& s = exec.GetStats();
+        return s.nicDrops + s.hostDrops + s.lockDrops;
+    };
+    uint64_t before = dropped();
+    int64_t nextTick = t0 + interval;
+    auto tick = [&](int64_t t) {
+        if (ctrl)
+        {
+            ctrl->Tick(t);
+        }
+        if (onTick)
+        {
+            onTick(t);
+        }
+        drops.push_back(dropped() - before);
+        before = dropped();
+    };
+    for (const auto& a : arrivals)
+    {
+        while (a.t >= nextTick)
+        {
+            tick(nextTick);
+            nextTick += interval;
+        }
+        const CoraPacket p{Flow(a.flow), 1024};
+        if (ctrl)
+        {
+            ctrl->OnPacket(p);
+        }
+        exec.Process(a.t, p);
+    }
+    while (nextTick <= t1)
+    {
+        tick(nextTick);
+        nextTick += interval;
+    }
+    return drops;
+}
+
+CoraExecutorConfig
+SlowNic(CoraStrategy s)
+{
+    CoraExecutorConfig cfg;
+    cfg.strategy = s;
+    cfg.nicRateScale = 0.1;     // 1.10 Mpps with both blocks on the NIC, 2.64 Mpps stateless only
+    cfg.nicQueueCapacity = 128; // ~120 us of buffering at that rate
+    return cfg;
+}
+
+uint32_t
+ConnBlock(const CoraProgram& p)
+{
+    return p.GetBlockOf(p.GetElementIndex("conn"));
+}
+
+} // namespace
+
+// Above the NIC's rate: state partition drops for good; Cora's controller evicts the
+// lightest pairs to the host, the drops stop, the heaviest flows stay on the NIC.
+TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
+{
+    const CoraProgram prog = ConnCounter();
+    const CoraPerfModel model(CoraPerfProfile::Netronome());
+    const uint32_t nFlows = 200;
+    const int64_t interval = 1000000;
+    const int64_t end = 20 * interval;
+    const auto rates = Zipf(nFlows, 0.8, 1.3e6);
+    const auto arrivals = Periodic(rates, 0, end);
+
+    CoraExecutor state(prog, model, SlowNic(CoraStrategy::STATE_PARTITION));
+    CoraPlan all;
+    all.strategy = CoraStrategy::STATE_PARTITION;
+    all.wholeBlockOnNic.assign(prog.GetBlocks().size(), true);
+    state.SetPlan(all);
+    CoraController stateCtrl(state, CoraController::Config{});
+    const auto stateDrops = RunTraffic(state, &stateCtrl, arrivals, interval, 0, end);
+    const double statePct =
+        100.0 * static_cast<double>(state.GetStats().nicDrops) / state.GetStats().packets;
+    EXPECT_GT(state.GetStats().nicDrops, 0u);
+    EXPECT_GT(stateDrops.back(), 0u); // still dropping at the end: static
+    EXPECT_EQ(stateCtrl.GetEvictions(), 0u);
+
+    // Cora starts from a plan made for lighter traffic: every pair on the NIC (the traffic
+    // then grew, as at T1 of the seed's Figure 18).
+    CoraExecutor cora(prog, model, SlowNic(CoraStrategy::CORA));
+    CoraPlan planned;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        planned.nicPairs.insert({ConnBlock(prog), Flow(i).id});
+        planned.nicPairs.insert({prog.GetBlockOf(prog.GetElementIndex("cnt")), Flow(i).dstIp});
+    }
+    cora.SetPlan(planned);
+    CoraController ctrl(cora, CoraController::Config{});
+    const auto drops = RunTraffic(cora, &ctrl, arrivals, interval, 0, end);
+    const auto& st = cora.GetStats();
+    uint64_t early = 0;
+    for (std::size_t i = 0; i < 5; ++i)
+    {
+        early += drops[i];
+    }
+    for (std::size_t i = 5; i < drops.size(); ++i)
+    {
+        EXPECT_EQ(drops[i], 0u) << "interval " << i;
+    }
+    EXPECT_GT(ctrl.GetHistory().front().utilisation, 0.9); // overloaded before it acted
+    EXPECT_GT(early, 0u);                                  // so it dropped at first
+    EXPECT_LT(early * 10, state.GetStats().nicDrops);
+    EXPECT_GT(ctrl.GetEvictions(), 0u);
+    EXPECT_EQ(st.migrationsToHost, ctrl.GetEvictions());
+    const double cores = st.hostBusyCycles / (3e9 * end * 1e-9);
+    EXPECT_GT(cores, 0.0);
+    EXPECT_LT(cores, 4.0);
+    // Heavy flows stay on the NIC: the 5 heaviest keep their connection entry there, and the
+    // NIC pairs carry more traffic than the (many more) host pairs.
+    const uint32_t cb = ConnBlock(prog);
+    double nicVolume = 0;
+    double hostVolume = 0;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        const bool onNic = cora.GetSide(cb, Flow(i).id) == CoraSide::NIC;
+        if (i < 5)
+        {
+            EXPECT_TRUE(onNic) << "flow " << i;
+        }
+        (onNic ? nicVolume : hostVolume) += rates[i];
+    }
+    const auto nicConn = cora.GetPairs(CoraSide::NIC).size();
+    const double util = cora.GetNicUtilisation(end - 5 * interval, end);
+    EXPECT_LE(util, 0.9);
+    EXPECT_GT(util, 0.5);
+    std::printf("overload 1.3 Mpps on a 1.10 Mpps NIC: state partition dropped %.1f%% (last "
+                "interval %llu); Cora dropped %llu packets in the first 5 ms, 0 after, %llu "
+                "evictions, %zu pairs on NIC carrying %.0f%% of the traffic, NIC util %.2f, "
+                "%.3f host cores\n",
+                statePct,
+                (unsigned long long)stateDrops.back(),
+                (unsigned long long)early,
+                (unsigned long long)ctrl.GetEvictions(),
+                nicConn,
+                100 * nicVolume / (nicVolume + hostVolume),
+                util,
+                cores);
+}
+
+// The load falls and the heavy flows change: the controller offloads the new heavy flows
+// (evicted while they were light) back to the NIC, heaviest first.
+TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
+{
+    const CoraProgram prog = ConnCounter();
+    const uint32_t cb = ConnBlock(prog);
+    const uint32_t nFlows = 200;
+    const int64_t interval = 1000000;
+    const int64_t t1 = 10 * interval;
+    const int64_t t2 = 30 * interval;
+    CoraExecutor exec(prog,
+                      CoraPerfModel(CoraPerfProfile::Netronome()),
+                      SlowNic(CoraStrategy::CORA));
+    CoraController ctrl(exec, CoraController::Config{});
+    RunTraffic(exec, &ctrl, Periodic(Zipf(nFlows, 0.8, 1.3e6), 0, t1), interval, 0, t1);
+    const uint64_t evictions = ctrl.GetEvictions();
+    EXPECT_GT(evictions, 0u);
+    // Phase 2: 1.0 Mpps, reversed popularity (flow 199 is now the heaviest).
+    auto rates = Zipf(nFlows, 0.8, 1.0e6);
+    std::reverse(rates.begin(), rates.end());
+    std::vector<uint32_t> heavyOnHost;
+    for (uint32_t i = nFlows - 10; i < nFlows; ++i)
+    {
+        if (exec.GetSide(cb, Flow(i).id) == CoraSide::HOST)
+        {
+            heavyOnHost.push_back(i);
+        }
+    }
+    EXPECT_EQ(heavyOnHost.size(), 10u); // they were light, hence evicted, in phase 1
+    std::vector<std::pair<int64_t, uint64_t>> offloaded; // (start, flow id) of connection pairs
+    exec.SetMigrationCallback([&](const CoraMigrationEvent& e) {
+        if (e.to == CoraSide::NIC && e.block == cb)
+        {
+            offloaded.emplace_back(e.startNs, e.key);
+        }
+    });
+    const auto drops = RunTraffic(exec, &ctrl, Periodic(rates, t1, t2), interval, t1, t2);
+    EXPECT_GT(ctrl.GetOffloads(), 0u);
+    for (uint32_t i : heavyOnHost)
+    {
+        EXPECT_EQ(exec.GetSide(cb, Flow(i).id), CoraSide::NIC) << "flow " << i;
+    }
+    // The first offload decision took the heaviest host pairs: the 20 heaviest flows of phase
+    // 2, and none outside the 100 heaviest. (A 1 ms sketch interval sees only a few packets
+    // of the middle flows, so their order among themselves is coarse.)
+    ASSERT_FALSE(offloaded.empty());
+    const int64_t first = offloaded.front().first;
+    std::set<uint32_t> firstBatch;
+    for (const auto& [t, id] : offloaded)
+    {
+        if (t == first)
+        {
+            firstBatch.insert(static_cast<uint32_t>(id - 1000));
+            EXPECT_GE(id - 1000, nFlows - 100) << "offloaded a light flow first at " << t;
+        }
+    }
+    for (uint32_t i = nFlows - 20; i < nFlows; ++i)
+    {
+        EXPECT_EQ(firstBatch.count(i), 1u) << "heavy flow " << i << " not in the first batch";
+    }
+    uint64_t lateDrops = 0;
+    for (std::size_t i = drops.size() - 10; i < drops.size(); ++i)
+    {
+        lateDrops += drops[i];
+    }
+    EXPECT_EQ(lateDrops, 0u);
+    const double util = exec.GetNicUtilisation(t2 - 5 * interval, t2);
+    EXPECT_LE(util, 0.95);
+    std::printf("load falls to 1.0 Mpps with new heavy flows: %llu evictions before, %llu "
+                "offloads after (%u in the first batch), the 10 heaviest on the NIC, NIC util "
+                "%.2f, %zu pairs on the host\n",
+                (unsigned long long)evictions,
+                (unsigned long long)ctrl.GetOffloads(),
+                static_cast<unsigned>(firstBatch.size()),
+                util,
+                exec.GetPairs(CoraSide::HOST).size());
+}
+
+// The NIC table shrinks: the smallest pairs leave first, until the state fits.
+TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
+{
+    const CoraProgram prog = ConnCounter();
+    const uint32_t cb = ConnBlock(prog);
+    const uint32_t nFlows = 50;
+    const int64_t interval = 10000000; // 10 ms: flow i sends about 10 (i + 1) packets each
+    CoraExecutorConfig cfg;
+    cfg.strategy = CoraStrategy::CORA;
+    CoraExecutor exec(prog, CoraPerfModel(CoraPerfProfile::Netronome()), cfg);
+    CoraController::Config cc;
+    cc.intervalNs = interval;
+    CoraController ctrl(exec, cc);
+    std::vector<double> rates(nFlows);
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        rates[i] = 1000.0 * (i + 1);
+    }
+    const int64_t end = 6 * interval;
+    const auto arrivals = Periodic(rates, 0, end);
+    const uint64_t capacity = 16 * 8 + 20 * 32; // every counter, 20 connections
+    std::vector<uint64_t> memoryAfter;
+    RunTraffic(exec, &ctrl, arrivals, interval, 0, end, [&](int64_t t) {
+        if (t == 2 * interval)
+        {
+            EXPECT_EQ(exec.GetStats().nicMemoryBytes, 16u * 8 + 50u * 32); // all on the NIC
+            exec.SetNicMemoryBytes(capacity);
+        }
+        memoryAfter.push_back(exec.GetStats().nicMemoryBytes);
+    });
+    EXPECT_EQ(ctrl.GetEvictions(), 30u);
+    EXPECT_LE(exec.GetStats().nicMemoryBytes, capacity);
+    // The 30 lightest flows left; the 20 heaviest and every counter stayed.
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        EXPECT_EQ(exec.GetSide(cb, Flow(i).id), i < 30 ? CoraSide::HOST : CoraSide::NIC)
+            << "flow " << i;
+    }
+    EXPECT_EQ(exec.GetPairs(CoraSide::NIC).size(), 20u + 16u);
+    bool memoryTick = false;
+    for (const auto& r : ctrl.GetHistory())
+    {
+        memoryTick = memoryTick || r.memoryEviction;
+    }
+    EXPECT_TRUE(memoryTick);
+    std::printf("NIC memory %llu B -> %llu B: %llu smallest pairs evicted, memory in use "
+                "after: %llu B\n",
+                (unsigned long long)(16 * 8 + 50 * 32),
+                (unsigned long long)capacity,
+                (unsigned long long)ctrl.GetEvictions(),
+                (unsigned long long)memoryAfter.back());
+}
+
+// Flow partition moves whole flow groups, with every group sharing a counter: flows stay
+// whole on one side, and it needs more host cycles than Cora for the same overload.
+TEST(CoraController, FlowPartitionMovesWholeGroups)
+{
+    const CoraProgram prog = ConnCounter();
+    const CoraPerfModel model(CoraPerfProfile::Netronome());
+    const uint32_t nFlows = 200;
+    const int64_t interval = 1000000;
+    const int64_t end = 20 * interval;
+    const auto arrivals = Periodic(Zipf(nFlows, 0.8, 1.3e6), 0, end);
+
+    CoraExecutor flow(prog, model, SlowNic(CoraStrategy::FLOW_PARTITION));
+    CoraController flowCtrl(flow, CoraController::Config{});
+    const auto drops = RunTraffic(flow, &flowCtrl, arrivals, interval, 0, end);
+    EXPECT_GT(flowCtrl.GetEvictions(), 0u);
+    const uint32_t cb = ConnBlock(prog);
+    const uint32_t nb = prog.GetBlockOf(prog.GetElementIndex("cnt"));
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        const CoraFlow f = Flow(i);
+        EXPECT_EQ(flow.GetSide(cb, f.id), flow.GetSide(nb, f.dstIp)) << "flow " << i << " split";
+    }
+    EXPECT_EQ(drops.back(), 0u);
+
+    CoraExecutor cora(prog, model, SlowNic(CoraStrategy::CORA));
+    CoraController coraCtrl(cora, CoraController::Config{});
+    RunTraffic(cora, &coraCtrl, arrivals, interval, 0, end);
+    const double flowCores = flow.GetStats().hostBusyCycles / (3e9 * end * 1e-9);
+    const double coraCores = cora.GetStats().hostBusyCycles / (3e9 * end * 1e-9);
+    EXPECT_GT(flowCores, coraCores);
+    std::printf("overload 1.3 Mpps: flow partition %llu pair evictions, %.3f host cores; Cora "
+                "%llu evictions, %.3f host cores\n",
+                (unsigned long long)flowCtrl.GetEvictions(),
+                flowCores,
+                (unsigned long long)coraCtrl.GetEvictions(),
+                coraCores);
+}
+
+TEST(CoraController, BadConfigThrows)
+{
+    CoraController::Config c;
+    c.underload = 0.95;
+    EXPECT_TRUE(test::Contains(test::ErrorOf([&] { c.Validate(); }), {"underload"}));
+    c = CoraController::Config{};
+    c.intervalNs = 0;
+    EXPECT_TRUE(test::Contains(test::ErrorOf([&] { c.Validate(); }), {"intervalNs"}));
+    c = CoraController::Config{};
+    c.sketchWidth = 0;
+    const CoraProgram prog = ConnCounter();
+    CoraExecutor exec(prog, CoraPerfModel(CoraPerfProfile::Netronome()), CoraExecutorConfig{});
+    EXPECT_TRUE(
+        test::Contains(test::ErrorOf([&] { CoraController ctl(exec, c); }), {"sketchWidth"}));
+}

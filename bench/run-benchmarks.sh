@@ -6,6 +6,8 @@
 #     10G hosts, 40G core, 1 us links, per-packet spraying, WebSearch at 50% load, host TCP:
 #     on the module's fabric and on ns-3's own IPv4 routers (Ipv4GlobalRouting with
 #     RandomEcmpRouting). Prints packet-hops per wall second and the ratio.
+#     Then the offload NICs (presto K=1, flextoe, cora) on the same scenario, as ratios to
+#     host-tcp on the module fabric.
 #  2. The switch path alone (fabric-benchmark): a trivial packet source, no TCP.
 #
 # usage: bench/run-benchmarks.sh BUILD_DIR [simTime_s]
@@ -25,11 +27,15 @@ echo "== reference scenario, simTime=$sim s"
 "$build/presto-spray" "${ref[@]}" --device=host-tcp --fabric=presto --out="$out/ref-host-tcp"
 "$build/presto-spray" "${ref[@]}" --device=host-tcp --fabric=ns3-routers --out="$out/ref-ns3-routers"
 "$build/presto-spray" "${ref[@]}" --device=presto --fidelity=1 --out="$out/ref-presto"
+"$build/presto-spray" "${ref[@]}" --device=flextoe --out="$out/ref-flextoe"
+"$build/presto-spray" "${ref[@]}" --device=cora --out="$out/ref-cora"
 python3 - "$out" <<'PY'
 import json, sys
 runs = [("host-tcp, module fabric   ", "ref-host-tcp"),
         ("host-tcp, ns-3 IPv4 routers", "ref-ns3-routers"),
-        ("presto K=1, module fabric ", "ref-presto")]
+        ("presto K=1, module fabric ", "ref-presto"),
+        ("flextoe, module fabric    ", "ref-flextoe"),
+        ("cora, module fabric       ", "ref-cora")]
 s = {d: json.load(open(f"{sys.argv[1]}/{d}/summary.json")) for _, d in runs}
 for name, d in runs:
     sp = s[d]["speed"]
@@ -38,7 +44,8 @@ for name, d in runs:
           f"{sp['peak_rss_kb']/1024:.0f} MB peak)")
 hps = {d: s[d]["speed"]["packet_hops_per_s"] for _, d in runs}
 print(f"ratio host-tcp: module fabric / ns-3 routers = {hps['ref-host-tcp'] / hps['ref-ns3-routers']:.2f}")
-print(f"ratio presto / host-tcp (same fabric)        = {hps['ref-presto'] / hps['ref-host-tcp']:.2f}")
+for d in ("presto", "flextoe", "cora"):
+    print(f"ratio {d} / host-tcp (same fabric) = {hps['ref-' + d] / hps['ref-host-tcp']:.2f}")
 PY
 
 echo "== switch path alone (trivial source, no TCP)"

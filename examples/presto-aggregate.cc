@@ -20,6 +20,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/gnuplot-png.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/sweep-aggregate.h"
 
@@ -28,10 +29,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <gnuplot-iostream.h>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 using namespace ns3;
@@ -39,40 +41,6 @@ namespace fs = std::filesystem;
 
 namespace
 {
-
-/// \p s as one single-quoted shell word.
-std::string
-ShellQuote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-    {
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return q + "'";
-}
-
-/// \p s as a gnuplot single-quoted string ('' is a quote; line breaks become spaces).
-std::string
-GnuplotQuote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-    {
-        q += c == '\'' ? std::string("''") : (c == '\n' || c == '\r') ? " " : std::string(1, c);
-    }
-    return q + "'";
-}
-
-/// Whole content of a small file, "" if it cannot be read.
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 /// The summary.json of every finished run under \p in/runs, in name order.
 std::vector<std::string>
@@ -135,9 +103,8 @@ WriteFile(const std::string& path, const std::string& text)
 }
 
 /**
- * Draw p99 slowdown by bucket, one line per group with 95% CI error bars. Same gnuplot
- * handling as PlotFct (model/fct-plot.cc): exit status and stderr kept, PNG checked, written
- * to a temporary name and renamed.
+ * Draw p99 slowdown by bucket, one line per group with 95% CI error bars, through
+ * RenderGnuplotPng (PNG checked, written to a temporary name and renamed).
  */
 void
 PlotP99(const std::vector<SweepAggregateRow>& rows, const std::string& pngPath)
@@ -187,65 +154,43 @@ PlotP99(const std::vector<SweepAggregateRow>& rows, const std::string& pngPath)
         lines[g].emplace_back(x, r.ci.mean, lo, hi);
     }
 
-    char dirTemplate[] = "/tmp/presto-aggregate-XXXXXX";
-    const char* workDir = ::mkdtemp(dirTemplate);
-    if (!workDir)
+    // Numbers as gnuplot-iostream wrote them when this plot was piped: same image.
+    std::ostringstream gp;
+    gp << std::scientific << std::setprecision(18);
+    gp << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+          "  set terminal pngcairo size 1000,600 noenhanced font ',10'\n"
+          "} else {\n  set terminal png size 1000,600 noenhanced\n}\n"
+       << "set output " << GnuplotQuote(kGnuplotPngPlaceholder) << "\n"
+       << "set grid\nset key outside below\nset logscale y\n"
+       << "set title 'p99 slowdown (FCT / ideal FCT) by flow size (bytes), mean and 95% "
+          "CI across seeds'\n"
+       << "set ylabel 'p99 slowdown'\n"
+       << "set xrange [-0.5:" << static_cast<double>(xOf.size()) - 0.5 << "]\n"
+       << "set xtics (" << xtics << ")\nplot ";
+    bool first = true;
+    for (std::size_t g = 0; g < groups.size(); ++g)
     {
-        throw PrestoInputError("plot '" + pngPath + "': cannot create a temporary directory");
-    }
-    const std::string errFile = std::string(workDir) + "/stderr";
-    const std::string statusFile = std::string(workDir) + "/status";
-    const std::string tmpPng = pngPath + ".tmp." + std::to_string(::getpid()) + ".png";
-    {
-        Gnuplot gp("gnuplot 2>" + ShellQuote(errFile) + "; echo $? >" + ShellQuote(statusFile));
-        gp << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
-              "  set terminal pngcairo size 1000,600 noenhanced font ',10'\n"
-              "} else {\n  set terminal png size 1000,600 noenhanced\n}\n"
-           << "set output " << GnuplotQuote(tmpPng) << "\n"
-           << "set grid\nset key outside below\nset logscale y\n"
-           << "set title 'p99 slowdown (FCT / ideal FCT) by flow size (bytes), mean and 95% "
-              "CI across seeds'\n"
-           << "set ylabel 'p99 slowdown'\n"
-           << "set xrange [-0.5:" << static_cast<double>(xOf.size()) - 0.5 << "]\n"
-           << "set xtics (" << xtics << ")\nplot ";
-        bool first = true;
-        for (std::size_t g = 0; g < groups.size(); ++g)
+        if (!lines[g].empty())
         {
-            if (!lines[g].empty())
-            {
-                gp << (first ? "" : ", ") << "'-' using 1:2:3:4 with yerrorlines lw 2 pt 7 lc "
-                   << g + 1 << " title " << GnuplotQuote(groups[g]);
-                first = false;
-            }
+            gp << (first ? "" : ", ") << "'-' using 1:2:3:4 with yerrorlines lw 2 pt 7 lc " << g + 1
+               << " title " << GnuplotQuote(groups[g]);
+            first = false;
         }
-        gp << "\n";
-        for (const auto& line : lines)
+    }
+    gp << "\n";
+    for (const auto& line : lines)
+    {
+        if (!line.empty())
         {
-            if (!line.empty())
+            for (const auto& [x, y, low, high] : line)
             {
-                gp.send1d(line);
+                gp << x << " " << y << " " << low << " " << high << "\n";
             }
+            gp << "e\n";
         }
-        gp << "set output\n";
-        gp.flush();
     }
-    const std::string status = Slurp(statusFile);
-    const std::string errors = Slurp(errFile);
-    std::remove(errFile.c_str());
-    std::remove(statusFile.c_str());
-    ::rmdir(workDir);
-    if (status.rfind("0\n", 0) != 0 ||
-        Slurp(tmpPng).substr(0, 8) != std::string("\x89PNG\r\n\x1a\n", 8))
-    {
-        std::remove(tmpPng.c_str());
-        throw PrestoInputError("plot '" + pngPath + "': gnuplot failed" +
-                               (errors.empty() ? "" : ": " + errors));
-    }
-    if (std::rename(tmpPng.c_str(), pngPath.c_str()) != 0)
-    {
-        std::remove(tmpPng.c_str());
-        throw PrestoInputError("plot: cannot rename the image to '" + pngPath + "'");
-    }
+    gp << "set output\n";
+    RenderGnuplotPng(gp.str(), pngPath, "plot");
 }
 
 } // namespace

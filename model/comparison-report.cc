@@ -3,6 +3,7 @@
  */
 #include "comparison-report.h"
 
+#include "gnuplot-png.h"
 #include "presto-input-error.h"
 
 #include <algorithm>
@@ -77,18 +78,6 @@ Join(const std::vector<std::string>& v, const std::string& sep)
     return s;
 }
 
-/// \p s as a gnuplot single-quoted string ('' is a quote; line breaks become spaces).
-std::string
-GnuplotQuote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-    {
-        q += c == '\'' ? std::string("''") : std::string(1, (c == '\n' || c == '\r') ? ' ' : c);
-    }
-    return q + "'";
-}
-
 /// The terminal lines every script starts with: pngcairo when gnuplot has it, else gd png.
 std::string
 ScriptHeader(const std::string& pngPath, int width, int height)
@@ -102,15 +91,6 @@ ScriptHeader(const std::string& pngPath, int width, int height)
        << "set output " << GnuplotQuote(pngPath) << "\n"
        << "set grid ytics\n";
     return os.str();
-}
-
-/// An empty panel with a note, so that "nothing to draw" never makes gnuplot fail.
-std::string
-EmptyPanel(const std::string& note)
-{
-    return "unset logscale\nset xrange [0:1]\nset yrange [0:1]\nunset xtics\nunset ytics\n"
-           "set label 1 " +
-           GnuplotQuote(note) + " at graph 0.5,0.5 center\nplot 2 notitle\nunset label 1\n";
 }
 
 /// One bar panel: a bar per row with a finite, positive value (x tics = the labels).
@@ -138,7 +118,7 @@ BarPanel(const std::vector<ComparisonRow>& rows,
     os << "set title " << GnuplotQuote(title) << "\nset ylabel " << GnuplotQuote(ylabel) << "\n";
     if (bars == 0)
     {
-        os << EmptyPanel("nothing to draw");
+        os << GnuplotEmptyPanel("nothing to draw");
         return os.str();
     }
     os << "$" << block << " << EOD\n"
@@ -263,7 +243,8 @@ ComparisonRow::ComparisonRow()
       nicUtilisation(kNaN),
       migrations(kNaN),
       nicDrops(kNaN),
-      outOfOrderPlaced(kNaN)
+      outOfOrderPlaced(kNaN),
+      smallP99Ci{kNaN, kNaN}
 {
 }
 
@@ -304,6 +285,8 @@ MakeComparisonRow(const std::string& label,
     {
         row.slow[c] = Summarize(slow[c]);
     }
+    auto ci = BootstrapQuantileCi(slow[static_cast<std::size_t>(SizeClass::SMALL)], 0.99);
+    row.smallP99Ci = {ci.first, ci.second};
 
     const nlohmann::json none = nlohmann::json::object();
     const nlohmann::json& nic = report.contains("nic") ? report["nic"] : none;
@@ -437,8 +420,41 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
     }
     os << "slowdown = FCT / ideal FCT; small <= 100KB < medium <= 10MB < large; retx = "
           "retransmitted segments; cores = host cores on networking\n"
-       << "order by small-flow p99: " << Join(OrderBySmallP99(rows), " < ") << "\n";
+       << "order by small-flow p99: " << Join(OrderBySmallP99(rows), " < ") << "\n"
+       << "tiers (~: 95% bootstrap intervals of p99 overlap): " << TieredOrderBySmallP99(rows)
+       << "\n";
     return os.str();
+}
+
+std::string
+TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows)
+{
+    std::map<std::string, const ComparisonRow*> byLabel;
+    for (const auto& r : rows)
+    {
+        byLabel[r.label] = &r;
+    }
+    std::string out;
+    const ComparisonRow* tierHead = nullptr;
+    for (const auto& label : OrderBySmallP99(rows))
+    {
+        const ComparisonRow* r = byLabel.at(label);
+        if (!tierHead)
+        {
+            out = label;
+            tierHead = r;
+            continue;
+        }
+        // overlap with the tier's best: not distinguishable in this run
+        const bool tie = r->slow[0].count > 0 && tierHead->slow[0].count > 0 &&
+                         r->smallP99Ci[0] <= tierHead->smallP99Ci[1];
+        out += (tie ? " ~ " : " < ") + label;
+        if (!tie)
+        {
+            tierHead = r;
+        }
+    }
+    return out;
 }
 
 std::string
@@ -452,7 +468,8 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
     }
     out += ",fidelity_drops,retx_bytes,retx_segments,host_cores_used,host_cycles_per_byte,"
            "nic_stages_used,nic_register_bytes,nic_max_stage_utilisation,nic_max_stage_queue,"
-           "nic_utilisation,nic_migrations,nic_drops,out_of_order_placed\n";
+           "nic_utilisation,nic_migrations,nic_drops,out_of_order_placed,small_p99_ci95_low,"
+           "small_p99_ci95_high\n";
     for (const auto& r : rows)
     {
         out += r.label + "," + r.device + "," + std::to_string(r.flows) + "," +
@@ -474,7 +491,9 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
                          r.nicUtilisation,
                          r.migrations,
                          r.nicDrops,
-                         r.outOfOrderPlaced})
+                         r.outOfOrderPlaced,
+                         r.smallP99Ci[0],
+                         r.smallP99Ci[1]})
         {
             out += "," + CsvNumber(v);
         }
@@ -531,7 +550,7 @@ SlowdownByBucketScript(const std::vector<ComparisonRow>& rows, const std::string
        << "set ylabel 'p99 slowdown'\nset key outside right\n";
     if (plots.empty())
     {
-        os << EmptyPanel("no finished flows");
+        os << GnuplotEmptyPanel("no finished flows");
     }
     else
     {

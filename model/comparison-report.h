@@ -102,6 +102,8 @@ struct ComparisonRow
     double migrations;       //!< cora: state migrations between NIC and host
     double nicDrops;         //!< drops inside the NIC (queue, overload, lock; NaN: none)
     double outOfOrderPlaced; //!< offload: segments placed out of order
+    /// small flows: 95% bootstrap interval of the p99 slowdown {low, high} (NaN: none)
+    std::array<double, 2> smallP99Ci;
 
     ComparisonRow();
 };
@@ -140,6 +142,19 @@ std::vector<std::string> OrderBySmallP99(const std::vector<ComparisonRow>& rows)
 
 /**
  * \ingroup presto
+ * \brief The order by small-flow p99 with statistical ties: "a < b ~ c < d".
+ *
+ * Rows are sorted by small-flow p99 (OrderBySmallP99); a row joins the tier of the row
+ * before it ("~") when its 95% bootstrap interval overlaps the interval of the tier's first
+ * row, else it starts a new tier ("<"). Devices in one tier do not differ beyond sampling
+ * noise of this run; the order of tiers is the claim a run supports.
+ * \param rows the rows
+ * \return the order, e.g. "flextoe < presto-K1 ~ presto-K2 < host-tcp"
+ */
+std::string TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
  * \brief The console table: one line per row with slowdown p50/p99 per class, unfinished
  * flows, fidelity drops, retransmitted segments, host cores and cycles/byte, and the NIC's
  * resources in words ("stages 7, regs 1.2KB", "stage util 0.83, q 12", "util 0.40, migr 3"),
@@ -168,7 +183,8 @@ std::string ComparisonCsv(const std::vector<ComparisonRow>& rows);
  * \brief A gnuplot script drawing p99 slowdown per flow-size bucket, one line per row (x =
  * bucket labels of every row's buckets, log y; empty buckets left out).
  * \param rows the rows
- * \param pngPath the image the script writes
+ * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
+ * RenderGnuplotPng)
  * \return the script
  */
 std::string SlowdownByBucketScript(const std::vector<ComparisonRow>& rows,
@@ -179,7 +195,8 @@ std::string SlowdownByBucketScript(const std::vector<ComparisonRow>& rows,
  * \brief A gnuplot script drawing one bar per row: small-flow p99 slowdown (rows without
  * small flows draw no bar).
  * \param rows the rows
- * \param pngPath the image the script writes
+ * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
+ * RenderGnuplotPng)
  * \return the script
  */
 std::string P99SmallScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
@@ -189,7 +206,8 @@ std::string P99SmallScript(const std::vector<ComparisonRow>& rows, const std::st
  * \brief A gnuplot script with two bar panels per row: host cores used and host cycles per
  * delivered byte.
  * \param rows the rows
- * \param pngPath the image the script writes
+ * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
+ * RenderGnuplotPng)
  * \return the script
  */
 std::string HostCpuScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);

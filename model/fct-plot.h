@@ -23,7 +23,7 @@ struct PlotRun
 
 /**
  * \ingroup presto
- * \brief Draw one PNG (gnuplot through gnuplot-iostream, 1200x500) with two panels:
+ * \brief Draw one PNG (gnuplot through RenderGnuplotPng, 1200x500) with two panels:
  * slowdown p50 (dashed, open points) and p99 (solid, filled points) by flow-size bucket
  * (x = bucket labels as BucketLabel, e.g. "<=10K"; every bucket of any run), one line pair
  * per run in one colour, log y; and the CDF of FCT (us) of the finished flows counted by

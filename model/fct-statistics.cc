@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <sstream>
 
 namespace ns3
@@ -72,6 +73,41 @@ Summarize(std::vector<double> values)
     s.p99 = Percentile(values, 0.99);
     s.p999 = Percentile(values, 0.999);
     return s;
+}
+
+std::pair<double, double>
+BootstrapQuantileCi(const std::vector<double>& values,
+                    double q,
+                    double level,
+                    uint32_t resamples,
+                    uint64_t seed)
+{
+    if (!(q >= 0 && q <= 1) || !(level > 0 && level < 1) || resamples == 0)
+    {
+        throw PrestoInputError("BootstrapQuantileCi: q must be in [0,1], level in (0,1), "
+                               "resamples >= 1");
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (values.empty())
+    {
+        return {nan, nan};
+    }
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
+    std::vector<double> resample(values.size());
+    std::vector<double> stats;
+    stats.reserve(resamples);
+    for (uint32_t r = 0; r < resamples; ++r)
+    {
+        for (auto& v : resample)
+        {
+            v = values[pick(rng)];
+        }
+        std::sort(resample.begin(), resample.end());
+        stats.push_back(Percentile(resample, q));
+    }
+    std::sort(stats.begin(), stats.end());
+    return {Percentile(stats, (1 - level) / 2), Percentile(stats, (1 + level) / 2)};
 }
 
 FctSummary

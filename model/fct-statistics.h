@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -40,6 +41,25 @@ struct DistributionSummary
  * \return the summary
  */
 DistributionSummary Summarize(std::vector<double> values);
+
+/**
+ * \ingroup presto
+ * \brief Percentile bootstrap confidence interval of a sample's q-quantile.
+ *
+ * Resamples the sample with replacement `resamples` times (a fixed-seed generator: the same
+ * sample gives the same interval) and returns the (1-level)/2 and (1+level)/2 quantiles of
+ * the resampled q-quantiles. Used to tell whether two devices' p99 slowdowns differ beyond
+ * sampling noise.
+ * \param values the sample (empty: {NaN, NaN})
+ * \param q quantile in [0, 1] \param level confidence level in (0, 1)
+ * \param resamples bootstrap resamples (>= 1) \param seed generator seed
+ * \return {low, high}
+ */
+std::pair<double, double> BootstrapQuantileCi(const std::vector<double>& values,
+                                              double q,
+                                              double level = 0.95,
+                                              uint32_t resamples = 1000,
+                                              uint64_t seed = 1);
 
 /**
  * \ingroup presto

@@ -59,6 +59,13 @@ expect_error "attribute out of its range" "StageBudget=0" --ns3::PrestoNetDevice
 expect_error "unknown option" "nonsense" --nonsense=1
 printf '10 1 dport=99999\n' >"$tmp/rules.txt"
 expect_error "presto bad classifier rule" "rules.txt.*(line )?1" --device=presto --fidelity=1,0 --classRules="$tmp/rules.txt"
+expect_error "cora unknown strategy" "coraStrategy.*cora, state, flow|cora.*state.*flow" --device=cora --coraStrategy=greedy
+expect_error "cora unknown profile" "Profile=pensando" --device=cora --ns3::CoraNetDevice::Profile=pensando
+printf 'program broken\nelement T key=flow entries=10 entry_bytes=8 instructions=5 access=DRAM/read/bulk/4:1\nbranch tcp stateless=1 T\n' >"$tmp/broken.cora"
+expect_error "cora malformed program file" "broken.cora:2" --device=cora --ns3::CoraNetDevice::Program="$tmp/broken.cora"
+printf 'program other\nelement T key=flow entries=10 entry_bytes=8 instructions=5\nbranch http stateless=1 T\n' >"$tmp/nottcp.cora"
+expect_error "cora program without a tcp branch" "branch named tcp" --device=cora --ns3::CoraNetDevice::Program="$tmp/nottcp.cora"
+expect_error "cora thresholds inverted" "UnderloadThreshold" --device=cora --ns3::CoraNetDevice::UnderloadThreshold=0.95
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -20,8 +20,10 @@
 #include "ns3/uinteger.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 using namespace ns3;
 
@@ -206,6 +208,52 @@ class CoraOverloadTestCase : public TestCase
     }
 };
 
+/**
+ * Migrations and the controller keep the run deterministic: the same seed gives
+ * byte-identical fct.csv and summary.json (without its wall-clock "speed").
+ */
+class CoraDeterminismTestCase : public TestCase
+{
+  public:
+    CoraDeterminismTestCase()
+        : TestCase("cora: same seed, byte-identical outputs with migrations")
+    {
+    }
+
+  private:
+    static std::string Read(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream os;
+        os << in.rdbuf();
+        return os.str();
+    }
+
+    void DoRun() override
+    {
+        std::string dir = presto_test::FreshTempDir("cora-test", "determinism");
+        std::string csv[2];
+        nlohmann::json summary[2];
+        for (int run = 0; run < 2; ++run)
+        {
+            SlowNic(0.04, 1000000);
+            Config::SetDefault("ns3::CoraNetDevice::NicMemory", UintegerValue(4 * 128));
+            std::string out = dir + "/run" + std::to_string(run);
+            SprayExperimentConfig c = CoraConfig(out, "cora");
+            SprayExperiment e(c);
+            e.Run();
+            Config::Reset();
+            NS_TEST_EXPECT_MSG_GT(Nic(e, "migrations"), 0, "the run migrates");
+            csv[run] = Read(out + "/fct.csv");
+            summary[run] = nlohmann::json::parse(Read(out + "/summary.json"));
+            summary[run].erase("speed");
+        }
+        NS_TEST_EXPECT_MSG_EQ((csv[0] == csv[1]), true, "fct.csv identical");
+        NS_TEST_EXPECT_MSG_EQ((summary[0] == summary[1]), true, "summary.json identical");
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /** A bad Cora attribute stops the experiment before it runs, naming the attribute. */
 class CoraBadInputTestCase : public TestCase
 {
@@ -257,6 +305,7 @@ class CoraDeviceTestSuite : public TestSuite
         AddTestCase(new CoraDeliveryTestCase, TestCase::QUICK);
         AddTestCase(new CoraMigrationTestCase, TestCase::QUICK);
         AddTestCase(new CoraOverloadTestCase, TestCase::QUICK);
+        AddTestCase(new CoraDeterminismTestCase, TestCase::QUICK);
         AddTestCase(new CoraBadInputTestCase, TestCase::QUICK);
     }
 };

@@ -215,13 +215,48 @@ TEST(ComparisonReport, TableAndOrder)
 
     const std::string t = FormatComparisonTable(rows);
     const auto lines = Lines(t);
-    ASSERT_EQ(lines.size(), 6u) << t; // header, 3 rows, legend, order
+    ASSERT_EQ(lines.size(), 7u) << t; // header, 3 rows, legend, order, tiers
     EXPECT_EQ(lines[1].rfind("host-tcp", 0), 0u);
     EXPECT_NE(lines[1].find("20.00"), std::string::npos) << lines[1];
     EXPECT_NE(lines[1].find(" 17 "), std::string::npos) << lines[1];
     EXPECT_NE(lines[2].find("4321"), std::string::npos) << lines[2];
     EXPECT_NE(lines[2].find("stages 6, regs 2.048KB"), std::string::npos) << lines[2];
     EXPECT_EQ(lines[5], "order by small-flow p99: presto-K0 < host-tcp < empty");
+    EXPECT_EQ(lines[6].rfind("tiers", 0), 0u) << lines[6];
+}
+
+TEST(ComparisonReport, TiersJoinOverlappingIntervals)
+{
+    std::vector<ComparisonRow> rows(4);
+    const double p99[4] = {10, 11, 30, 12};
+    const std::array<double, 2> ci[4] = {{8, 12}, {9, 14}, {25, 40}, {11.5, 13}};
+    const char* names[4] = {"a", "b", "c", "d"};
+    for (int i = 0; i < 4; ++i)
+    {
+        rows[i].label = names[i];
+        rows[i].slow[0].count = 100;
+        rows[i].slow[0].p99 = p99[i];
+        rows[i].smallP99Ci = ci[i];
+    }
+    // b and d overlap a's interval (their lows 9 and 11.5 are below a's high 12); c does not
+    EXPECT_EQ(TieredOrderBySmallP99(rows), "a ~ b ~ d < c");
+    rows[3].smallP99Ci = {12.5, 13};
+    EXPECT_EQ(TieredOrderBySmallP99(rows), "a ~ b < d < c");
+}
+
+TEST(ComparisonReport, BootstrapIntervalCoversTheQuantile)
+{
+    std::vector<double> v;
+    for (int i = 1; i <= 400; ++i)
+    {
+        v.push_back(i);
+    }
+    auto ci = BootstrapQuantileCi(v, 0.99);
+    EXPECT_LE(ci.first, 396.01);
+    EXPECT_GE(ci.second, 396.01);
+    EXPECT_GT(ci.first, 380); // the p99 of 400 values is pinned to the top few
+    EXPECT_EQ(ci, BootstrapQuantileCi(v, 0.99)) << "same sample, same interval";
+    EXPECT_TRUE(std::isnan(BootstrapQuantileCi({}, 0.99).first));
 }
 
 TEST(ComparisonReport, CsvFormat)
@@ -236,7 +271,7 @@ TEST(ComparisonReport, CsvFormat)
     const auto lines = Lines(ComparisonCsv(rows));
     ASSERT_EQ(lines.size(), 3u);
     const auto header = Fields(lines[0]);
-    ASSERT_EQ(header.size(), 26u);
+    ASSERT_EQ(header.size(), 28u);
     EXPECT_EQ(lines[0].substr(0, 60),
               std::string("label,device,flows,unfinished,small_count,small_p50,small_p99,m")
                   .substr(0, 60));
@@ -252,6 +287,9 @@ TEST(ComparisonReport, CsvFormat)
     EXPECT_EQ(cora[col("small_p99")], "1.5");
     EXPECT_EQ(cora[col("medium_count")], "0");
     EXPECT_EQ(cora[col("medium_p99")], ""); // empty class: no percentile
+    // one small flow: every resample is that flow, the interval is the point
+    EXPECT_EQ(cora[col("small_p99_ci95_low")], "1.5");
+    EXPECT_EQ(cora[col("small_p99_ci95_high")], "1.5");
     EXPECT_EQ(cora[col("large_p50")], "3");
     EXPECT_EQ(cora[col("fidelity_drops")], "5");
     EXPECT_EQ(cora[col("nic_utilisation")], "0.125");

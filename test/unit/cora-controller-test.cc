@@ -1,6 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "cora-test-support.h"
 #include "input-error-matchers.h"
 
 #include "ns3/cora-allocator.h"
@@ -17,100 +18,14 @@
 #include <set>
 
 using namespace ns3;
+using namespace ns3::test::cora;
 
 namespace
 {
 
-const CoraAccessKind EMEM_READ{CoraMemoryType::EMEM, CoraMemoryOp::READ, CoraAccessMode::BULK, 4};
-
-/// Per-flow connection table (16 EMEM reads, 250 instructions, 32 B) -> per-destination
-/// counter (1 read, 20 instructions, 8 B): two blocks.
-CoraProgram
-ConnCounter()
-{
-    CoraProgram p("conn-counter");
-    CoraStateElement conn;
-    conn.name = "conn";
-    conn.key = CoraFlowKey::FLOW;
-    conn.entries = 1 << 20;
-    conn.entryBytes = 32;
-    conn.instructions = 250;
-    conn.accesses = {{EMEM_READ, 16}};
-    CoraStateElement cnt;
-    cnt.name = "cnt";
-    cnt.key = CoraFlowKey::DST_IP;
-    cnt.entries = 256;
-    cnt.entryBytes = 8;
-    cnt.instructions = 20;
-    cnt.accesses = {{EMEM_READ, 1}};
-    p.AddElement(conn);
-    p.AddElement(cnt);
-    p.AddDependency({"conn", "cnt"});
-    p.AddBranch({"pkt", 60, {"conn", "cnt"}});
-    p.Finalize();
-    return p;
-}
-
-CoraFlow
-Flow(uint32_t i)
-{
-    CoraFlow f;
-    f.id = 1000 + i;
-    f.srcIp = i;
-    f.dstIp = i % 16;
-    return f;
-}
-
-struct Arrival
-{
-    int64_t t;
-    uint32_t flow;
-};
-
-/// Periodic arrivals of every flow at its rate in [t0, t1), merged in time order.
-std::vector<Arrival>
-Periodic(const std::vector<double>& pps, int64_t t0, int64_t t1)
-{
-    std::vector<Arrival> out;
-    for (uint32_t i = 0; i < pps.size(); ++i)
-    {
-        if (pps[i] <= 0)
-        {
-            continue;
-        }
-        const double period = 1e9 / pps[i];
-        for (double t = t0 + std::fmod(i * 7919.0, period); t < t1; t += period)
-        {
-            out.push_back({static_cast<int64_t>(t), i});
-        }
-    }
-    std::stable_sort(out.begin(), out.end(), [](const Arrival& a, const Arrival& b) {
-        return a.t < b.t;
-    });
-    return out;
-}
-
-/// Zipf(s) rates of n flows summing to total pps (flow 0 heaviest).
-std::vector<double>
-Zipf(uint32_t n, double s, double total)
-{
-    std::vector<double> w(n);
-    double sum = 0;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        w[i] = 1.0 / std::pow(i + 1.0, s);
-        sum += w[i];
-    }
-    for (auto& x : w)
-    {
-        x *= total / sum;
-    }
-    return w;
-}
-
 /**
- * Feed arrivals in [t0, t1) to the executor (and controller), ticking every interval.
- * \return drops per interval
+ * Feed arrivals in [t0, t1) to the executor (and controller), ticking every
+ * interval. \return drops per interval
  */
 std::vector<uint64_t>
 RunTraffic(CoraExecutor& exec,
@@ -162,6 +77,8 @@ RunTraffic(CoraExecutor& exec,
     return drops;
 }
 
+/// \return a config of strategy s whose NIC runs at a tenth of its modelled
+/// rate
 CoraExecutorConfig
 SlowNic(CoraStrategy s)
 {
@@ -172,16 +89,11 @@ SlowNic(CoraStrategy s)
     return cfg;
 }
 
-uint32_t
-ConnBlock(const CoraProgram& p)
-{
-    return p.GetBlockOf(p.GetElementIndex("conn"));
-}
-
 } // namespace
 
-// Above the NIC's rate: state partition drops for good; Cora's controller evicts the
-// lightest pairs to the host, the drops stop, the heaviest flows stay on the NIC.
+// Above the NIC's rate: state partition drops for good; Cora's controller
+// evicts the lightest pairs to the host, the drops stop, the heaviest flows
+// stay on the NIC.
 TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
 {
     const CoraProgram prog = ConnCounter();
@@ -193,10 +105,7 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
     const auto arrivals = Periodic(rates, 0, end);
 
     CoraExecutor state(prog, model, SlowNic(CoraStrategy::STATE_PARTITION));
-    CoraPlan all;
-    all.strategy = CoraStrategy::STATE_PARTITION;
-    all.wholeBlockOnNic.assign(prog.GetBlocks().size(), true);
-    state.SetPlan(all);
+    state.SetPlan(AllOnNic(prog));
     CoraController stateCtrl(state, CoraController::Config{});
     const auto stateDrops = RunTraffic(state, &stateCtrl, arrivals, interval, 0, end);
     const double statePct =
@@ -205,14 +114,14 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
     EXPECT_GT(stateDrops.back(), 0u); // still dropping at the end: static
     EXPECT_EQ(stateCtrl.GetEvictions(), 0u);
 
-    // Cora starts from a plan made for lighter traffic: every pair on the NIC (the traffic
-    // then grew, as at T1 of the seed's Figure 18).
+    // Cora starts from a plan made for lighter traffic: every pair on the NIC
+    // (the traffic then grew, as at T1 of the seed's Figure 18).
     CoraExecutor cora(prog, model, SlowNic(CoraStrategy::CORA));
     CoraPlan planned;
     for (uint32_t i = 0; i < nFlows; ++i)
     {
-        planned.nicPairs.insert({ConnBlock(prog), Flow(i).id});
-        planned.nicPairs.insert({prog.GetBlockOf(prog.GetElementIndex("cnt")), Flow(i).dstIp});
+        planned.nicPairs.insert({BlockOf(prog, "conn"), Flow(i).id});
+        planned.nicPairs.insert({BlockOf(prog, "cnt"), Flow(i).dstIp});
     }
     cora.SetPlan(planned);
     CoraController ctrl(cora, CoraController::Config{});
@@ -227,17 +136,19 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
     {
         EXPECT_EQ(drops[i], 0u) << "interval " << i;
     }
-    EXPECT_GT(ctrl.GetHistory().front().utilisation, 0.9); // overloaded before it acted
-    EXPECT_GT(early, 0u);                                  // so it dropped at first
+    EXPECT_GT(ctrl.GetHistory().front().utilisation,
+              0.9);       // overloaded before it acted
+    EXPECT_GT(early, 0u); // so it dropped at first
     EXPECT_LT(early * 10, state.GetStats().nicDrops);
     EXPECT_GT(ctrl.GetEvictions(), 0u);
     EXPECT_EQ(st.migrationsToHost, ctrl.GetEvictions());
     const double cores = st.hostBusyCycles / (3e9 * end * 1e-9);
     EXPECT_GT(cores, 0.0);
     EXPECT_LT(cores, 4.0);
-    // Heavy flows stay on the NIC: the 5 heaviest keep their connection entry there, and the
-    // NIC pairs carry more traffic than the (many more) host pairs.
-    const uint32_t cb = ConnBlock(prog);
+    // Heavy flows stay on the NIC: the 5 heaviest keep their connection entry
+    // there, and the NIC pairs carry more traffic than the (many more) host
+    // pairs.
+    const uint32_t cb = BlockOf(prog, "conn");
     double nicVolume = 0;
     double hostVolume = 0;
     for (uint32_t i = 0; i < nFlows; ++i)
@@ -253,9 +164,12 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
     const double util = cora.GetNicUtilisation(end - 5 * interval, end);
     EXPECT_LE(util, 0.9);
     EXPECT_GT(util, 0.5);
-    std::printf("overload 1.3 Mpps on a 1.10 Mpps NIC: state partition dropped %.1f%% (last "
-                "interval %llu); Cora dropped %llu packets in the first 5 ms, 0 after, %llu "
-                "evictions, %zu pairs on NIC carrying %.0f%% of the traffic, NIC util %.2f, "
+    std::printf("overload 1.3 Mpps on a 1.10 Mpps NIC: state partition dropped "
+                "%.1f%% (last "
+                "interval %llu); Cora dropped %llu packets in the first 5 ms, 0 "
+                "after, %llu "
+                "evictions, %zu pairs on NIC carrying %.0f%% of the traffic, NIC "
+                "util %.2f, "
                 "%.3f host cores\n",
                 statePct,
                 (unsigned long long)stateDrops.back(),
@@ -267,12 +181,12 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
                 cores);
 }
 
-// The load falls and the heavy flows change: the controller offloads the new heavy flows
-// (evicted while they were light) back to the NIC, heaviest first.
+// The load falls and the heavy flows change: the controller offloads the new
+// heavy flows (evicted while they were light) back to the NIC, heaviest first.
 TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
 {
     const CoraProgram prog = ConnCounter();
-    const uint32_t cb = ConnBlock(prog);
+    const uint32_t cb = BlockOf(prog, "conn");
     const uint32_t nFlows = 200;
     const int64_t interval = 1000000;
     const int64_t t1 = 10 * interval;
@@ -295,7 +209,8 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
             heavyOnHost.push_back(i);
         }
     }
-    EXPECT_EQ(heavyOnHost.size(), 10u); // they were light, hence evicted, in phase 1
+    EXPECT_EQ(heavyOnHost.size(),
+              10u); // they were light, hence evicted, in phase 1
     std::vector<std::pair<int64_t, uint64_t>> offloaded; // (start, flow id) of connection pairs
     exec.SetMigrationCallback([&](const CoraMigrationEvent& e) {
         if (e.to == CoraSide::NIC && e.block == cb)
@@ -309,9 +224,10 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
     {
         EXPECT_EQ(exec.GetSide(cb, Flow(i).id), CoraSide::NIC) << "flow " << i;
     }
-    // The first offload decision took the heaviest host pairs: the 20 heaviest flows of phase
-    // 2, and none outside the 100 heaviest. (A 1 ms sketch interval sees only a few packets
-    // of the middle flows, so their order among themselves is coarse.)
+    // The first offload decision took the heaviest host pairs: the 20 heaviest
+    // flows of phase 2, and none outside the 100 heaviest. (A 1 ms sketch
+    // interval sees only a few packets of the middle flows, so their order among
+    // themselves is coarse.)
     ASSERT_FALSE(offloaded.empty());
     const int64_t first = offloaded.front().first;
     std::set<uint32_t> firstBatch;
@@ -335,8 +251,10 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
     EXPECT_EQ(lateDrops, 0u);
     const double util = exec.GetNicUtilisation(t2 - 5 * interval, t2);
     EXPECT_LE(util, 0.95);
-    std::printf("load falls to 1.0 Mpps with new heavy flows: %llu evictions before, %llu "
-                "offloads after (%u in the first batch), the 10 heaviest on the NIC, NIC util "
+    std::printf("load falls to 1.0 Mpps with new heavy flows: %llu evictions "
+                "before, %llu "
+                "offloads after (%u in the first batch), the 10 heaviest on the "
+                "NIC, NIC util "
                 "%.2f, %zu pairs on the host\n",
                 (unsigned long long)evictions,
                 (unsigned long long)ctrl.GetOffloads(),
@@ -349,7 +267,7 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
 TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
 {
     const CoraProgram prog = ConnCounter();
-    const uint32_t cb = ConnBlock(prog);
+    const uint32_t cb = BlockOf(prog, "conn");
     const uint32_t nFlows = 50;
     const int64_t interval = 10000000; // 10 ms: flow i sends about 10 (i + 1) packets each
     CoraExecutorConfig cfg;
@@ -370,7 +288,8 @@ TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
     RunTraffic(exec, &ctrl, arrivals, interval, 0, end, [&](int64_t t) {
         if (t == 2 * interval)
         {
-            EXPECT_EQ(exec.GetStats().nicMemoryBytes, 16u * 8 + 50u * 32); // all on the NIC
+            EXPECT_EQ(exec.GetStats().nicMemoryBytes,
+                      16u * 8 + 50u * 32); // all on the NIC
             exec.SetNicMemoryBytes(capacity);
         }
         memoryAfter.push_back(exec.GetStats().nicMemoryBytes);
@@ -398,8 +317,9 @@ TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
                 (unsigned long long)memoryAfter.back());
 }
 
-// Flow partition moves whole flow groups, with every group sharing a counter: flows stay
-// whole on one side, and it needs more host cycles than Cora for the same overload.
+// Flow partition moves whole flow groups, with every group sharing a counter:
+// flows stay whole on one side, and it needs more host cycles than Cora for the
+// same overload.
 TEST(CoraController, FlowPartitionMovesWholeGroups)
 {
     const CoraProgram prog = ConnCounter();
@@ -413,8 +333,8 @@ TEST(CoraController, FlowPartitionMovesWholeGroups)
     CoraController flowCtrl(flow, CoraController::Config{});
     const auto drops = RunTraffic(flow, &flowCtrl, arrivals, interval, 0, end);
     EXPECT_GT(flowCtrl.GetEvictions(), 0u);
-    const uint32_t cb = ConnBlock(prog);
-    const uint32_t nb = prog.GetBlockOf(prog.GetElementIndex("cnt"));
+    const uint32_t cb = BlockOf(prog, "conn");
+    const uint32_t nb = BlockOf(prog, "cnt");
     for (uint32_t i = 0; i < nFlows; ++i)
     {
         const CoraFlow f = Flow(i);
@@ -428,7 +348,8 @@ TEST(CoraController, FlowPartitionMovesWholeGroups)
     const double flowCores = flow.GetStats().hostBusyCycles / (3e9 * end * 1e-9);
     const double coraCores = cora.GetStats().hostBusyCycles / (3e9 * end * 1e-9);
     EXPECT_GT(flowCores, coraCores);
-    std::printf("overload 1.3 Mpps: flow partition %llu pair evictions, %.3f host cores; Cora "
+    std::printf("overload 1.3 Mpps: flow partition %llu pair evictions, %.3f "
+                "host cores; Cora "
                 "%llu evictions, %.3f host cores\n",
                 (unsigned long long)flowCtrl.GetEvictions(),
                 flowCores,

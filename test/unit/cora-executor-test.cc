@@ -1,6 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "cora-test-support.h"
 #include "input-error-matchers.h"
 
 #include "ns3/cora-allocator.h"
@@ -18,56 +19,18 @@
 #include <set>
 
 using namespace ns3;
+using namespace ns3::test::cora;
 
 namespace
 {
 
-const CoraAccessKind EMEM_READ{CoraMemoryType::EMEM, CoraMemoryOp::READ, CoraAccessMode::BULK, 4};
-
-/**
- * A NAT-like program: a per-flow connection table (16 EMEM reads, 250 instructions, 32 B per
- * entry) feeding a per-destination counter (1 read, 20 instructions, 8 B). Two blocks; the
- * counter block follows the table, so a flow whose table entry is on the host comes back to
- * the NIC for its counter.
- */
-CoraProgram
-ConnCounter()
-{
-    CoraProgram p("conn-counter");
-    CoraStateElement conn;
-    conn.name = "conn";
-    conn.key = CoraFlowKey::FLOW;
-    conn.entries = 1 << 20;
-    conn.entryBytes = 32;
-    conn.instructions = 250;
-    conn.accesses = {{EMEM_READ, 16}};
-    CoraStateElement cnt;
-    cnt.name = "cnt";
-    cnt.key = CoraFlowKey::DST_IP;
-    cnt.entries = 256;
-    cnt.entryBytes = 8;
-    cnt.instructions = 20;
-    cnt.accesses = {{EMEM_READ, 1}};
-    p.AddElement(conn);
-    p.AddElement(cnt);
-    p.AddDependency({"conn", "cnt"});
-    p.AddBranch({"pkt", 60, {"conn", "cnt"}});
-    p.Finalize();
-    return p;
-}
-
-/// A single global register protected by one lock (all traffic serialises on it).
+/// A single global register protected by one lock (all traffic serialises on
+/// it).
 CoraProgram
 OneLock()
 {
     CoraProgram p("one-lock");
-    CoraStateElement reg;
-    reg.name = "reg";
-    reg.key = CoraFlowKey::GLOBAL;
-    reg.entries = 1;
-    reg.entryBytes = 8;
-    reg.instructions = 10;
-    reg.accesses = {{EMEM_READ, 1}};
+    CoraStateElement reg = Element("reg", CoraFlowKey::GLOBAL, 1, 8, 10, 1);
     reg.locks = 1;
     reg.lockAccessesPerPacket = 2;
     p.AddElement(reg);
@@ -76,65 +39,7 @@ OneLock()
     return p;
 }
 
-CoraFlow
-Flow(uint32_t i)
-{
-    CoraFlow f;
-    f.id = 1000 + i;
-    f.branch = 0;
-    f.srcIp = i;
-    f.dstIp = i % 16;
-    return f;
-}
-
-struct Arrival
-{
-    int64_t t;
-    uint32_t flow;
-};
-
-/// Periodic arrivals of every flow at its rate in [t0, t1), merged in time order.
-std::vector<Arrival>
-Periodic(const std::vector<double>& pps, int64_t t0, int64_t t1)
-{
-    std::vector<Arrival> out;
-    for (uint32_t i = 0; i < pps.size(); ++i)
-    {
-        if (pps[i] <= 0)
-        {
-            continue;
-        }
-        const double period = 1e9 / pps[i];
-        // Spread the phases so that flows do not arrive in lock step.
-        for (double t = t0 + std::fmod(i * 7919.0, period); t < t1; t += period)
-        {
-            out.push_back({static_cast<int64_t>(t), i});
-        }
-    }
-    std::stable_sort(out.begin(), out.end(), [](const Arrival& a, const Arrival& b) {
-        return a.t < b.t;
-    });
-    return out;
-}
-
-/// Zipf(s) rates of n flows summing to total pps.
-std::vector<double>
-Zipf(uint32_t n, double s, double total)
-{
-    std::vector<double> w(n);
-    double sum = 0;
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        w[i] = 1.0 / std::pow(i + 1.0, s);
-        sum += w[i];
-    }
-    for (auto& x : w)
-    {
-        x *= total / sum;
-    }
-    return w;
-}
-
+/// \return a config of strategy s whose queues never overflow
 CoraExecutorConfig
 AmpleQueues(CoraStrategy s)
 {
@@ -147,13 +52,14 @@ AmpleQueues(CoraStrategy s)
 
 } // namespace
 
-// Many flows at a high rate while pairs migrate back and forth every 3 us: nothing is lost,
-// per-flow order holds, held packets wait for the commit, counters and memory move with state.
+// Many flows at a high rate while pairs migrate back and forth every 3 us:
+// nothing is lost, per-flow order holds, held packets wait for the commit,
+// counters and memory move with state.
 TEST(CoraExecutor, MigrationUnderTrafficKeepsOrderStateAndMemory)
 {
     const CoraProgram prog = ConnCounter();
-    const uint32_t connBlock = prog.GetBlockOf(prog.GetElementIndex("conn"));
-    const uint32_t cntBlock = prog.GetBlockOf(prog.GetElementIndex("cnt"));
+    const uint32_t connBlock = BlockOf(prog, "conn");
+    const uint32_t cntBlock = BlockOf(prog, "cnt");
     CoraExecutor exec(prog,
                       CoraPerfModel(CoraPerfProfile::Netronome()),
                       AmpleQueues(CoraStrategy::CORA));
@@ -212,7 +118,8 @@ TEST(CoraExecutor, MigrationUnderTrafficKeepsOrderStateAndMemory)
         }
     }
     EXPECT_EQ(inversions, 0u);
-    // Migrations really happened, under traffic, in both directions, and all committed.
+    // Migrations really happened, under traffic, in both directions, and all
+    // committed.
     EXPECT_GT(started, 1000u);
     EXPECT_EQ(events.size(), started);
     EXPECT_EQ(st.migrationsToHost + st.migrationsToNic, started);
@@ -220,7 +127,8 @@ TEST(CoraExecutor, MigrationUnderTrafficKeepsOrderStateAndMemory)
     EXPECT_GT(st.migrationsToNic, 100u);
     EXPECT_GT(st.heldPackets, 100u);
     EXPECT_EQ(exec.GetNextCommitNs(), -1);
-    // Held packets ran no earlier than the commit of the migration that held them.
+    // Held packets ran no earlier than the commit of the migration that held
+    // them.
     uint64_t heldChecked = 0;
     uint64_t heldEarly = 0;
     int64_t maxMigrationNs = 0;
@@ -249,7 +157,8 @@ TEST(CoraExecutor, MigrationUnderTrafficKeepsOrderStateAndMemory)
     }
     EXPECT_GT(heldChecked, 100u);
     EXPECT_EQ(heldEarly, 0u);
-    // State counters moved with the state; each pair on exactly one side; memory adds up.
+    // State counters moved with the state; each pair on exactly one side; memory
+    // adds up.
     const auto nic = exec.GetPairs(CoraSide::NIC);
     const auto host = exec.GetPairs(CoraSide::HOST);
     EXPECT_EQ(nic.size() + host.size(), expected.size());
@@ -269,9 +178,12 @@ TEST(CoraExecutor, MigrationUnderTrafficKeepsOrderStateAndMemory)
     EXPECT_EQ(st.nicMemoryBytes, nicBytes);
     EXPECT_EQ(st.nicPairs, nic.size());
     EXPECT_EQ(st.hostPairs, host.size());
-    std::printf("migration under traffic: %zu packets of %u flows, %llu migrations (%llu to host, "
-                "%llu to NIC, %llu refused), %llu held packets (%llu checked after commit), "
-                "longest migration %lld ns, %zu pairs on NIC / %zu on host, NIC memory %llu B\n",
+    std::printf("migration under traffic: %zu packets of %u flows, %llu "
+                "migrations (%llu to host, "
+                "%llu to NIC, %llu refused), %llu held packets (%llu checked "
+                "after commit), "
+                "longest migration %lld ns, %zu pairs on NIC / %zu on host, NIC "
+                "memory %llu B\n",
                 arrivals.size(),
                 nFlows,
                 (unsigned long long)started,
@@ -286,11 +198,12 @@ TEST(CoraExecutor, MigrationUnderTrafficKeepsOrderStateAndMemory)
                 (unsigned long long)st.nicMemoryBytes);
 }
 
-// The three steps on one pair, by hand: commit = drain + PCIe latency + entry copy.
+// The three steps on one pair, by hand: commit = drain + PCIe latency + entry
+// copy.
 TEST(CoraExecutor, MigrationStepsAndRefusals)
 {
     const CoraProgram prog = ConnCounter();
-    const uint32_t connBlock = prog.GetBlockOf(prog.GetElementIndex("conn"));
+    const uint32_t connBlock = BlockOf(prog, "conn");
     CoraExecutorConfig cfg = AmpleQueues(CoraStrategy::CORA);
     cfg.limits.memoryBytes = 40; // one connection entry (32 B) and one counter (8 B)
     CoraExecutor exec(prog, CoraPerfModel(CoraPerfProfile::Netronome()), cfg);
@@ -310,10 +223,12 @@ TEST(CoraExecutor, MigrationStepsAndRefusals)
     ASSERT_TRUE(exec.Migrate(20, connBlock, f.id, CoraSide::HOST));
     EXPECT_FALSE(exec.Migrate(21, connBlock, f.id, CoraSide::NIC)); // migrating
     const int64_t commit = exec.GetNextCommitNs();
-    // Drained after the first packet left (its departure), then 1 us PCIe + 32 B copy.
+    // Drained after the first packet left (its departure), then 1 us PCIe + 32 B
+    // copy.
     const double copyNs = 32 * 1e9 / cfg.limits.pcieBytesPerSecond;
     EXPECT_EQ(commit, static_cast<int64_t>(std::ceil(first.departNs + cfg.pcieLatencyNs + copyNs)));
-    // Held: the packet runs on the host, after the commit; the NIC still owns the state.
+    // Held: the packet runs on the host, after the commit; the NIC still owns the
+    // state.
     const CoraVerdict held = exec.Process(30, CoraPacket{f, 1024});
     EXPECT_TRUE(held.held);
     EXPECT_TRUE(held.visitedHost);
@@ -327,13 +242,15 @@ TEST(CoraExecutor, MigrationStepsAndRefusals)
     EXPECT_EQ(ev[0].to, CoraSide::HOST);
     EXPECT_EQ(exec.GetSide(connBlock, f.id), CoraSide::HOST);
     EXPECT_EQ(exec.GetStateCount(connBlock, f.id), 2u);
-    EXPECT_EQ(exec.GetStats().nicMemoryBytes, 8u); // the entry was freed at commit
+    EXPECT_EQ(exec.GetStats().nicMemoryBytes,
+              8u); // the entry was freed at commit
     // Now g's entry fits.
     EXPECT_TRUE(exec.Migrate(commit, connBlock, g.id, CoraSide::NIC));
     EXPECT_EQ(exec.GetStats().nicMemoryBytes, 40u); // reserved at PREPARE
 }
 
-// State partition puts every pair on the NIC; above the NIC's rate it drops (no backpressure).
+// State partition puts every pair on the NIC; above the NIC's rate it drops (no
+// backpressure).
 TEST(CoraExecutor, StatePartitionDropsAboveNicRate)
 {
     const CoraProgram prog = ConnCounter();
@@ -341,10 +258,7 @@ TEST(CoraExecutor, StatePartitionDropsAboveNicRate)
     cfg.strategy = CoraStrategy::STATE_PARTITION;
     cfg.nicRateScale = 0.1; // 1.10 Mpps with both blocks on the NIC
     CoraExecutor exec(prog, CoraPerfModel(CoraPerfProfile::Netronome()), cfg);
-    CoraPlan plan;
-    plan.strategy = CoraStrategy::STATE_PARTITION;
-    plan.wholeBlockOnNic.assign(prog.GetBlocks().size(), true);
-    exec.SetPlan(plan);
+    exec.SetPlan(AllOnNic(prog));
     const int64_t end = 5000000;
     const auto arrivals = Periodic(Zipf(200, 0.8, 1.6e6), 0, end);
     for (const auto& a : arrivals)
@@ -362,20 +276,22 @@ TEST(CoraExecutor, StatePartitionDropsAboveNicRate)
                   .PredictLockFreePps(prog.NicLoad(0, std::vector<bool>(2, true)));
     const double n = static_cast<double>(st.packets);
     const double dropFrac = static_cast<double>(st.nicDrops) / n;
-    // Served: the NIC's rate over the run plus the packets still queued at the end.
+    // Served: the NIC's rate over the run plus the packets still queued at the
+    // end.
     const double expectedFrac = (n - capacity * end * 1e-9 - cfg.nicQueueCapacity) / n;
     EXPECT_GT(st.nicDrops, 0u);
     EXPECT_NEAR(dropFrac, expectedFrac, 0.02);
     EXPECT_EQ(st.hostPackets, 0u);
     EXPECT_NEAR(exec.GetNicUtilisation(1000000, end), 1.0, 0.01);
-    std::printf(
-        "state partition at 1.6 Mpps on a %.2f Mpps NIC: %.1f%% dropped (expected %.1f%%)\n",
-        capacity / 1e6,
-        100 * dropFrac,
-        100 * expectedFrac);
+    std::printf("state partition at 1.6 Mpps on a %.2f Mpps NIC: %.1f%% dropped "
+                "(expected %.1f%%)\n",
+                capacity / 1e6,
+                100 * dropFrac,
+                100 * expectedFrac);
 }
 
-// One lock serialises everything: beyond its rate, packets wait on it and then drop.
+// One lock serialises everything: beyond its rate, packets wait on it and then
+// drop.
 TEST(CoraExecutor, HotLockDrops)
 {
     const CoraProgram prog = OneLock();
@@ -400,13 +316,15 @@ TEST(CoraExecutor, HotLockDrops)
     EXPECT_EQ(st.nicDrops, 0u); // the NIC itself is far from busy
     // Served: the lock's rate over the run plus the packets still waiting for it.
     EXPECT_NEAR(frac, (n - perLock * end * 1e-9 - cfg.nicQueueCapacity) / n, 0.01);
-    std::printf("one lock at %.3f Mpps, offered %.3f Mpps: %.1f%% lock-contention drops\n",
+    std::printf("one lock at %.3f Mpps, offered %.3f Mpps: %.1f%% "
+                "lock-contention drops\n",
                 perLock / 1e6,
                 offered / 1e6,
                 100 * frac);
 }
 
-// Host cycles follow the per-packet cost; cores used and NIC utilisation are plausible.
+// Host cycles follow the per-packet cost; cores used and NIC utilisation are
+// plausible.
 TEST(CoraExecutor, HostCyclesAndNicUtilisation)
 {
     const CoraProgram prog = ConnCounter();
@@ -438,7 +356,8 @@ TEST(CoraExecutor, HostCyclesAndNicUtilisation)
         EXPECT_GE(u, 0.0);
         EXPECT_LE(u, 1.0);
     }
-    std::printf("all on host at 3 Mpps: %.3f host cores, NIC utilisation %.3f (model %.3f)\n",
+    std::printf("all on host at 3 Mpps: %.3f host cores, NIC utilisation %.3f "
+                "(model %.3f)\n",
                 cores,
                 util,
                 pps / statelessPps);

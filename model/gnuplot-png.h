@@ -1,0 +1,74 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_GNUPLOT_PNG_H
+#define PRESTO_GNUPLOT_PNG_H
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * The name a script passes to GnuplotQuote for its output file ("set output " +
+ * GnuplotQuote(kGnuplotPngPlaceholder)); RenderGnuplotPng replaces that quoted word with the
+ * quoted temporary image it renders to, so no script needs to know the temporary name.
+ */
+extern const char* const kGnuplotPngPlaceholder;
+
+/**
+ * \ingroup presto
+ * \brief Quote a string for gnuplot: single quotes, in which gnuplot processes no escapes.
+ *
+ * A quote is doubled ('' is a quote) and a line break (CR or LF), which would end the
+ * command, becomes a space.
+ * \param s the text, e.g. a legend entry or a file name
+ * \return s as one gnuplot single-quoted string
+ */
+std::string GnuplotQuote(const std::string& s);
+
+/**
+ * \ingroup presto
+ * \brief Quote a string as one POSIX shell word: single quotes, a quote becomes '\''.
+ * \param s the text, e.g. a file name
+ * \return s as one single-quoted shell word
+ */
+std::string ShellQuote(const std::string& s);
+
+/**
+ * \ingroup presto
+ * \brief The commands that draw an empty panel with a note in its middle, so that a panel
+ * with nothing to draw says so instead of making gnuplot fail with "no valid points".
+ *
+ * Resets the log scales, ranges and tics; the caller restores what its next panel needs.
+ * \param note the text in the middle of the panel
+ * \return gnuplot commands, one a line
+ */
+std::string GnuplotEmptyPanel(const std::string& note);
+
+/**
+ * \ingroup presto
+ * \brief Run gnuplot on a script that draws one PNG and put the image at \p pngPath.
+ *
+ * The script (inline data '-' ... 'e' allowed) sets its terminal and writes its output to
+ * GnuplotQuote(kGnuplotPngPlaceholder); it is written to a private temporary directory and
+ * the placeholder is replaced by a temporary image next to \p pngPath. The image is kept
+ * only if gnuplot exits with status 0 and the file starts with the PNG magic bytes; it is
+ * then renamed to \p pngPath (atomic on one file system), so readers never see a partial
+ * image and a failure leaves no file. Warnings gnuplot prints on success are logged.
+ *
+ * Throws PrestoInputError, every message starting with \p what and naming \p pngPath, if
+ * the script has no placeholder, gnuplot is not on the PATH, \p pngPath cannot be written,
+ * or gnuplot fails (its exit status and error output are in the message).
+ * \param script the gnuplot commands
+ * \param pngPath the image to write
+ * \param what the plot's name in messages, e.g. "FCT plot"
+ */
+void RenderGnuplotPng(const std::string& script,
+                      const std::string& pngPath,
+                      const std::string& what);
+
+} // namespace ns3
+
+#endif // PRESTO_GNUPLOT_PNG_H

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Usage: test/doc-coverage.sh SRC_DIR
+#
+# Checks that doc/presto.rst documents every attribute and trace source of the module.
+# For each model/*.cc and helper/*.cc it pairs every AddAttribute("Name") and
+# AddTraceSource("Name") with the class of the TypeId("ns3::Class") registered before it in
+# that file. The pair Class::Name is documented when ``Name`` appears in a part of
+# doc/presto.rst that names ``ns3::Class``: from a line containing ``ns3::Class`` to the
+# next section heading (so a table introduced by "Attributes of ``ns3::Class``:" counts, and
+# the same attribute name documented only for another class does not).
+# Exit status 0 when all are documented, 1 listing the missing ones as Class::Name, 2 on
+# usage errors.
+set -eu
+
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+    echo "usage: $0 SRC_DIR" >&2
+    exit 2
+fi
+src=$1
+doc=$src/doc/presto.rst
+if [ ! -f "$doc" ]; then
+    echo "doc-coverage: $doc not found" >&2
+    exit 2
+fi
+
+# Class::Name pairs, in source order. Files are flattened first because a name may sit on
+# the line after "AddAttribute(".
+pairs=$(for f in "$src"/model/*.cc "$src"/helper/*.cc; do
+    [ -f "$f" ] || continue
+    tr '\n' ' ' <"$f" |
+        grep -oE 'TypeId\( *"ns3::[A-Za-z0-9_]+" *\)|Add(Attribute|TraceSource)\( *"[A-Za-z0-9_]+"' |
+        awk -v file="$f" '
+            /^TypeId/ { c = $0; sub(/^TypeId\( *"ns3::/, "", c); sub(/".*/, "", c); next }
+            {
+                n = $0; sub(/^[^"]*"/, "", n); sub(/"$/, "", n)
+                if (c == "") { printf "%s::%s (no TypeId before it in %s)\n", "?", n, file; next }
+                print c "::" n
+            }'
+done)
+
+if [ -z "$pairs" ]; then
+    echo "doc-coverage: no AddAttribute/AddTraceSource found under $src/model and $src/helper" >&2
+    exit 2
+fi
+
+# For every class: the doc text in the scopes that name ``ns3::Class``, then the check.
+missing=$(printf '%s\n' "$pairs" | awk -v doc="$doc" '
+    BEGIN {
+        n = 0
+        while ((getline line < doc) > 0) { lines[++n] = line }
+        close(doc)
+    }
+    # A heading underline: one punctuation character repeated, under a text line.
+    function is_heading(i) {
+        return i > 1 && lines[i] ~ /^([*]+|=+|#+|-+)$/ && lines[i - 1] ~ /[A-Za-z0-9`]/ &&
+               lines[i - 1] !~ /^[=*#-]+( +[=*#-]+)*$/
+    }
+    function scope(cls,    i, inside, text) {
+        text = ""; inside = 0
+        for (i = 1; i <= n; ++i) {
+            if (inside && is_heading(i)) { inside = 0 }
+            if (index(lines[i], "``ns3::" cls "``") > 0) { inside = 1 }
+            if (inside) { text = text "\n" lines[i] }
+        }
+        return text
+    }
+    {
+        if ($0 ~ /^\?::/) { print; next }
+        split($0, p, "::"); cls = p[1]; name = p[2]
+        if (!(cls in seen)) { seen[cls] = scope(cls) }
+        if (index(seen[cls], "``" name "``") == 0) { print $0 }
+    }')
+
+total=$(printf '%s\n' "$pairs" | wc -l)
+if [ -n "$missing" ]; then
+    count=$(printf '%s\n' "$missing" | wc -l)
+    echo "doc-coverage: $count of $total attributes/trace sources not documented in doc/presto.rst" >&2
+    echo "(each must appear as \`\`Name\`\` after a line naming \`\`ns3::Class\`\`, before the next heading):" >&2
+    printf '%s\n' "$missing" >&2
+    exit 1
+fi
+echo "doc-coverage: all $total attributes and trace sources documented"

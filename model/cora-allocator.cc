@@ -4,6 +4,7 @@
 #include "cora-allocator.h"
 
 #include "presto-input-error.h"
+#include "splitmix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,14 +19,11 @@ namespace ns3
 namespace
 {
 
-/// \param x value \return a well-mixed 64-bit hash (splitmix64 finaliser)
+/// \param x value \return a well-mixed 64-bit hash (one SplitMix64 step)
 uint64_t
 Mix64(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
+    return SplitMix64(x);
 }
 
 /// Relative slack for comparing sums built incrementally with sums built from scratch.

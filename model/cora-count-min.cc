@@ -4,6 +4,7 @@
 #include "cora-count-min.h"
 
 #include "presto-input-error.h"
+#include "splitmix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,12 +17,9 @@ namespace ns3
 uint64_t
 CoraHash64(uint64_t x)
 {
-    // splitmix64 finaliser: cheap, and every input bit affects every output bit, so
-    // consecutive flow ids spread evenly over cores and sketch columns.
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
+    // every input bit affects every output bit, so consecutive flow ids spread evenly over
+    // cores and sketch columns
+    return SplitMix64(x);
 }
 
 uint64_t

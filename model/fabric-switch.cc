@@ -4,6 +4,7 @@
 #include "fabric-switch.h"
 
 #include "presto-input-error.h"
+#include "splitmix.h"
 
 #include "ns3/enum.h"
 #include "ns3/ipv4-header.h"
@@ -28,16 +29,11 @@ constexpr uint16_t IPV4_ETHERTYPE = 0x0800; //!< protocol number handed up by th
 constexpr uint32_t PPP_HEADER_BYTES = 2;    //!< what the device adds before queueing
 constexpr uint32_t PARSE_BYTES = 40;        //!< IPv4 header without options + TCP/UDP ports
 
-/** SplitMix64 finaliser: a cheap full-avalanche 64-bit mix. */
+/** \param x value \return SplitMix64's finaliser of it (a full-avalanche mix) */
 inline uint64_t
 Mix64(uint64_t x)
 {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
+    return SplitMix64Finalize(x);
 }
 
 inline uint32_t

@@ -3,6 +3,8 @@
  */
 #include "payload-pattern.h"
 
+#include "splitmix.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -16,11 +18,7 @@ namespace
 inline uint64_t
 PatternWord(uint32_t flowId, uint64_t wordIndex)
 {
-    uint64_t z = (static_cast<uint64_t>(flowId) << 44) ^ wordIndex;
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return SplitMix64((static_cast<uint64_t>(flowId) << 44) ^ wordIndex);
 }
 
 inline uint8_t

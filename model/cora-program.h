@@ -90,10 +90,10 @@ struct CoraStateBlock
      * GLOBAL (a per-flow table in a cycle with a global register is placed as one unit).
      */
     CoraFlowKey key{CoraFlowKey::FLOW};
-    double instructions{0};         //!< sum of its elements' instructions per packet
-    uint64_t memoryBytes{0};        //!< sum of entries x entryBytes of its elements
-    uint64_t bytesPerAggregate{0};  //!< NIC memory one aggregate takes (see Finalize())
-    uint32_t topologicalOrder{0};   //!< position in a topological order of the block graph
+    double instructions{0};        //!< sum of its elements' instructions per packet
+    uint64_t memoryBytes{0};       //!< sum of entries x entryBytes of its elements
+    uint64_t bytesPerAggregate{0}; //!< NIC memory one aggregate takes (see Finalize())
+    uint32_t topologicalOrder{0};  //!< position in a topological order of the block graph
 };
 
 /**
@@ -173,14 +173,14 @@ class CoraProgram
     bool IsFinalized() const;
 
   private:
-    std::string m_name;                             //!< program name
-    std::vector<CoraStateElement> m_elements;       //!< elements
-    std::vector<CoraDependency> m_dependencies;     //!< read-after-write edges
-    std::vector<CoraBranch> m_branches;             //!< branches
-    std::vector<CoraStateBlock> m_blocks;           //!< blocks (after Finalize)
-    std::vector<uint32_t> m_blockOf;                //!< element -> block
+    std::string m_name;                                //!< program name
+    std::vector<CoraStateElement> m_elements;          //!< elements
+    std::vector<CoraDependency> m_dependencies;        //!< read-after-write edges
+    std::vector<CoraBranch> m_branches;                //!< branches
+    std::vector<CoraStateBlock> m_blocks;              //!< blocks (after Finalize)
+    std::vector<uint32_t> m_blockOf;                   //!< element -> block
     std::vector<std::vector<uint32_t>> m_branchBlocks; //!< branch -> blocks
-    bool m_finalized{false};                        //!< Finalize() ran
+    bool m_finalized{false};                           //!< Finalize() ran
 };
 
 /**

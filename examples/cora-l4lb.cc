@@ -101,12 +101,7 @@ main(int argc, char* argv[])
     try
     {
         CoraProgram program = CoraPrograms::L4lbHttp();
-        CoraPerfModel model(profile == "bluefield" ? CoraPerfProfile::BlueField()
-                            : profile == "netronome"
-                                ? CoraPerfProfile::Netronome()
-                                : throw PrestoInputError("--profile=" + profile +
-                                                         ": unknown (valid: netronome, "
-                                                         "bluefield)"));
+        CoraPerfModel model(CoraPerfProfile::ByName(profile, "--profile"));
         if (memory == 0)
         {
             // the seed's Figure 2: the whole program does not fit in the NIC

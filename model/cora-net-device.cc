@@ -171,19 +171,8 @@ CoraNetDevice::Configure()
                                "connection): " +
                                e.what());
     }
-    if (m_profile == "netronome")
-    {
-        m_model = std::make_unique<CoraPerfModel>(CoraPerfProfile::Netronome());
-    }
-    else if (m_profile == "bluefield")
-    {
-        m_model = std::make_unique<CoraPerfModel>(CoraPerfProfile::BlueField());
-    }
-    else
-    {
-        throw PrestoInputError(where + "::Profile=" + m_profile +
-                               ": unknown profile (valid: netronome, bluefield)");
-    }
+    m_model =
+        std::make_unique<CoraPerfModel>(CoraPerfProfile::ByName(m_profile, where + "::Profile"));
     if (m_underload >= m_overload)
     {
         throw PrestoInputError(where + ": UnderloadThreshold (" + std::to_string(m_underload) +

@@ -244,6 +244,20 @@ CoraPerfProfile::Netronome()
 }
 
 CoraPerfProfile
+CoraPerfProfile::ByName(const std::string& name, const std::string& where)
+{
+    if (name == "netronome")
+    {
+        return Netronome();
+    }
+    if (name == "bluefield")
+    {
+        return BlueField();
+    }
+    throw PrestoInputError(where + "=" + name + ": unknown profile (valid: netronome, bluefield)");
+}
+
+CoraPerfProfile
 CoraPerfProfile::BlueField()
 {
     // All assumed (no measurement): BlueField-2, 8 Arm A72 cores at 2.5 GHz, run-to-completion

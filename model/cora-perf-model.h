@@ -146,6 +146,13 @@ class CoraPerfProfile
      * \return the profile
      */
     static CoraPerfProfile BlueField();
+    /**
+     * \param name "netronome" or "bluefield"
+     * \param where what is being set, for the message (an attribute or option name)
+     * \return the profile
+     * \throws PrestoInputError naming `where` and the valid names otherwise
+     */
+    static CoraPerfProfile ByName(const std::string& name, const std::string& where);
 
   private:
     std::string m_name;                                 //!< profile name

@@ -4,6 +4,8 @@
 // FlexToeNetDevice on real simulations: exact delivery, the protocol stage's throughput cap,
 // queue overflow, and the extension modules.
 
+#include "experiment-checks.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/flow-file.h"
@@ -24,11 +26,7 @@ namespace
 std::string
 TempDir(const std::string& name)
 {
-    auto dir = std::filesystem::temp_directory_path() /
-               ("flextoe-test-" + std::to_string(getpid()) + "-" + name);
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir.string();
+    return presto_test::FreshTempDir("flextoe-test", name);
 }
 
 SprayExperimentConfig
@@ -58,7 +56,7 @@ LoneFlowFile(const std::string& dir, uint64_t bytes, uint16_t dport = 100)
 
 } // namespace
 
-/** Base of the FlexTOE cases: the delivery check shared by all. */
+/** Base of the FlexTOE cases. */
 class FlexToeTestBase : public TestCase
 {
   public:
@@ -66,24 +64,6 @@ class FlexToeTestBase : public TestCase
     explicit FlexToeTestBase(const std::string& name)
         : TestCase(name)
     {
-    }
-
-  protected:
-    /** Every flow finished with every byte exactly once, in order. \param e the run */
-    void ExpectExactDelivery(const SprayExperiment& e)
-    {
-        const auto& rep = e.GetReport();
-        uint64_t bytes = 0;
-        for (const auto& f : e.GetFlows())
-        {
-            bytes += f.sizeBytes;
-        }
-        NS_TEST_EXPECT_MSG_EQ(rep["unfinished"].get<uint64_t>(), 0, "all flows finish");
-        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["bytes_delivered"].get<uint64_t>(),
-                              bytes,
-                              "all bytes");
-        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["corrupt_bytes"].get<uint64_t>(), 0, "in order");
-        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["excess_bytes"].get<uint64_t>(), 0, "exactly once");
     }
 };
 
@@ -108,7 +88,7 @@ class FlexToeDeliveryTestCase : public FlexToeTestBase
             c.load = 0.6;
             SprayExperiment e(c);
             e.Run();
-            ExpectExactDelivery(e);
+            PRESTO_EXPECT_EXACT_DELIVERY(e);
             NS_TEST_EXPECT_MSG_GT(e.GetReport()["nic"]["control_loop_runs"].get<uint64_t>(),
                                   0,
                                   "rate-based DCTCP's control loop ran");
@@ -125,7 +105,7 @@ class FlexToeDeliveryTestCase : public FlexToeTestBase
             SprayExperiment e(c);
             e.Run();
             Config::Reset();
-            ExpectExactDelivery(e);
+            PRESTO_EXPECT_EXACT_DELIVERY(e);
             NS_TEST_EXPECT_MSG_GT(e.GetReport()["nic"]["retx_segments"].get<uint64_t>(),
                                   0,
                                   "losses repaired");
@@ -166,7 +146,7 @@ class FlexToeProtocolCapTestCase : public FlexToeTestBase
         std::cout << "flextoe cap: " << segPerS << " segments/s vs clock/cycles/2 = " << cap << " ("
                   << segPerS / cap << ")" << std::endl;
         NS_TEST_EXPECT_MSG_EQ_TOL(segPerS / cap, 1.0, 0.05, "protocol-stage cap");
-        ExpectExactDelivery(e);
+        PRESTO_EXPECT_EXACT_DELIVERY(e);
         std::filesystem::remove_all(dir);
     }
 };
@@ -196,7 +176,7 @@ class FlexToeOverflowTestCase : public FlexToeTestBase
         Config::Reset();
         const auto& nic = e.GetReport()["nic"];
         NS_TEST_EXPECT_MSG_GT(nic["queue_drops"].get<uint64_t>(), 0, "queues overflowed");
-        ExpectExactDelivery(e);
+        PRESTO_EXPECT_EXACT_DELIVERY(e);
         std::filesystem::remove_all(dir);
     }
 };
@@ -295,7 +275,7 @@ class FlexToeFlowGroupsTestCase : public FlexToeTestBase
             SprayExperiment e(c);
             e.Run();
             Config::Reset();
-            ExpectExactDelivery(e);
+            PRESTO_EXPECT_EXACT_DELIVERY(e);
             int64_t last = 0;
             for (const auto& r : e.GetRecords())
             {

@@ -2,7 +2,7 @@
 # Usage: test/doc-coverage.sh SRC_DIR
 #
 # Checks that doc/presto.rst documents every attribute and trace source of the module.
-# For each model/*.cc and helper/*.cc it pairs every AddAttribute("Name") and
+# For each .cc file under model/ and helper/ it pairs every AddAttribute("Name") and
 # AddTraceSource("Name") with the class of the TypeId("ns3::Class") registered before it in
 # that file. The pair Class::Name is documented when ``Name`` appears in a part of
 # doc/presto.rst that names ``ns3::Class``: from a line containing ``ns3::Class`` to the
@@ -25,7 +25,7 @@ fi
 
 # Class::Name pairs, in source order. Files are flattened first because a name may sit on
 # the line after "AddAttribute(".
-pairs=$(for f in "$src"/model/*.cc "$src"/helper/*.cc; do
+pairs=$(for f in $(find "$src/model" "$src/helper" -name '*.cc' | sort); do
     [ -f "$f" ] || continue
     tr '\n' ' ' <"$f" |
         grep -oE 'TypeId\( *"ns3::[A-Za-z0-9_]+" *\)|Add(Attribute|TraceSource)\( *"[A-Za-z0-9_]+"' |

@@ -1,0 +1,602 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "comparison-report.h"
+
+#include "gnuplot-png.h"
+
+#include "ns3/presto-input-error.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Shortest text that reads back as the same double; "" for NaN (an empty CSV field).
+std::string
+CsvNumber(double v)
+{
+    if (std::isnan(v))
+    {
+        return "";
+    }
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof(buf), v);
+    return std::string(buf, res.ptr);
+}
+
+/// A number of the console table: "-" for NaN, else fixed with \p decimals.
+std::string
+Cell(double v, int decimals)
+{
+    if (std::isnan(v))
+    {
+        return "-";
+    }
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(decimals) << v;
+    return os.str();
+}
+
+/// A counter of a JSON object as a double; NaN when absent or not a number.
+double
+Number(const nlohmann::json& obj, const char* key)
+{
+    if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number())
+    {
+        return kNaN;
+    }
+    return obj[key].get<double>();
+}
+
+/// a + b where a NaN counts as "nothing yet".
+double
+AddKnown(double a, double b)
+{
+    return std::isnan(a) ? b : (std::isnan(b) ? a : a + b);
+}
+
+std::string
+Join(const std::vector<std::string>& v, const std::string& sep)
+{
+    std::string s;
+    for (const auto& x : v)
+    {
+        s += (s.empty() ? "" : sep) + x;
+    }
+    return s;
+}
+
+/// The terminal lines every script starts with: pngcairo when gnuplot has it, else gd png.
+std::string
+ScriptHeader(const std::string& pngPath, int width, int height)
+{
+    std::ostringstream os;
+    os << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+       << "  set terminal pngcairo size " << width << "," << height << " noenhanced font ',10'\n"
+       << "} else {\n"
+       << "  set terminal png size " << width << "," << height << " noenhanced\n"
+       << "}\n"
+       << "set output " << GnuplotQuote(pngPath) << "\n"
+       << "set grid ytics\n";
+    return os.str();
+}
+
+/// One bar panel: a bar per row with a finite, positive value (x tics = the labels).
+std::string
+BarPanel(const std::vector<ComparisonRow>& rows,
+         const std::string& title,
+         const std::string& ylabel,
+         double (*value)(const ComparisonRow&),
+         const std::string& block)
+{
+    std::ostringstream data;
+    std::ostringstream tics;
+    int bars = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        tics << (i ? ", " : "") << GnuplotQuote(rows[i].label) << " " << i;
+        const double v = value(rows[i]);
+        if (std::isfinite(v) && v >= 0)
+        {
+            data << i << " " << CsvNumber(v) << " " << (i + 1) << "\n";
+            ++bars;
+        }
+    }
+    std::ostringstream os;
+    os << "set title " << GnuplotQuote(title) << "\nset ylabel " << GnuplotQuote(ylabel) << "\n";
+    if (bars == 0)
+    {
+        os << GnuplotEmptyPanel("nothing to draw");
+        return os.str();
+    }
+    os << "$" << block << " << EOD\n"
+       << data.str() << "EOD\n"
+       << "unset logscale\nset xrange [-0.6:" << static_cast<double>(rows.size()) - 0.4 << "]\n"
+       << "set yrange [0:*]\nset ytics autofreq\nset xtics (" << tics.str() << ") rotate by -30\n"
+       << "set style fill solid 0.8 border -1\nset boxwidth 0.6\n"
+       << "plot $" << block << " using 1:2:3 with boxes lc variable notitle, $" << block
+       << " using 1:2:(sprintf('%.3g', $2)) with labels offset 0,0.7 notitle\n";
+    return os.str();
+}
+
+} // namespace
+
+SizeClass
+ClassifyFlowSize(uint64_t bytes)
+{
+    if (bytes <= kSmallMaxBytes)
+    {
+        return SizeClass::SMALL;
+    }
+    return bytes <= kMediumMaxBytes ? SizeClass::MEDIUM : SizeClass::LARGE;
+}
+
+std::string
+SizeClassName(SizeClass c)
+{
+    switch (c)
+    {
+    case SizeClass::SMALL:
+        return "small";
+    case SizeClass::MEDIUM:
+        return "medium";
+    case SizeClass::LARGE:
+        return "large";
+    }
+    return "?";
+}
+
+std::vector<ComparisonDevice>
+ParseComparisonDevices(const std::string& text, const std::vector<std::string>& valid)
+{
+    std::vector<ComparisonDevice> out;
+    std::set<std::string> labels;
+    std::istringstream is(text);
+    std::string item;
+    const std::string where = "--devices=" + text + ": ";
+    while (std::getline(is, item, ','))
+    {
+        if (item.empty())
+        {
+            throw PrestoInputError(where + "empty item (devices are separated by single commas)");
+        }
+        ComparisonDevice d;
+        const auto colon = item.find(':');
+        d.device = item.substr(0, colon);
+        const bool hasParam = colon != std::string::npos;
+        const std::string param = hasParam ? item.substr(colon + 1) : std::string();
+        if (std::find(valid.begin(), valid.end(), d.device) == valid.end())
+        {
+            // name the parameterised forms only for the devices that exist
+            std::vector<std::string> forms;
+            if (std::find(valid.begin(), valid.end(), "presto") != valid.end())
+            {
+                forms.emplace_back("presto:K with K = 0..16 or full");
+            }
+            if (std::find(valid.begin(), valid.end(), "cora") != valid.end())
+            {
+                forms.emplace_back("cora[:strategy]");
+            }
+            throw PrestoInputError(where + "unknown device '" + d.device +
+                                   "'; valid devices: " + Join(valid, ", ") +
+                                   (forms.empty() ? "" : " (" + Join(forms, ", ") + ")"));
+        }
+        if (hasParam && param.empty())
+        {
+            throw PrestoInputError(where + "'" + item + "' has an empty parameter after ':'");
+        }
+        if (d.device == "presto")
+        {
+            if (!hasParam)
+            {
+                throw PrestoInputError(where + "'presto' needs its fidelity: presto:K with K = "
+                                               "0..16 or full (e.g. presto:1)");
+            }
+            d.fidelity = param;
+            d.label = "presto-K" + param;
+        }
+        else if (d.device == "cora")
+        {
+            d.strategy = param;
+            d.label = hasParam ? "cora-" + param : "cora";
+        }
+        else if (hasParam)
+        {
+            throw PrestoInputError(where + "'" + d.device + "' takes no parameter, got '" + item +
+                                   "'");
+        }
+        else
+        {
+            d.label = d.device;
+        }
+        if (!labels.insert(d.label).second)
+        {
+            throw PrestoInputError(where + "'" + item + "' is listed twice");
+        }
+        out.push_back(d);
+    }
+    if (out.empty() || (!text.empty() && text.back() == ','))
+    {
+        throw PrestoInputError(where + "expected a comma-separated list of devices, e.g. "
+                                       "host-tcp,presto:1,flextoe");
+    }
+    return out;
+}
+
+ComparisonRow::ComparisonRow()
+    : stagesUsed(kNaN),
+      registerBytes(kNaN),
+      maxStageUtil(kNaN),
+      maxStageQueue(kNaN),
+      nicUtilisation(kNaN),
+      migrations(kNaN),
+      nicDrops(kNaN),
+      outOfOrderPlaced(kNaN),
+      smallP99Ci{kNaN, kNaN}
+{
+}
+
+ComparisonRow
+MakeComparisonRow(const std::string& label,
+                  const std::string& device,
+                  const std::vector<FctRecord>& records,
+                  const FctSummary& summary,
+                  const nlohmann::json& report)
+{
+    ComparisonRow row;
+    row.label = label;
+    row.device = device;
+    row.buckets = summary.buckets;
+
+    // Percentiles of a class come from its flows: bucket percentiles cannot be averaged.
+    std::array<std::vector<double>, kSizeClasses> slow;
+    double recordRetx = kNaN;
+    for (const FctRecord& r : records)
+    {
+        if (r.retxBytes >= 0)
+        {
+            recordRetx = AddKnown(recordRetx, static_cast<double>(r.retxBytes));
+        }
+        if (r.flow.startNs < summary.warmupNs)
+        {
+            continue;
+        }
+        ++row.flows;
+        if (!r.Finished())
+        {
+            ++row.unfinished;
+            continue;
+        }
+        slow[static_cast<std::size_t>(ClassifyFlowSize(r.flow.sizeBytes))].push_back(r.Slowdown());
+    }
+    for (std::size_t c = 0; c < kSizeClasses; ++c)
+    {
+        row.slow[c] = Summarize(slow[c]);
+    }
+    auto ci = BootstrapQuantileCi(slow[static_cast<std::size_t>(SizeClass::SMALL)], 0.99);
+    row.smallP99Ci = {ci.first, ci.second};
+
+    const nlohmann::json none = nlohmann::json::object();
+    const nlohmann::json& nic = report.contains("nic") ? report["nic"] : none;
+    const nlohmann::json& tcp = report.contains("tcp") ? report["tcp"] : none;
+    const nlohmann::json& cpu = report.contains("host_cpu") ? report["host_cpu"] : none;
+    if (!nic.empty())
+    {
+        // the offload NIC is the sender: its counters are the retransmissions
+        row.fidelityDrops = Number(nic, "fidelity_drops");
+        row.retxBytes = Number(nic, "retx_bytes");
+        row.retxSegments = Number(nic, "retx_segments");
+        row.outOfOrderPlaced = Number(nic, "out_of_order_placed");
+    }
+    else
+    {
+        row.fidelityDrops = 0; // host TCP keeps every out-of-order segment
+        row.retxBytes = std::isnan(recordRetx) ? kNaN : recordRetx;
+        row.retxSegments = Number(tcp, "retx_segments");
+    }
+    row.hostCores = Number(cpu, "cores_used");
+    row.cyclesPerByte = Number(cpu, "cycles_per_byte");
+
+    if (nic.contains("pipeline") && nic["pipeline"].is_array())
+    {
+        for (const auto& cls : nic["pipeline"])
+        {
+            const double stages = Number(cls, "stages_used");
+            if (!std::isnan(stages))
+            {
+                row.stagesUsed =
+                    std::isnan(row.stagesUsed) ? stages : std::max(row.stagesUsed, stages);
+            }
+            row.registerBytes = AddKnown(row.registerBytes, Number(cls, "register_bytes"));
+        }
+    }
+    if (nic.contains("flextoe_stages") && nic["flextoe_stages"].is_structured())
+    {
+        // an object keyed by stage name ("pre", "protocol", ...)
+        for (const auto& st : nic["flextoe_stages"])
+        {
+            const double u = Number(st, "max_utilisation");
+            const double q = Number(st, "max_queue");
+            row.maxStageUtil = std::isnan(row.maxStageUtil) ? u : std::max(row.maxStageUtil, u);
+            row.maxStageQueue = std::isnan(row.maxStageQueue) ? q : std::max(row.maxStageQueue, q);
+        }
+    }
+    row.nicUtilisation = Number(nic, "nic_utilisation");
+    row.migrations = Number(nic, "migrations");
+    // drops inside the NIC: FlexTOE's stage queues, Cora's overload and lock drops
+    row.nicDrops = AddKnown(Number(nic, "queue_drops"), Number(nic, "nic_drops"));
+    return row;
+}
+
+std::vector<std::string>
+OrderBySmallP99(const std::vector<ComparisonRow>& rows)
+{
+    std::vector<const ComparisonRow*> order;
+    for (const auto& r : rows)
+    {
+        order.push_back(&r);
+    }
+    std::stable_sort(order.begin(),
+                     order.end(),
+                     [](const ComparisonRow* a, const ComparisonRow* b) {
+                         const auto& sa = a->slow[0];
+                         const auto& sb = b->slow[0];
+                         if ((sa.count > 0) != (sb.count > 0))
+                         {
+                             return sa.count > 0;
+                         }
+                         return sa.count > 0 && sa.p99 < sb.p99;
+                     });
+    std::vector<std::string> labels;
+    for (const auto* r : order)
+    {
+        labels.push_back(r->label);
+    }
+    return labels;
+}
+
+std::string
+FormatComparisonTable(const std::vector<ComparisonRow>& rows)
+{
+    std::ostringstream os;
+    std::size_t labelWidth = 6;
+    for (const auto& r : rows)
+    {
+        labelWidth = std::max(labelWidth, r.label.size() + 1);
+    }
+    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device" << std::right;
+    for (std::size_t c = 0; c < kSizeClasses; ++c)
+    {
+        const std::string name = SizeClassName(static_cast<SizeClass>(c));
+        os << std::setw(9) << (name + " n") << std::setw(8) << "p50" << std::setw(8) << "p99";
+    }
+    os << std::setw(7) << "unfin" << std::setw(10) << "fid.drops" << std::setw(8) << "retx"
+       << std::setw(7) << "cores" << std::setw(8) << "cyc/B"
+       << "  nic\n";
+    for (const auto& r : rows)
+    {
+        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label << std::right;
+        for (std::size_t c = 0; c < kSizeClasses; ++c)
+        {
+            const auto& s = r.slow[c];
+            os << std::setw(9) << s.count << std::setw(8) << Cell(s.count ? s.p50 : kNaN, 2)
+               << std::setw(8) << Cell(s.count ? s.p99 : kNaN, 2);
+        }
+        os << std::setw(7) << r.unfinished << std::setw(10) << Cell(r.fidelityDrops, 0)
+           << std::setw(8) << Cell(r.retxSegments, 0) << std::setw(7) << Cell(r.hostCores, 2)
+           << std::setw(8) << Cell(r.cyclesPerByte, 2) << "  ";
+        std::vector<std::string> nic;
+        if (!std::isnan(r.stagesUsed))
+        {
+            nic.push_back("stages " + Cell(r.stagesUsed, 0) + ", regs " +
+                          FormatBytes(static_cast<uint64_t>(r.registerBytes)) + "B");
+        }
+        if (!std::isnan(r.maxStageUtil))
+        {
+            nic.push_back("stage util " + Cell(r.maxStageUtil, 2) + ", q " +
+                          Cell(r.maxStageQueue, 0));
+        }
+        if (!std::isnan(r.nicUtilisation))
+        {
+            nic.push_back("util " + Cell(r.nicUtilisation, 2) + ", migr " + Cell(r.migrations, 0));
+        }
+        if (!std::isnan(r.nicDrops) && r.nicDrops > 0)
+        {
+            nic.push_back("drops " + Cell(r.nicDrops, 0));
+        }
+        os << (nic.empty() ? "-" : Join(nic, ", ")) << "\n";
+    }
+    os << "slowdown = FCT / ideal FCT; small <= 100KB < medium <= 10MB < large; retx = "
+          "retransmitted segments; cores = host cores on networking\n"
+       << "order by small-flow p99: " << Join(OrderBySmallP99(rows), " < ") << "\n"
+       << "tiers (~: 95% bootstrap intervals of p99 overlap): " << TieredOrderBySmallP99(rows)
+       << "\n";
+    return os.str();
+}
+
+std::string
+TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows)
+{
+    std::map<std::string, const ComparisonRow*> byLabel;
+    for (const auto& r : rows)
+    {
+        byLabel[r.label] = &r;
+    }
+    std::string out;
+    const ComparisonRow* tierHead = nullptr;
+    for (const auto& label : OrderBySmallP99(rows))
+    {
+        const ComparisonRow* r = byLabel.at(label);
+        if (!tierHead)
+        {
+            out = label;
+            tierHead = r;
+            continue;
+        }
+        // overlap with the tier's best: not distinguishable in this run
+        const bool tie = r->slow[0].count > 0 && tierHead->slow[0].count > 0 &&
+                         r->smallP99Ci[0] <= tierHead->smallP99Ci[1];
+        out += (tie ? " ~ " : " < ") + label;
+        if (!tie)
+        {
+            tierHead = r;
+        }
+    }
+    return out;
+}
+
+std::string
+ComparisonCsv(const std::vector<ComparisonRow>& rows)
+{
+    std::string out = "label,device,flows,unfinished";
+    for (std::size_t c = 0; c < kSizeClasses; ++c)
+    {
+        const std::string n = SizeClassName(static_cast<SizeClass>(c));
+        out += "," + n + "_count," + n + "_p50," + n + "_p99";
+    }
+    out += ",fidelity_drops,retx_bytes,retx_segments,host_cores_used,host_cycles_per_byte,"
+           "nic_stages_used,nic_register_bytes,nic_max_stage_utilisation,nic_max_stage_queue,"
+           "nic_utilisation,nic_migrations,nic_drops,out_of_order_placed,small_p99_ci95_low,"
+           "small_p99_ci95_high\n";
+    for (const auto& r : rows)
+    {
+        out += r.label + "," + r.device + "," + std::to_string(r.flows) + "," +
+               std::to_string(r.unfinished);
+        for (const auto& s : r.slow)
+        {
+            out += "," + std::to_string(s.count) + "," + CsvNumber(s.count ? s.p50 : kNaN) + "," +
+                   CsvNumber(s.count ? s.p99 : kNaN);
+        }
+        for (double v : {r.fidelityDrops,
+                         r.retxBytes,
+                         r.retxSegments,
+                         r.hostCores,
+                         r.cyclesPerByte,
+                         r.stagesUsed,
+                         r.registerBytes,
+                         r.maxStageUtil,
+                         r.maxStageQueue,
+                         r.nicUtilisation,
+                         r.migrations,
+                         r.nicDrops,
+                         r.outOfOrderPlaced,
+                         r.smallP99Ci[0],
+                         r.smallP99Ci[1]})
+        {
+            out += "," + CsvNumber(v);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+std::string
+SlowdownByBucketScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath)
+{
+    // x axis: every bucket of any row, by its edges
+    std::map<std::pair<uint64_t, uint64_t>, std::string> bucketSet;
+    for (const auto& r : rows)
+    {
+        for (const auto& b : r.buckets)
+        {
+            bucketSet[{b.hiBytes, b.loBytes}] = BucketLabel(b);
+        }
+    }
+    std::map<std::pair<uint64_t, uint64_t>, int> xOf;
+    std::string tics;
+    for (const auto& [key, name] : bucketSet)
+    {
+        const int x = static_cast<int>(xOf.size());
+        xOf[key] = x;
+        tics += (x ? ", " : "") + GnuplotQuote(name) + " " + std::to_string(x);
+    }
+    std::ostringstream blocks;
+    std::vector<std::string> plots;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        std::ostringstream data;
+        for (const auto& b : rows[i].buckets)
+        {
+            // empty buckets have no percentile; log y cannot show values <= 0
+            if (b.slowdown.count > 0 && b.slowdown.p99 > 0)
+            {
+                data << xOf[{b.hiBytes, b.loBytes}] << " " << CsvNumber(b.slowdown.p99) << "\n";
+            }
+        }
+        if (data.str().empty())
+        {
+            continue;
+        }
+        const std::string name = "$run" + std::to_string(i);
+        blocks << name << " << EOD\n" << data.str() << "EOD\n";
+        plots.push_back(name + " with linespoints lw 2 pt 7 lc " + std::to_string(i + 1) +
+                        " title " + GnuplotQuote(rows[i].label));
+    }
+    std::ostringstream os;
+    os << ScriptHeader(pngPath, 1000, 550)
+       << "set title 'p99 slowdown (FCT / ideal FCT) by flow size (bytes), one line per device'\n"
+       << "set ylabel 'p99 slowdown'\nset key outside right\n";
+    if (plots.empty())
+    {
+        os << GnuplotEmptyPanel("no finished flows");
+    }
+    else
+    {
+        os << blocks.str()
+           << "set logscale y\nset xrange [-0.5:" << static_cast<double>(xOf.size()) - 0.5
+           << "]\nset xtics (" << tics << ")\nplot " << Join(plots, ", ") << "\n";
+    }
+    os << "set output\n";
+    return os.str();
+}
+
+std::string
+P99SmallScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath)
+{
+    std::ostringstream os;
+    os << ScriptHeader(pngPath, 900, 500)
+       << BarPanel(
+              rows,
+              "small flows (<= 100KB): p99 slowdown (FCT / ideal FCT)",
+              "p99 slowdown",
+              [](const ComparisonRow& r) { return r.slow[0].count ? r.slow[0].p99 : kNaN; },
+              "small")
+       << "set output\n";
+    return os.str();
+}
+
+std::string
+HostCpuScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath)
+{
+    std::ostringstream os;
+    os << ScriptHeader(pngPath, 1200, 500) << "set multiplot layout 1,2\n"
+       << BarPanel(
+              rows,
+              "host CPU: cores busy on networking (all hosts)",
+              "cores",
+              [](const ComparisonRow& r) { return r.hostCores; },
+              "cores")
+       << BarPanel(
+              rows,
+              "host CPU: cycles per delivered byte",
+              "cycles / byte",
+              [](const ComparisonRow& r) { return r.cyclesPerByte; },
+              "cpb")
+       << "unset multiplot\nset output\n";
+    return os.str();
+}
+
+} // namespace ns3

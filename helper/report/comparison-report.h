@@ -1,0 +1,217 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_COMPARISON_REPORT_H
+#define PRESTO_COMPARISON_REPORT_H
+
+#include "ns3/fct-record.h"
+#include "ns3/fct-statistics.h"
+
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief Flow-size classes of the device comparison, fixed (not per CDF) so that every
+ * workload and every run is split the same way: small <= 100 KB (10^5 bytes) < medium
+ * <= 10 MB (10^7 bytes) < large.
+ */
+enum class SizeClass
+{
+    SMALL = 0,  //!< size <= kSmallMaxBytes
+    MEDIUM = 1, //!< kSmallMaxBytes < size <= kMediumMaxBytes
+    LARGE = 2,  //!< size > kMediumMaxBytes
+};
+
+constexpr uint64_t kSmallMaxBytes = 100000;    //!< largest small flow, bytes (100 KB)
+constexpr uint64_t kMediumMaxBytes = 10000000; //!< largest medium flow, bytes (10 MB)
+constexpr std::size_t kSizeClasses = 3;        //!< number of SizeClass values
+
+/**
+ * \ingroup presto
+ * \param bytes a flow size, bytes
+ * \return its class (edges inclusive above: 100000 is small, 100001 medium)
+ */
+SizeClass ClassifyFlowSize(uint64_t bytes);
+
+/**
+ * \ingroup presto
+ * \param c a class
+ * \return "small", "medium" or "large"
+ */
+std::string SizeClassName(SizeClass c);
+
+/**
+ * \ingroup presto
+ * \brief One run of the comparison as asked for by --devices: "host-tcp", "presto:1",
+ * "presto:full", "flextoe", "cora", "cora:state".
+ */
+struct ComparisonDevice
+{
+    std::string device;   //!< SprayExperiment device name
+    std::string fidelity; //!< presto: the K after the colon ("" for other devices)
+    std::string strategy; //!< cora: the strategy after the colon ("": the default)
+    std::string label;    //!< run label and folder name: "presto-K1", "cora-state", "flextoe"
+};
+
+/**
+ * \ingroup presto
+ * \brief Parse a --devices list: comma-separated names, each a device of \p valid with an
+ * optional ":parameter" for presto (its fidelity K, required) and cora (its strategy).
+ *
+ * Throws PrestoInputError naming the option and the item for an empty list or item, an
+ * unknown device (the message lists the valid ones), a parameter on a device that takes none,
+ * presto without ":K", or the same label twice. K and the strategy are checked later by the
+ * experiment itself.
+ * \param text the option's value
+ * \param valid the device names the experiment accepts (SprayExperiment::Devices())
+ * \return the runs in the order given
+ */
+std::vector<ComparisonDevice> ParseComparisonDevices(const std::string& text,
+                                                     const std::vector<std::string>& valid);
+
+/**
+ * \ingroup presto
+ * \brief One device's row of the comparison. Unknown or not-applicable numbers are NaN
+ * (printed "-", written as an empty CSV field).
+ */
+struct ComparisonRow
+{
+    std::string label;                                  //!< the run label
+    std::string device;                                 //!< the device name
+    std::array<DistributionSummary, kSizeClasses> slow; //!< slowdown per SizeClass
+    std::vector<BucketSummary> buckets;                 //!< the run's own size buckets
+    uint64_t flows{0};                                  //!< flows counted (after warm-up)
+    uint64_t unfinished{0};                             //!< counted flows not finished
+    double fidelityDrops{0}; //!< segments dropped for lack of reassembly intervals (0: host)
+    double retxBytes{0};     //!< bytes retransmitted by all senders
+    double retxSegments{0};  //!< segments retransmitted by all senders
+    double hostCores{0};     //!< host cores busy on networking, summed over hosts
+    double cyclesPerByte{0}; //!< host cycles per delivered byte
+    double stagesUsed;       //!< presto: most pipeline stages a class uses
+    double registerBytes;    //!< presto: register memory of all classes, bytes
+    double maxStageUtil;     //!< flextoe: busiest pipeline stage's utilisation, 0..1
+    double maxStageQueue;    //!< flextoe: longest stage queue, packets
+    double nicUtilisation;   //!< cora: busiest NIC's utilisation, 0..1
+    double migrations;       //!< cora: state migrations between NIC and host
+    double nicDrops;         //!< drops inside the NIC (queue, overload, lock; NaN: none)
+    double outOfOrderPlaced; //!< offload: segments placed out of order
+    /// small flows: 95% bootstrap interval of the p99 slowdown {low, high} (NaN: none)
+    std::array<double, 2> smallP99Ci;
+
+    ComparisonRow();
+};
+
+/**
+ * \ingroup presto
+ * \brief Build a device's row from its run.
+ *
+ * Slowdowns per class are recomputed from the records (finished flows that started at or
+ * after \p warmupNs), never averaged from bucket percentiles. Counters come from the run's
+ * summary.json object: "nic" (offload devices: fidelity_drops, retx_bytes, retx_segments,
+ * out_of_order_placed, "pipeline" classes, "flextoe_stages", nic_utilisation, migrations,
+ * queue_drops / nic_drops), else retransmissions from the records' retx_bytes and
+ * "tcp"."retx_segments"; "host_cpu"."cores_used" and "cycles_per_byte".
+ * \param label the run label
+ * \param device the device name
+ * \param records the run's flows
+ * \param summary the run's FCT summary (its buckets and warm-up)
+ * \param report the run's summary.json object
+ * \return the row
+ */
+ComparisonRow MakeComparisonRow(const std::string& label,
+                                const std::string& device,
+                                const std::vector<FctRecord>& records,
+                                const FctSummary& summary,
+                                const nlohmann::json& report);
+
+/**
+ * \ingroup presto
+ * \brief The labels ordered by small-flow p99 slowdown, lowest first (ties and rows without
+ * small flows keep their order; rows without small flows go last).
+ * \param rows the rows
+ * \return the labels
+ */
+std::vector<std::string> OrderBySmallP99(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief The order by small-flow p99 with statistical ties: "a < b ~ c < d".
+ *
+ * Rows are sorted by small-flow p99 (OrderBySmallP99); a row joins the tier of the row
+ * before it ("~") when its 95% bootstrap interval overlaps the interval of the tier's first
+ * row, else it starts a new tier ("<"). Devices in one tier do not differ beyond sampling
+ * noise of this run; the order of tiers is the claim a run supports.
+ * \param rows the rows
+ * \return the order, e.g. "flextoe < presto-K1 ~ presto-K2 < host-tcp"
+ */
+std::string TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief The console table: one line per row with slowdown p50/p99 per class, unfinished
+ * flows, fidelity drops, retransmitted segments, host cores and cycles/byte, and the NIC's
+ * resources in words ("stages 7, regs 1.2KB", "stage util 0.83, q 12", "util 0.40, migr 3"),
+ * then the line "order by small-flow p99: a < b < ...".
+ * \param rows the rows
+ * \return the text, ending in a newline
+ */
+std::string FormatComparisonTable(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief comparison.csv: header "label,device,flows,unfinished,small_count,small_p50,
+ * small_p99,medium_count,medium_p50,medium_p99,large_count,large_p50,large_p99,
+ * fidelity_drops,retx_bytes,retx_segments,host_cores_used,host_cycles_per_byte,
+ * nic_stages_used,nic_register_bytes,nic_max_stage_utilisation,nic_max_stage_queue,
+ * nic_utilisation,nic_migrations,nic_drops,out_of_order_placed", one line per row. Numbers
+ * in the shortest form that reads back as the same double; NaN (and the percentiles of an
+ * empty class) as an empty field.
+ * \param rows the rows
+ * \return the file's text
+ */
+std::string ComparisonCsv(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief A gnuplot script drawing p99 slowdown per flow-size bucket, one line per row (x =
+ * bucket labels of every row's buckets, log y; empty buckets left out).
+ * \param rows the rows
+ * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
+ * RenderGnuplotPng)
+ * \return the script
+ */
+std::string SlowdownByBucketScript(const std::vector<ComparisonRow>& rows,
+                                   const std::string& pngPath);
+
+/**
+ * \ingroup presto
+ * \brief A gnuplot script drawing one bar per row: small-flow p99 slowdown (rows without
+ * small flows draw no bar).
+ * \param rows the rows
+ * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
+ * RenderGnuplotPng)
+ * \return the script
+ */
+std::string P99SmallScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
+
+/**
+ * \ingroup presto
+ * \brief A gnuplot script with two bar panels per row: host cores used and host cycles per
+ * delivered byte.
+ * \param rows the rows
+ * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
+ * RenderGnuplotPng)
+ * \return the script
+ */
+std::string HostCpuScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
+
+} // namespace ns3
+
+#endif // PRESTO_COMPARISON_REPORT_H

@@ -1,0 +1,204 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fct-plot.h"
+
+#include "gnuplot-png.h"
+
+#include "ns3/log.h"
+#include "ns3/presto-input-error.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <utility>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FctPlot");
+
+namespace
+{
+
+/// At most this many points per CDF line: a million flows would only slow gnuplot down.
+constexpr std::size_t kMaxCdfPoints = 4000;
+
+/// A point of a line: (x, y).
+using Points = std::vector<std::pair<double, double>>;
+
+/// Inline data for one '-' of a plot command: "x y" lines, then "e".
+void
+SendPoints(std::ostream& gp, const Points& points)
+{
+    for (const auto& [x, y] : points)
+    {
+        gp << x << " " << y << "\n";
+    }
+    gp << "e\n";
+}
+
+/// The points of a CDF of the FCT (us) of the finished flows the summary counts.
+Points
+FctCdf(const PlotRun& run)
+{
+    std::vector<double> us;
+    for (const FctRecord& r : run.records)
+    {
+        // Same population as the summary; log x cannot show a zero FCT.
+        if (r.flow.startNs >= run.summary.warmupNs && r.Finished() && r.FctNs() > 0)
+        {
+            us.push_back(static_cast<double>(r.FctNs()) / 1e3);
+        }
+    }
+    std::sort(us.begin(), us.end());
+    Points cdf;
+    const std::size_t n = us.size();
+    const std::size_t points = std::min(n, kMaxCdfPoints);
+    for (std::size_t k = 0; k < points; ++k)
+    {
+        // Evenly spaced ranks, always ending at the largest value.
+        const std::size_t i = points == 1 ? n - 1 : k * (n - 1) / (points - 1);
+        cdf.emplace_back(us[i], static_cast<double>(i + 1) / static_cast<double>(n));
+    }
+    return cdf;
+}
+
+} // namespace
+
+void
+PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
+{
+    NS_LOG_FUNCTION(runs.size() << pngPath);
+    if (runs.empty())
+    {
+        throw PrestoInputError("FCT plot '" + pngPath + "': no runs to draw");
+    }
+
+    // The x axis of the left panel: every bucket any run has, by upper edge.
+    std::map<std::pair<uint64_t, uint64_t>, std::string> bucketSet;
+    for (const PlotRun& run : runs)
+    {
+        for (const BucketSummary& b : run.summary.buckets)
+        {
+            bucketSet[{b.hiBytes, b.loBytes}] = BucketLabel(b);
+        }
+    }
+    std::map<std::pair<uint64_t, uint64_t>, int> xOf;
+    std::string xtics;
+    for (const auto& [key, label] : bucketSet)
+    {
+        const int x = static_cast<int>(xOf.size());
+        xOf[key] = x;
+        xtics += (x ? ", " : "") + GnuplotQuote(label) + " " + std::to_string(x);
+    }
+
+    // Data first, so that a run with nothing to show is left out instead of making gnuplot
+    // fail with "no valid points".
+    struct Line
+    {
+        std::string style;
+        Points points;
+    };
+
+    std::vector<Line> left;
+    std::vector<Line> right;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+    {
+        const std::string color = " lc " + std::to_string(i + 1);
+        Points p50;
+        Points p99;
+        for (const BucketSummary& b : runs[i].summary.buckets)
+        {
+            const double x = xOf[{b.hiBytes, b.loBytes}];
+            // Empty buckets have no statistics; log y cannot show values <= 0.
+            if (b.slowdown.count > 0 && b.slowdown.p50 > 0)
+            {
+                p50.emplace_back(x, b.slowdown.p50);
+            }
+            if (b.slowdown.count > 0 && b.slowdown.p99 > 0)
+            {
+                p99.emplace_back(x, b.slowdown.p99);
+            }
+        }
+        if (!p50.empty())
+        {
+            left.push_back({"with linespoints dt 2 lw p50width pt 6" + color + " title " +
+                                GnuplotQuote(runs[i].label + " p50"),
+                            p50});
+        }
+        if (!p99.empty())
+        {
+            left.push_back({"with linespoints dt 1 lw 2 pt 7" + color + " title " +
+                                GnuplotQuote(runs[i].label + " p99"),
+                            p99});
+        }
+        Points cdf = FctCdf(runs[i]);
+        if (!cdf.empty())
+        {
+            right.push_back(
+                {"with lines lw 2" + color + " title " + GnuplotQuote(runs[i].label), cdf});
+        }
+    }
+
+    // Numbers as gnuplot-iostream wrote them when this plot was piped: same image.
+    std::ostringstream gp;
+    gp << std::scientific << std::setprecision(18);
+    gp << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+          "  set terminal pngcairo size 1200,500 noenhanced font ',10'\n  p50width = 2\n"
+          "} else {\n"
+          "  set terminal png size 1200,500 noenhanced\n  p50width = 1\n"
+          "}\n"
+       << "set output " << GnuplotQuote(kGnuplotPngPlaceholder) << "\n"
+       << "set multiplot layout 1,2\n"
+       << "set grid\nset key outside below\n";
+
+    gp << "set title 'Slowdown (FCT / ideal FCT) by flow size (bytes): p50 dashed, p99 solid'\n"
+       << "unset xlabel\nset ylabel 'slowdown'\n";
+    if (left.empty())
+    {
+        gp << GnuplotEmptyPanel("no finished flows");
+    }
+    else
+    {
+        gp << "set logscale y\n"
+           << "set xrange [-0.5:" << static_cast<double>(xOf.size()) - 0.5 << "]\n"
+           << "set xtics (" << xtics << ")\n"
+           << "plot ";
+        for (std::size_t i = 0; i < left.size(); ++i)
+        {
+            gp << (i ? ", " : "") << "'-' " << left[i].style;
+        }
+        gp << "\n";
+        for (const Line& line : left)
+        {
+            SendPoints(gp, line.points);
+        }
+    }
+
+    gp << "unset logscale\nset autoscale\nset xtics autofreq\nset ytics autofreq\n"
+       << "set title 'CDF of flow completion time (FCT, us)'\n"
+       << "unset xlabel\nset ylabel 'fraction of flows'\n";
+    if (right.empty())
+    {
+        gp << GnuplotEmptyPanel("no finished flows");
+    }
+    else
+    {
+        gp << "set logscale x\nset yrange [0:1]\nplot ";
+        for (std::size_t i = 0; i < right.size(); ++i)
+        {
+            gp << (i ? ", " : "") << "'-' " << right[i].style;
+        }
+        gp << "\n";
+        for (const Line& line : right)
+        {
+            SendPoints(gp, line.points);
+        }
+    }
+    gp << "unset multiplot\nset output\n";
+    RenderGnuplotPng(gp.str(), pngPath, "FCT plot");
+}
+
+} // namespace ns3

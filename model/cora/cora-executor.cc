@@ -1,0 +1,849 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cora-executor.h"
+
+#include "cora-count-min.h"
+
+#include "ns3/presto-input-error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+// Salt: keeps the RSS core choice independent of the flow group and lock choices.
+constexpr uint64_t CORE_SALT = 0x0C0E5EEDULL;
+
+/// Throw a PrestoInputError naming a CoraExecutorConfig field.
+[[noreturn]] void
+BadField(const std::string& field, const std::string& rule, double got)
+{
+    std::ostringstream os;
+    os << "CoraExecutorConfig." << field << " must be " << rule << " (got " << got << ")";
+    throw PrestoInputError(os.str());
+}
+
+bool
+Finite(double x)
+{
+    return std::isfinite(x);
+}
+
+} // namespace
+
+std::string
+ToString(CoraSide s)
+{
+    return s == CoraSide::NIC ? "nic" : "host";
+}
+
+std::string
+ToString(CoraDropReason r)
+{
+    switch (r)
+    {
+    case CoraDropReason::NONE:
+        return "none";
+    case CoraDropReason::NIC_OVERLOAD:
+        return "nic_overload";
+    case CoraDropReason::HOST_OVERLOAD:
+        return "host_overload";
+    case CoraDropReason::LOCK_CONTENTION:
+        return "lock_contention";
+    }
+    return "unknown";
+}
+
+void
+CoraExecutorConfig::Validate() const
+{
+    if (hostCores < 1)
+    {
+        BadField("hostCores", ">= 1", hostCores);
+    }
+    if (!(Finite(hostClockHz) && hostClockHz > 0))
+    {
+        BadField("hostClockHz", "> 0 and finite", hostClockHz);
+    }
+    if (!(Finite(hostCyclesPerInstruction) && hostCyclesPerInstruction >= 0))
+    {
+        BadField("hostCyclesPerInstruction", ">= 0 and finite", hostCyclesPerInstruction);
+    }
+    if (!(Finite(hostPacketCycles) && hostPacketCycles >= 0))
+    {
+        BadField("hostPacketCycles", ">= 0 and finite", hostPacketCycles);
+    }
+    if (hostQueueCapacity < 1)
+    {
+        BadField("hostQueueCapacity", ">= 1", hostQueueCapacity);
+    }
+    if (nicQueueCapacity < 1)
+    {
+        BadField("nicQueueCapacity", ">= 1", nicQueueCapacity);
+    }
+    if (!(Finite(nicRateScale) && nicRateScale > 0))
+    {
+        BadField("nicRateScale", "> 0 and finite", nicRateScale);
+    }
+    if (nicLatencyNs < 0)
+    {
+        BadField("nicLatencyNs", ">= 0", static_cast<double>(nicLatencyNs));
+    }
+    if (pcieLatencyNs < 0)
+    {
+        BadField("pcieLatencyNs", ">= 0", static_cast<double>(pcieLatencyNs));
+    }
+    if (!(Finite(placementOverload) && placementOverload > 0))
+    {
+        BadField("placementOverload", "> 0 and finite", placementOverload);
+    }
+    if (placementWindowNs < 1)
+    {
+        BadField("placementWindowNs", ">= 1", static_cast<double>(placementWindowNs));
+    }
+    if (utilBucketNs < 1)
+    {
+        BadField("utilBucketNs", ">= 1", static_cast<double>(utilBucketNs));
+    }
+    if (utilHistoryNs < utilBucketNs)
+    {
+        BadField("utilHistoryNs", ">= utilBucketNs", static_cast<double>(utilHistoryNs));
+    }
+    limits.Validate();
+}
+
+CoraExecutor::CoraExecutor(const CoraProgram& program,
+                           const CoraPerfModel& model,
+                           CoraExecutorConfig cfg)
+    : m_program(program),
+      m_model(model),
+      m_cfg(std::move(cfg))
+{
+    if (!m_program.IsFinalized())
+    {
+        throw PrestoInputError("Cora executor: program '" + m_program.GetName() +
+                               "' is not finalized");
+    }
+    m_cfg.Validate();
+    m_plan.strategy = m_cfg.strategy;
+    m_groupPairs.assign(CORA_FLOW_GROUPS, {});
+    m_groupSide.assign(CORA_FLOW_GROUPS, -1);
+    m_cores.assign(m_cfg.hostCores, Fifo{});
+    // A block's host work is the instructions of all its elements (the branch touches each
+    // element of a block it visits: blocks are built from the branch's elements).
+    for (const auto& b : m_program.GetBlocks())
+    {
+        m_blockInstructions.push_back(b.instructions);
+    }
+    // A block's locks are the sum of its elements' locks (as in the allocator).
+    m_blockLocks.assign(m_program.GetBlocks().size(), 0);
+    for (uint32_t e = 0; e < m_program.GetElements().size(); ++e)
+    {
+        m_blockLocks[m_program.GetBlockOf(e)] += m_program.GetElements()[e].locks;
+    }
+}
+
+void
+CoraExecutor::SetPlan(const CoraPlan& plan)
+{
+    const auto nBlocks = m_program.GetBlocks().size();
+    if (!plan.wholeBlockOnNic.empty() && plan.wholeBlockOnNic.size() != nBlocks)
+    {
+        std::ostringstream os;
+        os << "Cora executor: plan has " << plan.wholeBlockOnNic.size()
+           << " wholeBlockOnNic flags, program '" << m_program.GetName() << "' has " << nBlocks
+           << " blocks";
+        throw PrestoInputError(os.str());
+    }
+    for (const auto& [block, key] : plan.nicPairs)
+    {
+        if (block >= nBlocks)
+        {
+            std::ostringstream os;
+            os << "Cora executor: plan names block " << block << ", program '"
+               << m_program.GetName() << "' has " << nBlocks << " blocks";
+            throw PrestoInputError(os.str());
+        }
+    }
+    m_plan = plan;
+}
+
+const CoraExecutor::Rates&
+CoraExecutor::GetRates(uint32_t branch, const std::vector<bool>& nicBlocks) const
+{
+    auto key = std::make_pair(branch, nicBlocks);
+    auto it = m_rates.find(key);
+    if (it != m_rates.end())
+    {
+        return it->second;
+    }
+    const CoraProgramLoad load = m_program.NicLoad(branch, nicBlocks);
+    Rates r;
+    r.nicServiceNs = 1e9 / (m_cfg.nicRateScale * m_model.PredictLockFreePps(load));
+    return m_rates.emplace(std::move(key), r).first->second;
+}
+
+double
+CoraExecutor::GetLockServiceNs(uint32_t branch, uint32_t block) const
+{
+    auto key = std::make_pair(branch, block);
+    auto it = m_lockServiceNs.find(key);
+    if (it != m_lockServiceNs.end())
+    {
+        return it->second;
+    }
+    // As the allocator: one lock sustains PredictPerLockPps of the branch's load with only
+    // this block on the NIC. A lock serialises its holders, so its rate does not grow with
+    // the share of NIC cores the program has (nicRateScale).
+    std::vector<bool> only(m_program.GetBlocks().size(), false);
+    only[block] = true;
+    const double s = 1e9 / m_model.PredictPerLockPps(m_program.NicLoad(branch, only));
+    m_lockServiceNs.emplace(key, s);
+    return s;
+}
+
+std::size_t
+CoraExecutor::Occupancy(const Fifo& q, double t)
+{
+    // Departures are non-decreasing (FIFO), so those after t are a suffix.
+    return static_cast<std::size_t>(q.departs.end() -
+                                    std::upper_bound(q.departs.begin(), q.departs.end(), t));
+}
+
+void
+CoraExecutor::Prune(Fifo& q, double now)
+{
+    while (!q.departs.empty() && q.departs.front() <= now)
+    {
+        q.departs.pop_front();
+    }
+}
+
+double
+CoraExecutor::Serve(Fifo& q, double t, double s)
+{
+    // Served in submission order: a packet submitted later never leaves earlier, even if it
+    // arrives earlier (held packets are injected at their commit time).
+    const double end = std::max(t, q.busyUntil) + s;
+    q.busyUntil = end;
+    q.departs.push_back(end);
+    return end;
+}
+
+void
+CoraExecutor::AddBusy(double from, double to)
+{
+    const auto b = static_cast<double>(m_cfg.utilBucketNs);
+    auto i = static_cast<int64_t>(std::floor(from / b));
+    while (from < to)
+    {
+        const double edge = static_cast<double>(i + 1) * b;
+        const double end = std::min(edge, to);
+        m_busy[i] += end - from;
+        from = end;
+        ++i;
+    }
+}
+
+double
+CoraExecutor::WindowSum(const std::map<int64_t, double>& rec, int64_t from, int64_t to) const
+{
+    const int64_t b = m_cfg.utilBucketNs;
+    double sum = 0;
+    for (auto it = rec.lower_bound(from / b); it != rec.end() && it->first * b < to; ++it)
+    {
+        // Work within a bucket is taken as spread evenly over it.
+        const int64_t lo = std::max(from, it->first * b);
+        const int64_t hi = std::min(to, (it->first + 1) * b);
+        if (hi > lo)
+        {
+            sum += it->second * static_cast<double>(hi - lo) / static_cast<double>(b);
+        }
+    }
+    return sum;
+}
+
+void
+CoraExecutor::PruneHistory(int64_t now)
+{
+    const int64_t oldest = (now - m_cfg.utilHistoryNs) / m_cfg.utilBucketNs;
+    while (!m_busy.empty() && m_busy.begin()->first < oldest)
+    {
+        m_busy.erase(m_busy.begin());
+    }
+    while (!m_offered.empty() && m_offered.begin()->first < oldest)
+    {
+        m_offered.erase(m_offered.begin());
+    }
+}
+
+double
+CoraExecutor::GetNicUtilisation(int64_t fromNs, int64_t toNs) const
+{
+    if (toNs <= fromNs)
+    {
+        return 0;
+    }
+    const double u = WindowSum(m_busy, fromNs, toNs) / static_cast<double>(toNs - fromNs);
+    return std::clamp(u, 0.0, 1.0);
+}
+
+double
+CoraExecutor::GetNicOfferedLoad(int64_t fromNs, int64_t toNs) const
+{
+    if (toNs <= fromNs)
+    {
+        return 0;
+    }
+    return WindowSum(m_offered, fromNs, toNs) / static_cast<double>(toNs - fromNs);
+}
+
+bool
+CoraExecutor::NicAccepts(uint64_t bytes, int64_t now) const
+{
+    if (m_stats.nicMemoryBytes + bytes > m_cfg.limits.memoryBytes)
+    {
+        return false;
+    }
+    const int64_t from = std::max<int64_t>(0, now - m_cfg.placementWindowNs);
+    return GetNicUtilisation(from, now) <= m_cfg.placementOverload;
+}
+
+CoraSide
+CoraExecutor::Place(const PairKey& k, const CoraFlow& flow, int64_t now)
+{
+    const uint32_t block = k.first;
+    const bool planNic = m_plan.nicPairs.count(k) > 0 ||
+                         (block < m_plan.wholeBlockOnNic.size() && m_plan.wholeBlockOnNic[block]);
+    if (planNic)
+    {
+        // The plan was checked against the NIC memory by the allocator; under flow
+        // partition its NIC pairs also put their flow's group on the NIC.
+        const uint32_t g = CoraFlowGroup(flow.id);
+        if (m_cfg.strategy == CoraStrategy::FLOW_PARTITION && m_groupSide[g] < 0)
+        {
+            m_groupSide[g] = 0;
+        }
+        return CoraSide::NIC;
+    }
+    const uint64_t bytes = GetPairBytes(block);
+    if (m_plan.fromTraffic)
+    {
+        // a plan computed from this traffic placed the pair on the host on purpose (an
+        // aggregate above a lock's rate, memory or rate limits): the runtime may move it later
+        if (m_cfg.strategy == CoraStrategy::FLOW_PARTITION)
+        {
+            const uint32_t g = CoraFlowGroup(flow.id);
+            if (m_groupSide[g] < 0)
+            {
+                m_groupSide[g] = 1;
+            }
+        }
+        return CoraSide::HOST;
+    }
+    switch (m_cfg.strategy)
+    {
+    case CoraStrategy::STATE_PARTITION:
+        return CoraSide::HOST;
+    case CoraStrategy::CORA:
+        return NicAccepts(bytes, now) ? CoraSide::NIC : CoraSide::HOST;
+    case CoraStrategy::FLOW_PARTITION: {
+        const uint32_t g = CoraFlowGroup(flow.id);
+        if (m_groupSide[g] < 0)
+        {
+            m_groupSide[g] = NicAccepts(bytes, now) ? 0 : 1;
+        }
+        const bool fits = m_stats.nicMemoryBytes + bytes <= m_cfg.limits.memoryBytes;
+        return (m_groupSide[g] == 0 && fits) ? CoraSide::NIC : CoraSide::HOST;
+    }
+    }
+    return CoraSide::HOST;
+}
+
+void
+CoraExecutor::AdvanceTo(int64_t nowNs)
+{
+    if (nowNs < m_now)
+    {
+        std::ostringstream os;
+        os << "Cora executor: time went backwards (" << nowNs << " ns after " << m_now << " ns)";
+        throw PrestoInputError(os.str());
+    }
+    m_now = nowNs;
+    while (!m_pending.empty() && m_pending.begin()->first <= nowNs)
+    {
+        const PairKey k = m_pending.begin()->second;
+        m_pending.erase(m_pending.begin());
+        Pair& p = m_pairs.at(k);
+        p.migrating = false;
+        p.side = p.to;
+        if (p.to == CoraSide::HOST)
+        {
+            // The NIC entry is freed once the copy has landed on the host.
+            m_stats.nicMemoryBytes -= GetPairBytes(k.first);
+            --m_stats.nicPairs;
+            ++m_stats.hostPairs;
+        }
+        else
+        {
+            --m_stats.hostPairs;
+            ++m_stats.nicPairs;
+        }
+        if (m_onMigration)
+        {
+            m_onMigration(
+                CoraMigrationEvent{p.startNs, p.commitNs, k.first, k.second, p.to, p.held});
+        }
+        p.held = 0;
+        if (p.releaseOnCommit)
+        {
+            Erase(k);
+        }
+    }
+}
+
+uint64_t
+CoraExecutor::GetPairLockDrops(uint32_t block, uint64_t key) const
+{
+    auto it = m_pairs.find({block, key});
+    return it == m_pairs.end() ? 0 : it->second.lockDrops;
+}
+
+bool
+CoraExecutor::Release(int64_t nowNs, uint32_t block, uint64_t key)
+{
+    AdvanceTo(nowNs);
+    auto it = m_pairs.find({block, key});
+    if (it == m_pairs.end())
+    {
+        return false;
+    }
+    if (it->second.migrating)
+    {
+        it->second.releaseOnCommit = true;
+        return true;
+    }
+    Erase(it->first);
+    return true;
+}
+
+void
+CoraExecutor::Erase(const PairKey& k)
+{
+    auto it = m_pairs.find(k);
+    if (it->second.side == CoraSide::NIC)
+    {
+        m_stats.nicMemoryBytes -= GetPairBytes(k.first);
+        --m_stats.nicPairs;
+    }
+    else
+    {
+        --m_stats.hostPairs;
+    }
+    for (uint32_t g = 0; g < m_groupPairs.size(); ++g)
+    {
+        if (it->second.groups & (uint64_t(1) << (g % 64)))
+        {
+            auto& v = m_groupPairs[g];
+            v.erase(std::remove(v.begin(), v.end(), k), v.end());
+        }
+    }
+    m_pairs.erase(it);
+}
+
+int64_t
+CoraExecutor::GetNextCommitNs() const
+{
+    return m_pending.empty() ? -1 : m_pending.begin()->first;
+}
+
+CoraVerdict
+CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
+{
+    AdvanceTo(nowNs);
+    const auto& flow = p.flow;
+    if (flow.branch >= m_program.GetBranches().size())
+    {
+        std::ostringstream os;
+        os << "Cora executor: packet of flow " << flow.id << " names branch " << flow.branch
+           << ", program '" << m_program.GetName() << "' has " << m_program.GetBranches().size()
+           << " branches";
+        throw PrestoInputError(os.str());
+    }
+    ++m_stats.packets;
+    PruneHistory(nowNs);
+    const double now = static_cast<double>(nowNs);
+
+    const auto& blocks = m_program.GetBlocks();
+    const auto& path = m_program.GetBranchBlocks(flow.branch);
+    const uint32_t group = CoraFlowGroup(flow.id);
+
+    // Resolve every pair of the path: its side for this packet (the destination while it
+    // migrates) and the time before which its state is not available here (commit).
+    std::vector<Pair*> pairs;
+    std::vector<CoraSide> sides;
+    std::vector<bool> nicBlocks(blocks.size(), false);
+    bool held = false;
+    for (uint32_t b : path)
+    {
+        const uint64_t key = CoraAggregateKey(blocks[b].key, flow);
+        const PairKey k{b, key};
+        auto it = m_pairs.find(k);
+        if (it == m_pairs.end())
+        {
+            Pair np;
+            np.side = Place(k, flow, nowNs);
+            np.to = np.side;
+            if (np.side == CoraSide::NIC)
+            {
+                m_stats.nicMemoryBytes += GetPairBytes(b);
+                ++m_stats.nicPairs;
+            }
+            else
+            {
+                ++m_stats.hostPairs;
+            }
+            it = m_pairs.emplace(k, np).first;
+        }
+        Pair& pr = it->second;
+        if (!(pr.groups & (1ULL << group)))
+        {
+            pr.groups |= 1ULL << group;
+            m_groupPairs[group].push_back(k);
+        }
+        pr.lastBranch = flow.branch;
+        const CoraSide side = pr.migrating ? pr.to : pr.side;
+        held = held || pr.migrating;
+        nicBlocks[b] = side == CoraSide::NIC;
+        pairs.push_back(&pr);
+        sides.push_back(side);
+    }
+
+    // Stages: NIC first pass (blocks before the first host block), host, NIC return pass.
+    std::size_t firstHost = path.size();
+    for (std::size_t i = 0; i < path.size(); ++i)
+    {
+        if (sides[i] == CoraSide::HOST)
+        {
+            firstHost = i;
+            break;
+        }
+    }
+    const bool visitsHost = firstHost < path.size();
+    double holdNic = 0;
+    double holdHost = 0;
+    double holdReturn = 0;
+    bool returns = false;
+    double hostInstructions = 0;
+    for (std::size_t i = 0; i < path.size(); ++i)
+    {
+        const double hold = pairs[i]->migrating ? static_cast<double>(pairs[i]->commitNs) : 0;
+        if (sides[i] == CoraSide::HOST)
+        {
+            holdHost = std::max(holdHost, hold);
+            hostInstructions += m_blockInstructions[path[i]];
+        }
+        else if (i < firstHost)
+        {
+            holdNic = std::max(holdNic, hold);
+        }
+        else
+        {
+            returns = true;
+            holdReturn = std::max(holdReturn, hold);
+        }
+    }
+
+    const Rates& rates = GetRates(flow.branch, nicBlocks);
+    m_offered[nowNs / m_cfg.utilBucketNs] += rates.nicServiceNs;
+
+    CoraVerdict v;
+    v.held = held;
+    auto drop = [&](CoraDropReason r) {
+        v.dropped = true;
+        v.reason = r;
+        v.departNs = nowNs;
+        v.visitedHost = visitsHost;
+        return v;
+    };
+
+    // NIC admission: the NIC server and the locks of the NIC elements this packet touches.
+    Prune(m_nic, now);
+    if (Occupancy(m_nic, now) >= m_cfg.nicQueueCapacity)
+    {
+        ++m_stats.nicDrops;
+        return drop(CoraDropReason::NIC_OVERLOAD);
+    }
+    std::vector<std::pair<Fifo*, double>> locks; // lock server, service time
+    for (std::size_t i = 0; i < path.size(); ++i)
+    {
+        const uint32_t b = path[i];
+        if (sides[i] != CoraSide::NIC || m_blockLocks[b] == 0)
+        {
+            continue;
+        }
+        // Same lock choice as the allocator: all flows of an aggregate share its lock.
+        const uint32_t lock = CoraLockIndex(blocks[b].key, flow, m_blockLocks[b]);
+        Fifo& q = m_locks[{b, lock}];
+        Prune(q, now);
+        if (Occupancy(q, std::max(now, holdNic)) >= m_cfg.nicQueueCapacity)
+        {
+            ++m_stats.lockDrops;
+            ++pairs[i]->lockDrops; // the runtime learns that this aggregate is lock-bound
+            return drop(CoraDropReason::LOCK_CONTENTION);
+        }
+        locks.emplace_back(&q, GetLockServiceNs(flow.branch, b));
+    }
+
+    const double xferNs = static_cast<double>(p.bytes) * 1e9 / m_cfg.limits.pcieBytesPerSecond;
+    const double pcieNs = static_cast<double>(m_cfg.pcieLatencyNs) + xferNs;
+    const double nicArrival = std::max(now, holdNic);
+    // Tentative NIC departure, to find when the packet reaches its host core.
+    double nicDone = std::max(nicArrival, m_nic.busyUntil) + rates.nicServiceNs;
+    for (const auto& [q, s] : locks)
+    {
+        nicDone = std::max(nicDone, std::max(nicArrival, q->busyUntil) + s);
+    }
+    const double nicOut = nicDone + static_cast<double>(m_cfg.nicLatencyNs);
+
+    Fifo* core = nullptr;
+    double hostArrival = 0;
+    if (visitsHost)
+    {
+        core = &m_cores[CoraHash64(flow.id ^ CORE_SALT) % m_cfg.hostCores];
+        Prune(*core, now);
+        hostArrival = std::max(nicOut + pcieNs, holdHost);
+        if (Occupancy(*core, hostArrival) >= m_cfg.hostQueueCapacity)
+        {
+            // The NIC did its work before the host queue turned the packet away.
+            const double end = Serve(m_nic, nicArrival, rates.nicServiceNs);
+            AddBusy(end - rates.nicServiceNs, end);
+            m_stats.nicBusyNs += rates.nicServiceNs;
+            ++m_stats.hostDrops;
+            return drop(CoraDropReason::HOST_OVERLOAD);
+        }
+    }
+
+    // Accepted: run it.
+    const double nicEnd = Serve(m_nic, nicArrival, rates.nicServiceNs);
+    AddBusy(nicEnd - rates.nicServiceNs, nicEnd);
+    m_stats.nicBusyNs += rates.nicServiceNs;
+    for (const auto& [q, s] : locks)
+    {
+        Serve(*q, nicArrival, s);
+    }
+    double depart = nicOut;
+    if (visitsHost)
+    {
+        const double cycles =
+            m_cfg.hostPacketCycles + hostInstructions * m_cfg.hostCyclesPerInstruction;
+        const double serviceNs = cycles / m_cfg.hostClockHz * 1e9;
+        depart = Serve(*core, hostArrival, serviceNs);
+        m_stats.hostBusyCycles += cycles;
+        if (returns)
+        {
+            depart =
+                std::max(depart + pcieNs, holdReturn) + static_cast<double>(m_cfg.nicLatencyNs);
+        }
+    }
+    v.departNs = static_cast<int64_t>(std::ceil(depart));
+    v.visitedHost = visitsHost;
+    for (Pair* pr : pairs)
+    {
+        ++pr->count;
+        pr->lastDepartNs = std::max(pr->lastDepartNs, static_cast<double>(v.departNs));
+        if (pr->migrating)
+        {
+            ++pr->held;
+        }
+    }
+    if (held)
+    {
+        ++m_stats.heldPackets;
+    }
+    if (visitsHost)
+    {
+        ++m_stats.hostPackets;
+    }
+    else
+    {
+        ++m_stats.nicPackets;
+    }
+    return v;
+}
+
+bool
+CoraExecutor::Migrate(int64_t nowNs, uint32_t block, uint64_t key, CoraSide to)
+{
+    AdvanceTo(nowNs);
+    auto it = m_pairs.find({block, key});
+    if (it == m_pairs.end())
+    {
+        return false;
+    }
+    Pair& p = it->second;
+    if (p.migrating || p.side == to)
+    {
+        return false;
+    }
+    const uint64_t bytes = GetPairBytes(block);
+    if (to == CoraSide::NIC)
+    {
+        if (m_stats.nicMemoryBytes + bytes > m_cfg.limits.memoryBytes)
+        {
+            return false;
+        }
+        // PREPARE reserves the destination entry.
+        m_stats.nicMemoryBytes += bytes;
+        ++m_stats.migrationsToNic;
+    }
+    else
+    {
+        ++m_stats.migrationsToHost;
+    }
+    // DRAIN + COPY: the marker leaves the source behind the pair's last packet, then the
+    // entry crosses PCIe.
+    const double drained = std::max(static_cast<double>(nowNs), p.lastDepartNs);
+    const double copyNs = static_cast<double>(bytes) * 1e9 / m_cfg.limits.pcieBytesPerSecond;
+    p.migrating = true;
+    p.to = to;
+    p.startNs = nowNs;
+    p.commitNs = static_cast<int64_t>(
+        std::ceil(drained + static_cast<double>(m_cfg.pcieLatencyNs) + copyNs));
+    p.held = 0;
+    m_pending.emplace(p.commitNs, it->first);
+    return true;
+}
+
+void
+CoraExecutor::SetNicMemoryBytes(uint64_t bytes)
+{
+    m_cfg.limits.memoryBytes = bytes;
+}
+
+uint64_t
+CoraExecutor::GetNicMemoryCapacity() const
+{
+    return m_cfg.limits.memoryBytes;
+}
+
+const CoraExecutorStats&
+CoraExecutor::GetStats() const
+{
+    return m_stats;
+}
+
+CoraSide
+CoraExecutor::GetSide(uint32_t block, uint64_t key) const
+{
+    auto it = m_pairs.find({block, key});
+    return it == m_pairs.end() ? CoraSide::HOST : it->second.side;
+}
+
+bool
+CoraExecutor::HasPair(uint32_t block, uint64_t key) const
+{
+    return m_pairs.count({block, key}) > 0;
+}
+
+bool
+CoraExecutor::IsMigrating(uint32_t block, uint64_t key) const
+{
+    auto it = m_pairs.find({block, key});
+    return it != m_pairs.end() && it->second.migrating;
+}
+
+uint64_t
+CoraExecutor::GetStateCount(uint32_t block, uint64_t key) const
+{
+    auto it = m_pairs.find({block, key});
+    return it == m_pairs.end() ? 0 : it->second.count;
+}
+
+double
+CoraExecutor::GetPairNicCostNs(uint32_t block, uint64_t key) const
+{
+    auto it = m_pairs.find({block, key});
+    if (it == m_pairs.end())
+    {
+        return 0;
+    }
+    std::vector<bool> none(m_program.GetBlocks().size(), false);
+    std::vector<bool> only = none;
+    only[block] = true;
+    const uint32_t branch = it->second.lastBranch;
+    return GetRates(branch, only).nicServiceNs - GetRates(branch, none).nicServiceNs;
+}
+
+uint64_t
+CoraExecutor::GetPairBytes(uint32_t block) const
+{
+    return m_program.GetBlocks().at(block).bytesPerAggregate;
+}
+
+void
+CoraExecutor::SetMigrationCallback(std::function<void(const CoraMigrationEvent&)> cb)
+{
+    m_onMigration = std::move(cb);
+}
+
+std::vector<std::pair<uint32_t, uint64_t>>
+CoraExecutor::GetPairs(CoraSide side) const
+{
+    std::vector<std::pair<uint32_t, uint64_t>> out;
+    for (const auto& [k, p] : m_pairs)
+    {
+        if (p.side == side)
+        {
+            out.push_back(k);
+        }
+    }
+    return out;
+}
+
+CoraSide
+CoraExecutor::GetGroupSide(uint32_t group) const
+{
+    return m_groupSide.at(group) == 0 ? CoraSide::NIC : CoraSide::HOST;
+}
+
+void
+CoraExecutor::SetGroupSide(uint32_t group, CoraSide side)
+{
+    m_groupSide.at(group) = side == CoraSide::NIC ? 0 : 1;
+}
+
+std::vector<std::pair<uint32_t, uint64_t>>
+CoraExecutor::GetGroupPairs(uint32_t group) const
+{
+    auto out = m_groupPairs.at(group);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+uint64_t
+CoraExecutor::GetPairGroups(uint32_t block, uint64_t key) const
+{
+    auto it = m_pairs.find({block, key});
+    return it == m_pairs.end() ? 0 : it->second.groups;
+}
+
+const CoraExecutorConfig&
+CoraExecutor::GetConfig() const
+{
+    return m_cfg;
+}
+
+const CoraProgram&
+CoraExecutor::GetProgram() const
+{
+    return m_program;
+}
+
+} // namespace ns3

@@ -1,0 +1,390 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "cora-program-file.h"
+
+#include "ns3/presto-input-error.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#ifndef PRESTO_DATA_DIR
+#define PRESTO_DATA_DIR "data"
+#endif
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Throws PrestoInputError with messages prefixed by "file:line: ".
+class LineError
+{
+  public:
+    /// \param file file name \param line 1-based line number
+    LineError(const std::string& file, uint32_t line)
+        : m_prefix(file + ":" + std::to_string(line) + ": ")
+    {
+    }
+
+    /// \param msg message \throws PrestoInputError always
+    [[noreturn]] void Throw(const std::string& msg) const
+    {
+        throw PrestoInputError(m_prefix + msg);
+    }
+
+  private:
+    std::string m_prefix; //!< "file:line: "
+};
+
+/// \param text line without its comment \return its white-space separated tokens
+std::vector<std::string>
+Tokenize(const std::string& text)
+{
+    std::istringstream is(text);
+    std::vector<std::string> tokens;
+    std::string t;
+    while (is >> t)
+    {
+        tokens.push_back(t);
+    }
+    return tokens;
+}
+
+/// \param err where \param what field name \param s token \return its value as uint64
+uint64_t
+ParseUnsigned(const LineError& err, const std::string& what, const std::string& s)
+{
+    const bool digits =
+        !s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() <= 19;
+    if (!digits)
+    {
+        err.Throw(what + " '" + s + "' is not a non-negative integer");
+    }
+    return std::stoull(s);
+}
+
+/// \param err where \param what field name \param s token \return its value (finite, >= 0)
+double
+ParseCount(const LineError& err, const std::string& what, const std::string& s)
+{
+    const char* begin = s.c_str();
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(begin, &end);
+    if (s.empty() || end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < 0)
+    {
+        err.Throw(what + " '" + s + "' is not a finite non-negative number");
+    }
+    return v;
+}
+
+/// \param err where \param s token \return the flow key it names
+CoraFlowKey
+ParseKey(const LineError& err, const std::string& s)
+{
+    for (auto k :
+         {CoraFlowKey::FLOW, CoraFlowKey::SRC_IP, CoraFlowKey::DST_IP, CoraFlowKey::GLOBAL})
+    {
+        if (ToString(k) == s)
+        {
+            return k;
+        }
+    }
+    err.Throw("unknown key '" + s + "' (valid: flow, src_ip, dst_ip, global)");
+}
+
+/// \param err where \param s "<MEM>/<op>/<mode>/<width>:<per-packet>" \return the access
+CoraAccessCount
+ParseAccess(const LineError& err, const std::string& s)
+{
+    const auto colon = s.find(':');
+    if (colon == std::string::npos)
+    {
+        err.Throw("access '" + s + "' must be <MEM>/<read|write>/<atomic|bulk>/<width>:<count>");
+    }
+    std::vector<std::string> parts;
+    std::istringstream is(s.substr(0, colon));
+    std::string part;
+    while (std::getline(is, part, '/'))
+    {
+        parts.push_back(part);
+    }
+    if (parts.size() != 4)
+    {
+        err.Throw("access '" + s + "' must be <MEM>/<read|write>/<atomic|bulk>/<width>:<count>");
+    }
+    CoraAccessCount acc;
+    const std::map<std::string, CoraMemoryType> mems{{"CLS", CoraMemoryType::CLS},
+                                                     {"CTM", CoraMemoryType::CTM},
+                                                     {"IMEM", CoraMemoryType::IMEM},
+                                                     {"EMEM", CoraMemoryType::EMEM}};
+    auto mem = mems.find(parts[0]);
+    if (mem == mems.end())
+    {
+        err.Throw("access '" + s + "': unknown memory type '" + parts[0] +
+                  "' (valid: CLS, CTM, IMEM, EMEM)");
+    }
+    acc.kind.memory = mem->second;
+    if (parts[1] == "read" || parts[1] == "write")
+    {
+        acc.kind.op = parts[1] == "read" ? CoraMemoryOp::READ : CoraMemoryOp::WRITE;
+    }
+    else
+    {
+        err.Throw("access '" + s + "': unknown operation '" + parts[1] + "' (valid: read, write)");
+    }
+    if (parts[2] == "atomic" || parts[2] == "bulk")
+    {
+        acc.kind.mode = parts[2] == "atomic" ? CoraAccessMode::ATOMIC : CoraAccessMode::BULK;
+    }
+    else
+    {
+        err.Throw("access '" + s + "': unknown mode '" + parts[2] + "' (valid: atomic, bulk)");
+    }
+    std::string width = parts[3];
+    if (!width.empty() && width.back() == 'B')
+    {
+        width.pop_back();
+    }
+    const uint64_t w = ParseUnsigned(err, "access width", width);
+    if (w < 4 || w > 128 || w % 4 != 0)
+    {
+        err.Throw("access '" + s + "': width " + std::to_string(w) +
+                  " must be a multiple of 4 bytes in [4, 128]");
+    }
+    acc.kind.widthBytes = static_cast<uint32_t>(w);
+    acc.perPacket = ParseCount(err, "access count", s.substr(colon + 1));
+    return acc;
+}
+
+/// \param err where \param tokens the element line \return the element
+CoraStateElement
+ParseElement(const LineError& err, const std::vector<std::string>& tokens)
+{
+    if (tokens.size() < 2 || tokens[1].find('=') != std::string::npos)
+    {
+        err.Throw("'element' needs a name before its key=value fields");
+    }
+    CoraStateElement e;
+    e.name = tokens[1];
+    std::map<std::string, std::string> fields;
+    for (std::size_t i = 2; i < tokens.size(); ++i)
+    {
+        const auto eq = tokens[i].find('=');
+        if (eq == std::string::npos || eq == 0)
+        {
+            err.Throw("element '" + e.name + "': expected key=value, got '" + tokens[i] + "'");
+        }
+        const std::string k = tokens[i].substr(0, eq);
+        const std::string v = tokens[i].substr(eq + 1);
+        if (k == "access")
+        {
+            e.accesses.push_back(ParseAccess(err, v));
+            continue;
+        }
+        if (k != "key" && k != "entries" && k != "entry_bytes" && k != "instructions" &&
+            k != "locks" && k != "lock_accesses")
+        {
+            err.Throw("element '" + e.name + "': unknown field '" + k +
+                      "' (valid: key, entries, entry_bytes, instructions, access, locks, "
+                      "lock_accesses)");
+        }
+        if (!fields.emplace(k, v).second)
+        {
+            err.Throw("element '" + e.name + "': duplicate field '" + k + "'");
+        }
+    }
+    for (const char* required : {"key", "entries", "entry_bytes", "instructions"})
+    {
+        if (fields.count(required) == 0)
+        {
+            err.Throw("element '" + e.name + "': missing field '" + required + "'");
+        }
+    }
+    if (fields.count("locks") != fields.count("lock_accesses"))
+    {
+        err.Throw("element '" + e.name + "': locks and lock_accesses go together");
+    }
+    e.key = ParseKey(err, fields["key"]);
+    e.entries = ParseUnsigned(err, "entries", fields["entries"]);
+    const uint64_t entryBytes = ParseUnsigned(err, "entry_bytes", fields["entry_bytes"]);
+    if (entryBytes > UINT32_MAX)
+    {
+        err.Throw("element '" + e.name + "': entry_bytes " + fields["entry_bytes"] +
+                  " is too large");
+    }
+    e.entryBytes = static_cast<uint32_t>(entryBytes);
+    e.instructions = ParseCount(err, "instructions", fields["instructions"]);
+    if (fields.count("locks") != 0)
+    {
+        const uint64_t locks = ParseUnsigned(err, "locks", fields["locks"]);
+        if (locks > UINT32_MAX)
+        {
+            err.Throw("element '" + e.name + "': locks " + fields["locks"] + " is too large");
+        }
+        e.locks = static_cast<uint32_t>(locks);
+        e.lockAccessesPerPacket = ParseCount(err, "lock_accesses", fields["lock_accesses"]);
+    }
+    return e;
+}
+
+/// \param err where \param tokens the branch line \return the branch
+CoraBranch
+ParseBranch(const LineError& err, const std::vector<std::string>& tokens)
+{
+    if (tokens.size() < 2 || tokens[1].find('=') != std::string::npos)
+    {
+        err.Throw("'branch' needs a name: branch <name> stateless=X <element>...");
+    }
+    CoraBranch b;
+    b.name = tokens[1];
+    bool haveStateless = false;
+    for (std::size_t i = 2; i < tokens.size(); ++i)
+    {
+        const auto eq = tokens[i].find('=');
+        if (eq == std::string::npos)
+        {
+            b.elements.push_back(tokens[i]);
+            continue;
+        }
+        const std::string k = tokens[i].substr(0, eq);
+        if (k != "stateless")
+        {
+            err.Throw("branch '" + b.name + "': unknown field '" + k + "' (valid: stateless)");
+        }
+        if (haveStateless)
+        {
+            err.Throw("branch '" + b.name + "': duplicate field 'stateless'");
+        }
+        haveStateless = true;
+        b.statelessInstructions = ParseCount(err, "stateless", tokens[i].substr(eq + 1));
+    }
+    if (!haveStateless)
+    {
+        err.Throw("branch '" + b.name + "': missing field 'stateless'");
+    }
+    if (b.elements.empty())
+    {
+        err.Throw("branch '" + b.name + "': lists no element");
+    }
+    return b;
+}
+
+} // namespace
+
+CoraProgram
+CoraParseProgram(std::istream& in, const std::string& fileName)
+{
+    std::unique_ptr<CoraProgram> program;
+    std::string line;
+    uint32_t lineNo = 0;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        const LineError err(fileName, lineNo);
+        const auto hash = line.find('#');
+        const auto tokens = Tokenize(hash == std::string::npos ? line : line.substr(0, hash));
+        if (tokens.empty())
+        {
+            continue;
+        }
+        const std::string& directive = tokens[0];
+        if (directive == "program")
+        {
+            if (program)
+            {
+                err.Throw("duplicate 'program' line");
+            }
+            if (tokens.size() != 2)
+            {
+                err.Throw("expected 'program <name>'");
+            }
+            program = std::make_unique<CoraProgram>(tokens[1]);
+            continue;
+        }
+        if (directive != "element" && directive != "depends" && directive != "branch")
+        {
+            err.Throw("unknown directive '" + directive +
+                      "' (valid: program, element, depends, branch)");
+        }
+        if (!program)
+        {
+            err.Throw("'" + directive + "' before the 'program' line");
+        }
+        try
+        {
+            if (directive == "element")
+            {
+                program->AddElement(ParseElement(err, tokens));
+            }
+            else if (directive == "depends")
+            {
+                if (tokens.size() != 4 || tokens[2] != "->")
+                {
+                    err.Throw("expected 'depends <writer> -> <reader>'");
+                }
+                program->AddDependency({tokens[1], tokens[3]});
+            }
+            else
+            {
+                program->AddBranch(ParseBranch(err, tokens));
+            }
+        }
+        catch (const PrestoInputError& e)
+        {
+            const std::string msg = e.what();
+            const std::string prefix = fileName + ":" + std::to_string(lineNo) + ": ";
+            if (msg.compare(0, prefix.size(), prefix) == 0)
+            {
+                throw;
+            }
+            err.Throw(msg); // a CoraProgram check: add the place
+        }
+    }
+    if (in.bad())
+    {
+        throw PrestoInputError(fileName + ": read error");
+    }
+    if (!program)
+    {
+        throw PrestoInputError(fileName + ": no 'program <name>' line");
+    }
+    try
+    {
+        program->Finalize();
+    }
+    catch (const PrestoInputError& e)
+    {
+        throw PrestoInputError(fileName + ": " + e.what());
+    }
+    return *program;
+}
+
+CoraProgram
+CoraLoadProgramFile(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw PrestoInputError("cannot open Cora program file '" + path + "'");
+    }
+    return CoraParseProgram(in, path);
+}
+
+std::string
+CoraProgramDataPath(const std::string& name)
+{
+    const char* env = std::getenv("PRESTO_DATA_DIR");
+    const std::string dir = (env != nullptr && env[0] != '\0') ? env : PRESTO_DATA_DIR;
+    return dir + "/cora/" + name + ".cora";
+}
+
+} // namespace ns3

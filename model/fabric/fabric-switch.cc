@@ -1,0 +1,461 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-switch.h"
+
+#include "ns3/enum.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/splitmix.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+
+constexpr uint16_t IPV4_ETHERTYPE = 0x0800; //!< protocol number handed up by the device
+constexpr uint32_t PPP_HEADER_BYTES = 2;    //!< what the device adds before queueing
+constexpr uint32_t PARSE_BYTES = 40;        //!< IPv4 header without options + TCP/UDP ports
+
+/** \param x value \return SplitMix64's finaliser of it (a full-avalanche mix) */
+inline uint64_t
+Mix64(uint64_t x)
+{
+    return SplitMix64Finalize(x);
+}
+
+inline uint32_t
+Read32(const uint8_t* p)
+{
+    return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
+}
+
+} // namespace
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Presto")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute("LoadBalancing",
+                          "Policy among equal-cost ports: Ecmp (per-flow 5-tuple hash with "
+                          "HashSeed), Spray (per-packet uniform random), SprayRr (per-packet "
+                          "round robin per destination host), Flowlet (per-flow, re-chosen at "
+                          "random after an idle gap longer than FlowletGap).",
+                          EnumValue(FabricSwitch::ECMP),
+                          MakeEnumAccessor(&FabricSwitch::m_lb),
+                          MakeEnumChecker(FabricSwitch::ECMP,
+                                          "Ecmp",
+                                          FabricSwitch::SPRAY,
+                                          "Spray",
+                                          FabricSwitch::SPRAY_RR,
+                                          "SprayRr",
+                                          FabricSwitch::FLOWLET,
+                                          "Flowlet"))
+            .AddAttribute("HashSeed",
+                          "Seed of the ECMP and flowlet 5-tuple hash (dimensionless). 0 lets "
+                          "FabricHelper give every switch a different seed, which avoids hash "
+                          "polarisation between tiers.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricSwitch::m_seed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FlowletGap",
+                          "Idle time after which the next packet of a flow starts a new flowlet "
+                          "and may take another port (time).",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&FabricSwitch::m_flowletGap),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("EcnThreshold",
+                          "DCTCP-style instantaneous marking threshold, bytes: an ECN-capable "
+                          "packet is marked CE if its output queue holds at least this many "
+                          "bytes when it arrives. 0 disables marking. Default 65 packets of "
+                          "1500 bytes.",
+                          UintegerValue(65 * 1500),
+                          MakeUintegerAccessor(&FabricSwitch::m_ecnThreshold),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "BufferBytes",
+                "Per-port buffer, bytes: the drop-tail limit of each port's device "
+                "queue (frames counted with their 2-byte PPP header). Default 200 "
+                "packets of 1500 bytes.",
+                UintegerValue(200 * 1500),
+                MakeUintegerAccessor(&FabricSwitch::SetBufferBytes, &FabricSwitch::GetBufferBytes),
+                MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("Enqueue",
+                            "A packet accepted on an output port (before the device queues it)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_enqueueTrace),
+                            "ns3::FabricSwitch::PortPacketTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet dropped: buffer full (port = the output port) or no route "
+                            "(port = FabricSwitch::NO_PORT)",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "ns3::FabricSwitch::PortPacketTracedCallback")
+            .AddTraceSource("Mark",
+                            "A packet marked CE, before it is queued",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_markTrace),
+                            "ns3::FabricSwitch::PortPacketTracedCallback")
+            .AddTraceSource("QueueLength",
+                            "Output queue occupancy in bytes right after each enqueue",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_queueLengthTrace),
+                            "ns3::FabricSwitch::QueueLengthTracedCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+    : m_lb(ECMP),
+      m_seed(0),
+      m_ecnThreshold(0),
+      m_bufferBytes(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+FabricSwitch::~FabricSwitch()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FabricSwitch::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& dev : m_ports)
+    {
+        // the device may outlive us during teardown: do not leave it calling into freed memory
+        dev->SetReceiveCallback(
+            MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>());
+    }
+    m_ports.clear();
+    m_queues.clear();
+    m_rng = nullptr;
+    m_flowlets.clear();
+    Object::DoDispose();
+}
+
+void
+FabricSwitch::SetBufferBytes(uint32_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        if (bytes < m_ports[p]->GetMtu() + PPP_HEADER_BYTES)
+        {
+            std::ostringstream os;
+            os << "FabricSwitch attribute BufferBytes: " << bytes
+               << " bytes cannot hold one frame of port " << p << " (MTU " << m_ports[p]->GetMtu()
+               << " + " << PPP_HEADER_BYTES << " bytes)";
+            throw PrestoInputError(os.str());
+        }
+    }
+    m_bufferBytes = bytes;
+    for (auto& q : m_queues)
+    {
+        q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, bytes));
+    }
+}
+
+uint32_t
+FabricSwitch::GetBufferBytes() const
+{
+    return m_bufferBytes;
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<PointToPointNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    const uint32_t port = static_cast<uint32_t>(m_ports.size());
+    if (!device || !device->GetQueue() || device->GetIfIndex() != port)
+    {
+        std::ostringstream os;
+        os << "FabricSwitch::AddPort: port " << port
+           << " needs a point-to-point device with a queue and interface index " << port
+           << (device ? " (got index " + std::to_string(device->GetIfIndex()) + ")" : "");
+        throw PrestoInputError(os.str());
+    }
+    if (m_bufferBytes < device->GetMtu() + PPP_HEADER_BYTES)
+    {
+        throw PrestoInputError(
+            "FabricSwitch attribute BufferBytes: " + std::to_string(m_bufferBytes) +
+            " bytes cannot hold one MTU-sized frame");
+    }
+    m_ports.push_back(device);
+    m_queues.push_back(device->GetQueue());
+    m_queues.back()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, m_bufferBytes));
+    device->SetReceiveCallback(MakeCallback(&FabricSwitch::Receive, this));
+    return port;
+}
+
+void
+FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
+                        const std::vector<std::vector<uint32_t>>& portsPerHost)
+{
+    NS_LOG_FUNCTION(this);
+    if (hostAddresses.size() != portsPerHost.size())
+    {
+        throw PrestoInputError("FabricSwitch::SetRoutes: " + std::to_string(hostAddresses.size()) +
+                               " addresses but " + std::to_string(portsPerHost.size()) +
+                               " route entries");
+    }
+    for (uint32_t h = 0; h < portsPerHost.size(); ++h)
+    {
+        for (uint32_t p : portsPerHost[h])
+        {
+            if (p >= m_ports.size())
+            {
+                throw PrestoInputError("FabricSwitch::SetRoutes: host " + std::to_string(h) +
+                                       " routed to port " + std::to_string(p) + " of " +
+                                       std::to_string(m_ports.size()));
+            }
+        }
+    }
+    m_routes = portsPerHost;
+    m_rrNext.assign(portsPerHost.size(), 0);
+    m_hostByAddr.clear();
+    m_hostByOffset.clear();
+    if (hostAddresses.empty())
+    {
+        return;
+    }
+    const auto [lo, hi] = std::minmax_element(hostAddresses.begin(), hostAddresses.end());
+    const uint64_t span = uint64_t(*hi) - *lo + 1;
+    // A vector indexed by address offset is one bounds check and one load per packet; use it
+    // whenever the addresses are nearly contiguous (always, with FabricHelper's plan).
+    const bool dense = span <= 4 * uint64_t(hostAddresses.size()) + 64;
+    m_addrBase = *lo;
+    if (dense)
+    {
+        m_hostByOffset.assign(span, NO_HOST);
+    }
+    for (uint32_t h = 0; h < hostAddresses.size(); ++h)
+    {
+        if (dense)
+        {
+            m_hostByOffset[hostAddresses[h] - m_addrBase] = h;
+        }
+        else
+        {
+            m_hostByAddr[hostAddresses[h]] = h;
+        }
+    }
+}
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+uint64_t
+FabricSwitch::GetForwarded() const
+{
+    return m_forwarded;
+}
+
+uint64_t
+FabricSwitch::GetDropped() const
+{
+    return m_droppedBuffer + m_droppedNoRoute;
+}
+
+uint64_t
+FabricSwitch::GetDroppedBufferFull() const
+{
+    return m_droppedBuffer;
+}
+
+uint64_t
+FabricSwitch::GetDroppedNoRoute() const
+{
+    return m_droppedNoRoute;
+}
+
+uint64_t
+FabricSwitch::GetMarked() const
+{
+    return m_marked;
+}
+
+uint32_t
+FabricSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<PointToPointNetDevice>
+FabricSwitch::GetPortDevice(uint32_t port) const
+{
+    if (port >= m_ports.size())
+    {
+        throw PrestoInputError("FabricSwitch::GetPortDevice: no port " + std::to_string(port));
+    }
+    return m_ports[port];
+}
+
+FabricSwitch::LoadBalancing
+FabricSwitch::GetLoadBalancing() const
+{
+    return m_lb;
+}
+
+uint32_t
+FabricSwitch::GetHashSeed() const
+{
+    return m_seed;
+}
+
+uint32_t
+FabricSwitch::LookupHost(uint32_t addr) const
+{
+    if (!m_hostByOffset.empty())
+    {
+        uint32_t off = addr - m_addrBase; // wraps to a huge value below the base
+        return off < m_hostByOffset.size() ? m_hostByOffset[off] : NO_HOST;
+    }
+    auto it = m_hostByAddr.find(addr);
+    return it == m_hostByAddr.end() ? NO_HOST : it->second;
+}
+
+uint64_t
+FabricSwitch::FlowHash(const uint8_t* hdr, uint32_t len) const
+{
+    const uint32_t ihl = (hdr[0] & 0x0f) * 4u;
+    const uint8_t proto = hdr[9];
+    uint32_t ports = 0;
+    if ((proto == 6 || proto == 17) && ihl + 4 <= len)
+    {
+        ports = Read32(hdr + ihl);
+    }
+    const uint64_t addrs = (uint64_t(Read32(hdr + 12)) << 32) | Read32(hdr + 16);
+    const uint64_t rest = (uint64_t(ports) << 8) | proto;
+    // the seed enters before both mixing rounds, so two seeds give unrelated port choices
+    return Mix64(addrs ^ Mix64(rest ^ Mix64(m_seed + 0x9e3779b97f4a7c15ULL)));
+}
+
+uint32_t
+FabricSwitch::ChoosePort(uint32_t host,
+                         const std::vector<uint32_t>& ports,
+                         const uint8_t* hdr,
+                         uint32_t len)
+{
+    const uint32_t n = static_cast<uint32_t>(ports.size());
+    switch (m_lb)
+    {
+    case ECMP:
+        return ports[FlowHash(hdr, len) % n];
+    case SPRAY:
+        return ports[m_rng->GetInteger(0, n - 1)];
+    case SPRAY_RR:
+        return ports[m_rrNext[host]++ % n];
+    case FLOWLET: {
+        const int64_t now = Simulator::Now().GetTimeStep();
+        auto [it, fresh] = m_flowlets.try_emplace(FlowHash(hdr, len), Flowlet{now, 0});
+        Flowlet& f = it->second;
+        const bool stale = std::find(ports.begin(), ports.end(), f.port) == ports.end();
+        if (fresh || stale || now - f.lastNs > m_flowletGap.GetTimeStep())
+        {
+            f.port = ports[m_rng->GetInteger(0, n - 1)];
+        }
+        f.lastNs = now;
+        return f.port;
+    }
+    }
+    return ports[0];
+}
+
+void
+FabricSwitch::Drop(Ptr<const Packet> packet, uint32_t port, bool bufferFull)
+{
+    NS_LOG_LOGIC("drop " << packet->GetUid() << " port " << port
+                         << (bufferFull ? " buffer full" : " no route"));
+    if (bufferFull)
+    {
+        ++m_droppedBuffer;
+    }
+    else
+    {
+        ++m_droppedNoRoute;
+    }
+    m_dropTrace(packet, port);
+}
+
+bool
+FabricSwitch::Receive(Ptr<NetDevice> device,
+                      Ptr<const Packet> packet,
+                      uint16_t protocol,
+                      const Address& from)
+{
+    // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
+    uint8_t hdr[PARSE_BYTES];
+    const uint32_t len = packet->CopyData(hdr, PARSE_BYTES);
+    if (protocol != IPV4_ETHERTYPE || len < 20 || (hdr[0] >> 4) != 4)
+    {
+        Drop(packet, NO_PORT, false);
+        return true;
+    }
+    const uint32_t host = LookupHost(Read32(hdr + 16));
+    if (host == NO_HOST || m_routes[host].empty())
+    {
+        Drop(packet, NO_PORT, false);
+        return true;
+    }
+    const std::vector<uint32_t>& ports = m_routes[host];
+    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(host, ports, hdr, len);
+    Queue<Packet>* queue = PeekPointer(m_queues[port]);
+    const uint32_t queued = queue->GetNBytes();
+    // the device queue applies the same test after adding the PPP header; doing it here keeps
+    // the drop counted with its reason and traced without that header
+    if (queued + packet->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
+    {
+        Drop(packet, port, true);
+        return true;
+    }
+    // The device is done with the packet (it only traced it before this callback), so it is
+    // forwarded as is instead of being copied.
+    Ptr<Packet> p = ConstCast<Packet>(packet);
+    const uint8_t ecn = hdr[1] & 0x03;
+    if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
+        (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
+    {
+        // Only marked packets pay for a header round trip. A nonzero checksum field means the
+        // sender computed it: recompute it for the new TOS byte.
+        Ipv4Header ip;
+        if (hdr[10] != 0 || hdr[11] != 0)
+        {
+            ip.EnableChecksum();
+        }
+        p->RemoveHeader(ip);
+        ip.SetEcn(Ipv4Header::ECN_CE);
+        p->AddHeader(ip);
+        ++m_marked;
+        m_markTrace(p, port);
+    }
+    m_enqueueTrace(p, port);
+    if (!m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE))
+    {
+        Drop(p, port, true);
+        return true;
+    }
+    ++m_forwarded;
+    m_queueLengthTrace(port, queue->GetNBytes());
+    return true;
+}
+
+} // namespace ns3

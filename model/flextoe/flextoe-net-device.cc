@@ -1,0 +1,265 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "flextoe-net-device.h"
+
+#include "flextoe-profile.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlexToeNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(FlexToeNetDevice);
+
+TypeId
+FlexToeNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FlexToeNetDevice")
+            .SetParent<OffloadNetDevice>()
+            .SetGroupName("Presto")
+            .AddConstructor<FlexToeNetDevice>()
+            .AddAttribute("Profile",
+                          "SmartNIC hardware profile: agilio-cx40, bluefield or x86",
+                          StringValue("agilio-cx40"),
+                          MakeStringAccessor(&FlexToeNetDevice::m_profile),
+                          MakeStringChecker())
+            .AddAttribute("FlowGroups",
+                          "Flow groups, one protocol core each (0: the profile's), groups",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FlexToeNetDevice::m_flowGroups),
+                          MakeUintegerChecker<uint32_t>(0, 1024))
+            .AddAttribute("ProtocolCycles",
+                          "Protocol-stage cycles per packet (0: the profile's), cycles",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FlexToeNetDevice::m_protocolCycles),
+                          MakeUintegerChecker<uint32_t>(0, 1000000))
+            .AddAttribute("QueueCapacity",
+                          "Queue of every stage's core pool (0: the profile's), packets",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FlexToeNetDevice::m_queueCapacity),
+                          MakeUintegerChecker<uint32_t>(0, 1000000))
+            .AddAttribute("FirewallRules",
+                          "Firewall extension rules separated by ';' (\"\": no firewall); "
+                          "syntax of FlexToeFirewall::AddRule",
+                          StringValue(""),
+                          MakeStringAccessor(&FlexToeNetDevice::m_firewallRules),
+                          MakeStringChecker())
+            .AddAttribute("VlanStrip",
+                          "Run the VLAN-stripping extension",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FlexToeNetDevice::m_vlanStrip),
+                          MakeBooleanChecker())
+            .AddAttribute("TcpTrace",
+                          "Run the TCP tracing extension (per-connection counters)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FlexToeNetDevice::m_tcpTrace),
+                          MakeBooleanChecker())
+            .AddAttribute("RateBased",
+                          "Rate-based DCTCP (host control loop, NIC pacing), FlexTOE's default; "
+                          "false: the OffloadNetDevice CongestionControl attribute decides",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FlexToeNetDevice::m_rateBased),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+FlexToeNetDevice::FlexToeNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FlexToeNetDevice::~FlexToeNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FlexToeNetDevice::Configure()
+{
+    if (m_pipeline)
+    {
+        return;
+    }
+    FlexToePipelineConfig cfg = FlexToeProfile::Get(m_profile);
+    if (m_flowGroups > 0)
+    {
+        cfg.flowGroups = m_flowGroups;
+    }
+    if (m_protocolCycles > 0)
+    {
+        cfg.Stage(FlexToeStage::PROTOCOL).cyclesPerPacket = m_protocolCycles;
+    }
+    if (m_queueCapacity > 0)
+    {
+        for (std::size_t s = 0; s < FLEXTOE_STAGES; ++s)
+        {
+            cfg.Stage(static_cast<FlexToeStage>(s)).queueCapacity = m_queueCapacity;
+        }
+    }
+    FlexToeProfile::Validate(cfg);
+    m_pipeline = std::make_unique<FlexToePipeline>(cfg);
+    if (m_vlanStrip)
+    {
+        m_vlan = std::make_shared<FlexToeVlanStrip>();
+        m_chain.Add(m_vlan);
+    }
+    // tracing first: like a capture point it sees what the firewall then drops
+    if (m_tcpTrace)
+    {
+        m_trace = std::make_shared<FlexToeTcpTrace>();
+        m_chain.Add(m_trace);
+    }
+    if (!m_firewallRules.empty())
+    {
+        m_firewall = std::make_shared<FlexToeFirewall>();
+        std::istringstream is(m_firewallRules);
+        std::string rule;
+        for (uint32_t n = 1; std::getline(is, rule, ';'); ++n)
+        {
+            m_firewall->AddRule(rule, "FlexToeNetDevice::FirewallRules rule " + std::to_string(n));
+        }
+        m_chain.Add(m_firewall);
+    }
+}
+
+const FlexToePipeline&
+FlexToeNetDevice::GetPipeline()
+{
+    Configure();
+    return *m_pipeline;
+}
+
+std::shared_ptr<FlexToeTcpTrace>
+FlexToeNetDevice::GetTcpTrace() const
+{
+    return m_trace;
+}
+
+void
+FlexToeNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
+                                      Ipv4Address peer,
+                                      uint16_t localPort,
+                                      uint16_t peerPort,
+                                      bool activeOpen)
+{
+    Configure();
+    cfg.fidelity = 1;            // TAS/FlexTOE: one out-of-order interval
+    cfg.hostLoopTimeouts = true; // and timeouts from the host control loop
+    if (m_rateBased)
+    {
+        cfg.congestion = OffloadCongestionType::DCTCP_RATE;
+    }
+}
+
+FlexToeResult
+FlexToeNetDevice::Run(uint32_t conn, const OffloadSegment& seg, bool received)
+{
+    Configure();
+    Ipv4Address peer;
+    uint16_t localPort;
+    uint16_t peerPort;
+    GetEndpoints(conn, peer, localPort, peerPort);
+    uint32_t local = GetLocalAddress().Get();
+    FlexToePacketView view;
+    view.srcIp = received ? peer.Get() : local;
+    view.dstIp = received ? local : peer.Get();
+    view.srcPort = received ? peerPort : localPort;
+    view.dstPort = received ? localPort : peerPort;
+    view.tcpFlags = seg.flags;
+    view.payloadBytes = seg.payloadLen;
+    view.seq = seg.seq;
+    // the flow group comes from the connection (both directions on one protocol core)
+    uint64_t z = (uint64_t(peer.Get()) << 32) ^ (uint64_t(peerPort) << 16) ^ localPort;
+    z = (z ^ (z >> 31)) * 0x9e3779b97f4a7c15ULL;
+    uint32_t hash = static_cast<uint32_t>(z ^ (z >> 29));
+    FlexToeResult r = m_chain.Process(*m_pipeline, Simulator::Now().GetNanoSeconds(), hash, view);
+    if (r.dropped)
+    {
+        if (r.reason == FlexToeDropReason::QUEUE_FULL)
+        {
+            ++m_queueDrops;
+        }
+        else
+        {
+            ++m_extensionDrops;
+        }
+    }
+    return r;
+}
+
+bool
+FlexToeNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency)
+{
+    FlexToeResult r = Run(conn, seg, true);
+    if (r.dropped)
+    {
+        return false;
+    }
+    latency = PicoSeconds(r.departPs) - Simulator::Now();
+    return true;
+}
+
+Time
+FlexToeNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
+{
+    FlexToeResult r = Run(conn, seg, false);
+    drop = r.dropped;
+    return r.dropped ? Time(0) : PicoSeconds(r.departPs) - Simulator::Now();
+}
+
+void
+FlexToeNetDevice::AddCounters(nlohmann::json& nic) const
+{
+    OffloadNetDevice::AddCounters(nic);
+    auto add = [&nic](const char* key, uint64_t v) { nic[key] = nic.value(key, uint64_t(0)) + v; };
+    add("queue_drops", m_queueDrops);
+    add("extension_drops", m_extensionDrops);
+    if (!m_pipeline)
+    {
+        return;
+    }
+    nlohmann::json& stages = nic["flextoe_stages"];
+    for (std::size_t s = 0; s < FLEXTOE_STAGES; ++s)
+    {
+        auto stage = static_cast<FlexToeStage>(s);
+        const FlexToeStageStats& st = m_pipeline->GetStats(stage);
+        nlohmann::json& j = stages[FlexToeStageName(stage)];
+        if (j.is_null())
+        {
+            j = nlohmann::json::object(); // first host: value() needs an object
+        }
+        j["packets"] = j.value("packets", uint64_t(0)) + st.packets;
+        j["drops"] = j.value("drops", uint64_t(0)) + st.drops;
+        j["max_queue"] = std::max<uint64_t>(j.value("max_queue", uint64_t(0)), st.maxQueue);
+        // utilisation of the busiest host's pool
+        j["max_utilisation"] =
+            std::max(j.value("max_utilisation", 0.0), m_pipeline->GetUtilisation(stage));
+    }
+    nic["flextoe_profile"] = m_pipeline->GetConfig().name;
+    nic["flow_groups"] = m_pipeline->GetConfig().flowGroups;
+    if (m_firewall)
+    {
+        add("firewall_drops", m_firewall->GetDropped());
+    }
+    if (m_vlan)
+    {
+        add("vlan_stripped", m_vlan->GetStripped());
+    }
+    if (m_trace)
+    {
+        add("traced_connections", m_trace->GetConnectionCount());
+        add("traced_segments", m_trace->GetTotalSegments());
+    }
+}
+
+} // namespace ns3

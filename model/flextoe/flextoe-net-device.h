@@ -1,0 +1,85 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_FLEXTOE_NET_DEVICE_H
+#define PRESTO_FLEXTOE_NET_DEVICE_H
+
+#include "flextoe-extension.h"
+#include "flextoe-pipeline.h"
+
+#include "ns3/offload-net-device.h"
+
+#include <memory>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief FlexTOE: the shared TCP data path on a pipeline of wimpy SmartNIC cores.
+ *
+ * The execution model of OffloadNetDevice. Every segment of an offloaded connection, received
+ * or sent, passes the core pipeline (FlexToePipeline: pre-processing, sequencer, protocol with
+ * one core per flow group, post-processing, DMA) of the chosen hardware Profile; its queues
+ * can overflow and drop the segment (the data path repairs the loss). Extension modules
+ * (firewall, VLAN strip, TCP tracing) run at their pipeline points with their cycle cost.
+ * Receive semantics are TAS's: one out-of-order interval (K = 1), go-back-N. Congestion
+ * control defaults to rate-based DCTCP: the host control loop sets a rate every control
+ * interval, the NIC paces (set the OffloadNetDevice CongestionControl attribute to override).
+ */
+class FlexToeNetDevice : public OffloadNetDevice
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    FlexToeNetDevice();
+    ~FlexToeNetDevice() override;
+
+    /** \brief Build the pipeline and extensions now (else at the first segment); throws
+     * PrestoInputError for a bad profile or rule. */
+    void Configure();
+
+    /** \return the pipeline (configured on first use) */
+    const FlexToePipeline& GetPipeline();
+
+    /** \return the TCP tracing module, or null if TcpTrace is off */
+    std::shared_ptr<FlexToeTcpTrace> GetTcpTrace() const;
+
+    void AddCounters(nlohmann::json& nic) const override;
+
+  protected:
+    void ConfigureConnection(OffloadTcpConfig& cfg,
+                             Ipv4Address peer,
+                             uint16_t localPort,
+                             uint16_t peerPort,
+                             bool activeOpen) override;
+    bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency) override;
+    Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop) override;
+
+  private:
+    /** Run one packet through extensions and pipeline. \return its result */
+    FlexToeResult Run(uint32_t conn, const OffloadSegment& seg, bool received);
+
+    // attributes
+    std::string m_profile;       //!< hardware profile name
+    uint32_t m_flowGroups;       //!< flow groups (0: the profile's)
+    uint32_t m_protocolCycles;   //!< protocol cycles per packet (0: the profile's)
+    uint32_t m_queueCapacity;    //!< per-pool queue capacity (0: the profile's)
+    std::string m_firewallRules; //!< firewall rules, ';'-separated ("" : no firewall)
+    bool m_vlanStrip;            //!< VLAN stripping module
+    bool m_tcpTrace;             //!< TCP tracing module
+    bool m_rateBased;            //!< rate-based DCTCP (FlexTOE's default)
+
+    std::unique_ptr<FlexToePipeline> m_pipeline; //!< the core pipeline
+    FlexToeExtensionChain m_chain;               //!< extension modules
+    std::shared_ptr<FlexToeFirewall> m_firewall; //!< or null
+    std::shared_ptr<FlexToeVlanStrip> m_vlan;    //!< or null
+    std::shared_ptr<FlexToeTcpTrace> m_trace;    //!< or null
+    uint64_t m_extensionDrops{0};                //!< segments an extension dropped
+    uint64_t m_queueDrops{0};                    //!< segments a full queue dropped
+};
+
+} // namespace ns3
+
+#endif // PRESTO_FLEXTOE_NET_DEVICE_H

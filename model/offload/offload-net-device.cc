@@ -1,0 +1,1207 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "offload-net-device.h"
+
+#include "offload-socket.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/tcp-option-winscale.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("OffloadNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(OffloadNetDevice);
+
+namespace
+{
+constexpr uint16_t IPV4 = 0x0800;
+constexpr uint8_t TCP_PROTOCOL = 6;
+constexpr uint16_t EPHEMERAL_FIRST = 49152;
+
+/// Smallest window-scale shift that lets a 16-bit field carry the whole buffer.
+uint8_t
+ShiftFor(uint32_t buffer)
+{
+    uint8_t s = 0;
+    while (s < 14 && (buffer >> s) > 65535)
+    {
+        ++s;
+    }
+    return s;
+}
+
+/// A deterministic initial sequence number per connection (no clock in the ISN: runs repeat).
+/// It is kept below 2^30 for interoperability with ns-3's TcpSocketBase (3.37): that starts its
+/// "last CE sequence" at 0 and compares modulo 2^32 (m_ecnCESeq < seq), so it ignores CE on
+/// every segment whose sequence number lies in [2^31, 2^32) and never echoes ECE to a peer
+/// whose ISN is there. Below 2^30, the first GB of every connection is echoed correctly.
+uint32_t
+InitialSequence(uint32_t local, uint32_t peer, uint16_t lport, uint16_t pport)
+{
+    uint64_t z =
+        (uint64_t(local) << 32 | peer) ^ (uint64_t(lport) << 16 | pport) ^ 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<uint32_t>(z ^ (z >> 31)) & 0x3fffffffu;
+}
+} // namespace
+
+TypeId
+OffloadNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::OffloadNetDevice")
+            .SetParent<PointToPointNetDevice>()
+            .SetGroupName("Presto")
+            .AddConstructor<OffloadNetDevice>()
+            .AddAttribute("MaxConnections",
+                          "Connection table size (fixed state arrays), connections; one more "
+                          "is refused and counted",
+                          UintegerValue(32768),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_maxConnections),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 22))
+            .AddAttribute("TimerScanPeriod",
+                          "Period of the timer scan that finds expired retransmission timeouts",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_timerScanPeriod),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("DmaLatency",
+                          "Latency of one DMA transfer between NIC and host memory (PCIe or "
+                          "RDMA queue pair)",
+                          TimeValue(NanoSeconds(1000)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_dmaLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DmaBandwidth",
+                          "Bandwidth of a connection's DMA channel, bit/s",
+                          DoubleValue(100e9),
+                          MakeDoubleAccessor(&OffloadNetDevice::m_dmaBandwidthBps),
+                          MakeDoubleChecker<double>(1e6))
+            .AddAttribute("SynTimeout",
+                          "Handshake retransmission timeout of the host control plane",
+                          TimeValue(MilliSeconds(2)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_synTimeout),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("SynRetries",
+                          "SYN or SYN-ACK transmissions before the control plane gives up",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_synRetries),
+                          MakeUintegerChecker<uint32_t>(1, 100))
+            .AddAttribute("ControlPlaneCycles",
+                          "Host CPU cycles per control-plane event (handshake step, teardown), "
+                          "cycles",
+                          UintegerValue(5000),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_controlCycles),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HostClock",
+                          "Host core clock, Hz (turns control-plane cycles into time)",
+                          DoubleValue(2.5e9),
+                          MakeDoubleAccessor(&OffloadNetDevice::m_hostClockHz),
+                          MakeDoubleChecker<double>(1e6))
+            .AddAttribute("TxQueuePackets",
+                          "Segments the NIC keeps queued at the wire; it produces the next "
+                          "segment when one leaves, packets",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_txQueuePackets),
+                          MakeUintegerChecker<uint32_t>(1, 10000))
+            .AddAttribute("TxPipelineDepth",
+                          "Segments the NIC may have in flight inside it (payload DMA, "
+                          "pipeline) before they reach the wire queue, packets",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_txPipelineDepth),
+                          MakeUintegerChecker<uint32_t>(1, 100000))
+            .AddAttribute("MinRto",
+                          "Minimum retransmission timeout of the data path",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_minRto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("CongestionControl",
+                          "Data-path congestion control: dctcp (window-based, exact ECN "
+                          "echo), newreno, or dctcp-rate (rate computed by the host control "
+                          "loop every control interval, paced by the NIC)",
+                          StringValue("dctcp"),
+                          MakeStringAccessor(&OffloadNetDevice::m_congestion),
+                          MakeStringChecker())
+            .AddAttribute("DctcpGain",
+                          "DCTCP EWMA gain g of the data path's congestion control, (0, 1]",
+                          DoubleValue(1.0 / 16),
+                          MakeDoubleAccessor(&OffloadNetDevice::m_dctcpGain),
+                          MakeDoubleChecker<double>(1e-6, 1.0))
+            .AddAttribute("TimeWait",
+                          "How long the NIC remembers a torn-down connection (TCP's TIME-WAIT, "
+                          "2 MSL, shortened to data-center time scales): its late segments are "
+                          "absorbed and a re-sent FIN is ACKed again, instead of reaching the "
+                          "host stack, which would answer with RST",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_timeWait),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("Segment",
+                            "Data-path decision for a received segment with payload",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_segmentTrace),
+                            "ns3::OffloadNetDevice::SegmentTracedCallback")
+            .AddTraceSource("Established",
+                            "A connection completed its handshake",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_establishedTrace),
+                            "ns3::OffloadNetDevice::ConnectionTracedCallback")
+            .AddTraceSource("Closed",
+                            "A connection was torn down",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_closedTrace),
+                            "ns3::OffloadNetDevice::ConnectionTracedCallback")
+            .AddTraceSource("Refused",
+                            "A connection was refused: the connection table is full",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_refusedTrace),
+                            "ns3::OffloadNetDevice::ConnectionTracedCallback");
+    return tid;
+}
+
+OffloadNetDevice::OffloadNetDevice()
+    : m_portUsed(65536, false)
+{
+    NS_LOG_FUNCTION(this);
+    // PointToPointNetDevice::DoDispose is private, so this device cannot extend it: release
+    // the connection table (it holds sockets, which hold this device) when the simulator ends
+    // (the event holds a reference: nodes and their devices are disposed by an earlier
+    // destroy event, and this one must still find the object)
+    Simulator::ScheduleDestroy(&OffloadNetDevice::Cleanup, Ptr<OffloadNetDevice>(this));
+}
+
+OffloadNetDevice::~OffloadNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+OffloadNetDevice::Cleanup()
+{
+    m_slots.clear();
+    m_listeners.clear();
+    m_hostRx =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
+    Simulator::Cancel(m_scanEvent);
+}
+
+void
+OffloadNetDevice::SetNode(Ptr<Node> node)
+{
+    PointToPointNetDevice::SetNode(node);
+    // the node's applications find the NIC through the socket factory
+    if (!node->GetObject<OffloadSocketFactory>())
+    {
+        Ptr<OffloadSocketFactory> f = CreateObject<OffloadSocketFactory>();
+        f->SetDevice(this);
+        node->AggregateObject(f);
+    }
+    TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OffloadNetDevice::TxDone, this));
+}
+
+void
+OffloadNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_hostRx = cb;
+    PointToPointNetDevice::SetReceiveCallback(MakeCallback(&OffloadNetDevice::FromWire, this));
+}
+
+Ipv4Address
+OffloadNetDevice::GetLocalAddress() const
+{
+    if (m_local == Ipv4Address())
+    {
+        Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
+        NS_ABORT_MSG_IF(!ipv4, "offload NIC on a node without IPv4");
+        int32_t i = ipv4->GetInterfaceForDevice(this);
+        NS_ABORT_MSG_IF(i < 0, "offload NIC has no IPv4 address");
+        m_local = ipv4->GetAddress(i, 0).GetLocal();
+    }
+    return m_local;
+}
+
+uint64_t
+OffloadNetDevice::Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort)
+{
+    return uint64_t(peer.Get()) << 32 | uint64_t(peerPort) << 16 | localPort;
+}
+
+// ------------------------------------------------------------------ host interface
+
+uint16_t
+OffloadNetDevice::AllocatePort()
+{
+    for (uint32_t tries = 0; tries < 65536 - EPHEMERAL_FIRST; ++tries)
+    {
+        uint16_t p = m_nextEphemeral;
+        m_nextEphemeral = p == 65535 ? EPHEMERAL_FIRST : p + 1;
+        if (!m_portUsed[p])
+        {
+            m_portUsed[p] = true;
+            return p;
+        }
+    }
+    return 0;
+}
+
+bool
+OffloadNetDevice::ReservePort(uint16_t port)
+{
+    if (m_portUsed[port])
+    {
+        return false;
+    }
+    m_portUsed[port] = true;
+    return true;
+}
+
+void
+OffloadNetDevice::Listen(uint16_t port, Ptr<OffloadSocket> listener)
+{
+    m_listeners[port] = listener;
+}
+
+void
+OffloadNetDevice::Unlisten(uint16_t port)
+{
+    m_listeners.erase(port);
+    m_portUsed[port] = false;
+}
+
+uint32_t
+OffloadNetDevice::AllocateSlot()
+{
+    if (m_freeSlots.empty() && m_slots.size() < m_maxConnections)
+    {
+        // The table models fixed NIC state arrays of MaxConnections entries; memory is only
+        // taken for slots in use (std::deque keeps references to existing slots valid).
+        m_freeSlots.push_back(static_cast<uint32_t>(m_slots.size()));
+        m_slots.emplace_back();
+        m_generation.push_back(0);
+    }
+    if (m_freeSlots.empty())
+    {
+        ++m_refused;
+        m_refusedTrace(NO_SLOT);
+        return NO_SLOT;
+    }
+    uint32_t id = m_freeSlots.back();
+    m_freeSlots.pop_back();
+    m_slots[id].activeIndex = static_cast<uint32_t>(m_active.size());
+    m_active.push_back(id);
+    if (!m_scanEvent.IsRunning())
+    {
+        m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
+    }
+    return id;
+}
+
+void
+OffloadNetDevice::FreeSlot(uint32_t id)
+{
+    Conn& c = m_slots[id];
+    NS_LOG_FUNCTION(this << id);
+    if (c.tcp)
+    {
+        m_finished += c.tcp->GetCounters(); // fold into the device totals
+        OnConnectionClosed(id);
+    }
+    const uint64_t key = Key(c.peer, c.peerPort, c.localPort);
+    m_lookup.erase(key);
+    Simulator::Cancel(c.synTimer);
+    if (c.tcp && m_timeWait.IsStrictlyPositive())
+    {
+        // TIME-WAIT: the peer's last segments (a late ACK, a re-sent FIN) can still arrive;
+        // without this they would go up to the host stack, which answers RST.
+        ExpireTimeWait(); // bounds the table to the connections closed within TimeWait
+        TimeWaitEntry& tw = m_timeWaitTable[key];
+        tw.expiry = Simulator::Now() + m_timeWait;
+        tw.seq = c.tcp->GetSndMax();
+        tw.ack = c.tcp->GetRcvNext();
+        tw.localPort = c.localPort;
+        tw.peerPort = c.peerPort;
+        tw.peer = c.peer;
+        m_timeWaitOrder.emplace_back(tw.expiry, key);
+    }
+    if (c.ownsPort)
+    {
+        // the client's (ephemeral) port returns to the pool: without this a host runs out of
+        // ports after 16384 connections it opened
+        m_portUsed[c.localPort] = false;
+    }
+    if (c.socket)
+    {
+        c.socket->Finished();
+    }
+    uint32_t pos = c.activeIndex;
+    m_active[pos] = m_active.back();
+    m_slots[m_active[pos]].activeIndex = pos;
+    m_active.pop_back();
+    c = Conn();
+    ++m_generation[id];
+    m_freeSlots.push_back(id);
+    m_cpCycles += m_controlCycles; // teardown on the host control plane
+    m_closedTrace(id);
+}
+
+bool
+OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
+                          uint16_t localPort,
+                          Ipv4Address peer,
+                          uint16_t peerPort)
+{
+    NS_LOG_FUNCTION(this << localPort << peer << peerPort);
+    uint32_t id = AllocateSlot();
+    if (id == NO_SLOT)
+    {
+        m_portUsed[localPort] = false; // refused: the socket's port is free again
+        return false;
+    }
+    Conn& c = m_slots[id];
+    c.state = Conn::SYN_SENT;
+    c.ownsPort = true;
+    c.peer = peer;
+    c.localPort = localPort;
+    c.peerPort = peerPort;
+    c.socket = socket;
+    c.mss = socket->GetMss();
+    c.sndBuf = socket->GetSndBufSize();
+    c.rcvBuf = socket->GetRcvBufSize();
+    c.initialCwnd = socket->GetInitialCwndSegments();
+    c.ourShift = ShiftFor(c.rcvBuf);
+    c.iss = InitialSequence(GetLocalAddress().Get(), peer.Get(), localPort, peerPort);
+    c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
+    m_lookup[Key(peer, peerPort, localPort)] = id;
+    socket->Attach(id, localPort, peer, peerPort);
+    // the SYN leaves after the control plane's work on the host
+    m_cpCycles += m_controlCycles;
+    Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
+                        &OffloadNetDevice::SendHandshake,
+                        this,
+                        id);
+    return true;
+}
+
+uint32_t
+OffloadNetDevice::Write(uint32_t id, Ptr<Packet> p)
+{
+    Conn& c = m_slots[id];
+    if (c.state != Conn::ESTABLISHED || !c.tcp)
+    {
+        return 0;
+    }
+    uint32_t n = c.tcp->AppSend(p->GetSize());
+    if (n == 0)
+    {
+        return 0;
+    }
+    std::vector<uint8_t> buf(n);
+    p->CopyData(buf.data(), n);
+    bool ok = c.txRing->Write(c.txTail, buf.data(), n);
+    NS_ASSERT_MSG(ok, "send ring overflow");
+    c.txTail += n;
+    Ready(id);
+    return n;
+}
+
+Ptr<Packet>
+OffloadNetDevice::Read(uint32_t id, uint32_t maxBytes)
+{
+    Conn& c = m_slots[id];
+    uint32_t n = std::min(maxBytes, c.rxReadable);
+    if (n == 0 || !c.tcp)
+    {
+        return nullptr;
+    }
+    std::vector<uint8_t> buf(n);
+    c.rxRing->Read(c.rxRing->GetHead(), buf.data(), n);
+    c.rxRing->Advance(n);
+    c.rxReadable -= n;
+    OnApplicationRead(id, n);
+    if (auto update = c.tcp->AppRead(n))
+    {
+        SendSegment(id, *update, nullptr);
+    }
+    return Create<Packet>(buf.data(), n);
+}
+
+uint32_t
+OffloadNetDevice::GetTxAvailable(uint32_t id) const
+{
+    const Conn& c = m_slots[id];
+    return c.tcp ? c.tcp->GetTxFree() : 0;
+}
+
+uint32_t
+OffloadNetDevice::GetRxAvailable(uint32_t id) const
+{
+    return m_slots[id].rxReadable;
+}
+
+void
+OffloadNetDevice::Close(uint32_t id)
+{
+    Conn& c = m_slots[id];
+    if (c.appClosed)
+    {
+        return;
+    }
+    c.appClosed = true;
+    if (c.tcp)
+    {
+        c.tcp->AppClose();
+        Ready(id);
+    }
+}
+
+// ------------------------------------------------------------------ control plane
+
+void
+OffloadNetDevice::SendHandshake(uint32_t id)
+{
+    Conn& c = m_slots[id];
+    if (c.state != Conn::SYN_SENT && c.state != Conn::SYN_RCVD)
+    {
+        return;
+    }
+    if (c.synTries >= m_synRetries)
+    {
+        ++m_handshakeFailures;
+        Ptr<OffloadSocket> s = c.socket;
+        c.socket = nullptr;
+        FreeSlot(id);
+        if (s)
+        {
+            s->Failed();
+        }
+        return;
+    }
+    ++c.synTries;
+    OffloadSegment seg;
+    seg.seq = c.iss;
+    // the window of a SYN is never scaled (RFC 7323)
+    seg.window = std::min<uint32_t>(c.rcvBuf, 65535);
+    if (c.state == Conn::SYN_SENT)
+    {
+        seg.flags = OffloadSegment::SYN | OffloadSegment::ECE | OffloadSegment::CWR;
+    }
+    else
+    {
+        seg.flags = OffloadSegment::SYN | OffloadSegment::ACK;
+        seg.flags |= c.ecn ? OffloadSegment::ECE : 0;
+        seg.ack = c.irs + 1;
+    }
+    SendSegment(id, seg, nullptr);
+    c.synTimer = Simulator::Schedule(m_synTimeout * (1 << std::min<uint32_t>(c.synTries - 1, 10)),
+                                     &OffloadNetDevice::SendHandshake,
+                                     this,
+                                     id);
+}
+
+void
+OffloadNetDevice::PassiveOpen(Ipv4Address peer, const TcpHeader& th, Ptr<OffloadSocket> listener)
+{
+    uint32_t id = AllocateSlot();
+    if (id == NO_SLOT)
+    {
+        return; // refused and counted; the peer's SYN times out
+    }
+    Conn& c = m_slots[id];
+    c.state = Conn::SYN_RCVD;
+    c.peer = peer;
+    c.localPort = th.GetDestinationPort();
+    c.peerPort = th.GetSourcePort();
+    c.irs = th.GetSequenceNumber().GetValue();
+    c.listener = listener;
+    c.mss = listener->GetMss();
+    c.sndBuf = listener->GetSndBufSize();
+    c.rcvBuf = listener->GetRcvBufSize();
+    c.initialCwnd = listener->GetInitialCwndSegments();
+    c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
+    c.ecn = (th.GetFlags() & TcpHeader::ECE) && (th.GetFlags() & TcpHeader::CWR);
+    if (th.HasOption(TcpOption::WINSCALE))
+    {
+        c.peerShift =
+            DynamicCast<const TcpOptionWinScale>(th.GetOption(TcpOption::WINSCALE))->GetScale();
+        c.ourShift = ShiftFor(c.rcvBuf);
+    }
+    c.peerWindow = th.GetWindowSize(); // unscaled in a SYN
+    c.iss = InitialSequence(GetLocalAddress().Get(), peer.Get(), c.localPort, c.peerPort);
+    m_lookup[Key(peer, c.peerPort, c.localPort)] = id;
+    m_cpCycles += m_controlCycles;
+    Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
+                        &OffloadNetDevice::SendHandshake,
+                        this,
+                        id);
+}
+
+void
+OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
+{
+    Conn& c = m_slots[id];
+    Simulator::Cancel(c.synTimer);
+    OffloadTcpConfig cfg;
+    cfg.mss = c.mss;
+    cfg.rxBufferSize = c.rcvBuf;
+    cfg.txBufferSize = c.sndBuf;
+    cfg.initialCwndSegments = c.initialCwnd;
+    cfg.minRtoNs = m_minRto.GetNanoSeconds();
+    cfg.dctcpGain = m_dctcpGain;
+    cfg.initialRtoNs = std::max<uint64_t>(cfg.minRtoNs, cfg.initialRtoNs);
+    if (m_congestion == "dctcp")
+    {
+        cfg.congestion = OffloadCongestionType::DCTCP;
+    }
+    else if (m_congestion == "newreno")
+    {
+        cfg.congestion = OffloadCongestionType::NEW_RENO;
+    }
+    else if (m_congestion == "dctcp-rate")
+    {
+        cfg.congestion = OffloadCongestionType::DCTCP_RATE;
+    }
+    else
+    {
+        throw PrestoInputError("OffloadNetDevice::CongestionControl=" + m_congestion +
+                               " is not valid; valid values: dctcp, newreno, dctcp-rate");
+    }
+    // the slot's state before Establish tells who opened: SYN_SENT is the client
+    ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
+    if (cfg.congestion == OffloadCongestionType::DCTCP_RATE)
+    {
+        // TAS/FlexTOE: the host control loop sets a rate, the NIC paces at it; never above
+        // the line rate. Start at line rate, as data-center transports do: TAS's 10 Mbit/s
+        // start needs minAcks ACKs per control interval to grow, which keeps short flows at
+        // 10 Mbit/s.
+        DataRateValue rate;
+        GetAttribute("DataRate", rate);
+        cfg.dctcpRate.maxRate =
+            std::max<uint64_t>(cfg.dctcpRate.minRate, rate.Get().GetBitRate() / 8);
+        cfg.dctcpRate.initialRate = cfg.dctcpRate.maxRate;
+    }
+    c.tcp = std::make_unique<OffloadTcpConnection>(cfg, c.iss, c.irs, peerWindowBytes);
+    c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
+    c.rxRing = std::make_unique<OffloadByteRing>(c.rcvBuf, c.irs + 1);
+    c.txTail = c.iss + 1;
+    c.state = Conn::ESTABLISHED;
+    ++m_established;
+    OnEstablished(id, *c.tcp);
+    m_establishedTrace(id);
+}
+
+// ------------------------------------------------------------------ wire
+
+bool
+OffloadNetDevice::FromWire(Ptr<NetDevice> device,
+                           Ptr<const Packet> packet,
+                           uint16_t protocol,
+                           const Address& from)
+{
+    if (protocol == IPV4)
+    {
+        Ipv4Header ih;
+        packet->PeekHeader(ih);
+        if (ih.GetProtocol() == TCP_PROTOCOL && ih.GetDestination() == GetLocalAddress())
+        {
+            Ptr<Packet> p = packet->Copy();
+            p->RemoveHeader(ih);
+            TcpHeader th;
+            p->RemoveHeader(th);
+            const uint64_t key = Key(ih.GetSource(), th.GetSourcePort(), th.GetDestinationPort());
+            auto it = m_lookup.find(key);
+            if (it != m_lookup.end())
+            {
+                HandleSegment(it->second, th, ih.GetEcn() == Ipv4Header::ECN_CE, p);
+                return true;
+            }
+            auto l = m_listeners.find(th.GetDestinationPort());
+            uint8_t flags = th.GetFlags();
+            if (!(flags & TcpHeader::SYN) && HandleTimeWait(key, th))
+            {
+                return true; // a late segment of a connection the NIC tore down
+            }
+            if (l != m_listeners.end() && (flags & TcpHeader::SYN) && !(flags & TcpHeader::ACK))
+            {
+                PassiveOpen(ih.GetSource(), th, l->second);
+                return true;
+            }
+        }
+    }
+    return m_hostRx.IsNull() ? false : m_hostRx(device, packet, protocol, from);
+}
+
+void
+OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<Packet> payload)
+{
+    Conn& c = m_slots[id];
+    uint8_t flags = th.GetFlags();
+    if (c.state == Conn::SYN_SENT)
+    {
+        if ((flags & TcpHeader::SYN) && (flags & TcpHeader::ACK) &&
+            th.GetAckNumber().GetValue() == c.iss + 1)
+        {
+            c.irs = th.GetSequenceNumber().GetValue();
+            c.ecn = (flags & TcpHeader::ECE) && !(flags & TcpHeader::CWR);
+            if (th.HasOption(TcpOption::WINSCALE))
+            {
+                c.peerShift =
+                    DynamicCast<const TcpOptionWinScale>(th.GetOption(TcpOption::WINSCALE))
+                        ->GetScale();
+            }
+            else
+            {
+                c.ourShift = 0; // the peer does not scale: neither do we
+            }
+            Establish(id, th.GetWindowSize());
+            SendSegment(id, c.tcp->MakeAck(false), nullptr);
+            if (c.appClosed)
+            {
+                // the application closed during the handshake: Close() found no data path
+                // yet, so the FIN is queued now (else the slot would never be freed)
+                c.tcp->AppClose();
+                Ready(id);
+            }
+            m_cpCycles += m_controlCycles;
+            Ptr<OffloadSocket> s = c.socket;
+            Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
+                                &OffloadSocket::Established,
+                                s);
+        }
+        return;
+    }
+    if (c.state == Conn::SYN_RCVD)
+    {
+        if (flags & TcpHeader::SYN)
+        {
+            return; // a retransmitted SYN: our SYN-ACK timer answers it
+        }
+        if (!(flags & TcpHeader::ACK) || th.GetAckNumber().GetValue() != c.iss + 1)
+        {
+            return;
+        }
+        // ourShift is already 0 if the peer's SYN had no window-scale option (PassiveOpen).
+        // It must not be reset when the peer announced shift 0: our SYN-ACK announced
+        // ourShift, and the peer scales every later window of ours by it (RFC 7323).
+        Establish(id, uint32_t(th.GetWindowSize()) << c.peerShift);
+        Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
+        s->SetDevice(GetNode(), this);
+        s->SetAttribute("SndBufSize", UintegerValue(c.sndBuf));
+        s->SetAttribute("RcvBufSize", UintegerValue(c.rcvBuf));
+        s->SetAttribute("SegmentSize", UintegerValue(c.mss));
+        s->Attach(id, c.localPort, c.peer, c.peerPort);
+        c.socket = s;
+        c.listener->Accepted(s, InetSocketAddress(c.peer, c.peerPort));
+        c.listener = nullptr;
+        if (payload->GetSize() == 0 && !(flags & TcpHeader::FIN))
+        {
+            return;
+        }
+        // data on the handshake's last segment: fall through to the data path
+    }
+    if (c.state != Conn::ESTABLISHED)
+    {
+        return;
+    }
+    OffloadSegment seg;
+    seg.seq = th.GetSequenceNumber().GetValue();
+    seg.ack = th.GetAckNumber().GetValue();
+    seg.window = uint32_t(th.GetWindowSize()) << c.peerShift;
+    seg.payloadLen = payload->GetSize();
+    seg.flags = flags;
+    seg.ce = ce;
+    Time admitted(0);
+    if (!AdmitReceived(id, seg, admitted))
+    {
+        ++m_nicRxDrops; // e.g. a full NIC queue: the peer's retransmission repairs it
+        return;
+    }
+    OffloadRxDecision d = c.tcp->OnSegment(seg, Simulator::Now().GetNanoSeconds());
+    if (seg.payloadLen > 0)
+    {
+        m_segmentTrace(id, d.verdict, seg.seq, seg.payloadLen);
+    }
+    Time latency = admitted + ProcessReceived(id, seg, d);
+    ApplyDecision(id, d, payload, seg, latency);
+}
+
+void
+OffloadNetDevice::ApplyDecision(uint32_t id,
+                                const OffloadRxDecision& d,
+                                Ptr<Packet> payload,
+                                const OffloadSegment& seg,
+                                Time latency)
+{
+    Conn& c = m_slots[id];
+    int64_t now = (Simulator::Now() + latency).GetNanoSeconds();
+    int64_t inPlace = now;
+    if (d.writeLen > 0)
+    {
+        // payload straight to its place in the host receive buffer (also out of order)
+        std::vector<uint8_t> buf(d.writeLen);
+        Ptr<Packet> part = payload->CreateFragment(d.writeSeq - seg.seq, d.writeLen);
+        part->CopyData(buf.data(), d.writeLen);
+        bool ok = c.rxRing->Write(d.writeSeq, buf.data(), d.writeLen);
+        NS_ASSERT_MSG(ok, "receive ring overflow: the data path accepted beyond the window");
+        inPlace = c.dma.Transfer(now, d.writeLen);
+        ++m_dmaTransfers;
+    }
+    if (d.sendAck)
+    {
+        if (latency.IsZero())
+        {
+            SendSegment(id, d.ackSegment, nullptr);
+        }
+        else
+        {
+            Simulator::Schedule(latency,
+                                &OffloadNetDevice::SendSegment,
+                                this,
+                                id,
+                                d.ackSegment,
+                                Ptr<Packet>());
+        }
+    }
+    if (d.ackedBytes > 0)
+    {
+        c.txRing->Advance(d.ackedBytes);
+        if (c.socket)
+        {
+            c.socket->SpaceFreed(c.tcp->GetTxFree());
+        }
+    }
+    if (d.delivered > 0 || d.peerClosed)
+    {
+        Simulator::Schedule(NanoSeconds(inPlace) - Simulator::Now(),
+                            &OffloadNetDevice::MakeReadable,
+                            this,
+                            id,
+                            d.delivered,
+                            d.peerClosed,
+                            m_generation[id]);
+    }
+    if (d.reset)
+    {
+        FreeSlot(id);
+        return;
+    }
+    Ready(id); // ACKs may have opened the window, go-back-N may have rewound
+    if (d.finAcked)
+    {
+        MaybeFinish(id);
+    }
+}
+
+void
+OffloadNetDevice::MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation)
+{
+    if (m_generation[id] != generation)
+    {
+        return; // the connection is gone
+    }
+    Conn& c = m_slots[id];
+    c.rxReadable += bytes;
+    if (c.socket && bytes > 0)
+    {
+        c.socket->DataArrived();
+        ++m_notifications;
+    }
+    if (peerClosed && m_generation[id] == generation && !c.peerClosedSeen)
+    {
+        c.peerClosedSeen = true;
+        if (c.socket)
+        {
+            c.socket->PeerClosed();
+        }
+        MaybeFinish(id);
+    }
+}
+
+void
+OffloadNetDevice::MaybeFinish(uint32_t id)
+{
+    Conn& c = m_slots[id];
+    if (c.state == Conn::ESTABLISHED && c.tcp && c.tcp->IsFinAcked() && c.peerClosedSeen)
+    {
+        FreeSlot(id);
+    }
+}
+
+void
+OffloadNetDevice::Ready(uint32_t id)
+{
+    Conn& c = m_slots[id];
+    if (!c.ready && c.tcp)
+    {
+        c.ready = true;
+        m_readyList.push_back(id);
+    }
+    PumpTx();
+}
+
+void
+OffloadNetDevice::PumpTx()
+{
+    uint64_t now = Simulator::Now().GetNanoSeconds();
+    // Segments still inside the NIC (fetching payload, crossing the execution model's
+    // pipeline) are bounded separately from those queued at the wire, so that a pipeline
+    // with latency can be kept full without letting the wire queue grow.
+    while (!m_readyList.empty() && GetQueue()->GetNPackets() < m_txQueuePackets &&
+           m_txInFlight < m_txPipelineDepth)
+    {
+        if (m_readyCursor >= m_readyList.size())
+        {
+            m_readyCursor = 0;
+        }
+        uint32_t id = m_readyList[m_readyCursor];
+        Conn& c = m_slots[id];
+        std::optional<OffloadTxSegment> tx;
+        if (c.tcp)
+        {
+            tx = c.tcp->NextSegment(now);
+        }
+        if (!tx && c.tcp && c.tcp->GetNextSendTimeNs() > now && !c.paceWake.IsRunning())
+        {
+            // paced: nothing may leave before the next send time; come back then
+            c.paceWake = Simulator::Schedule(NanoSeconds(c.tcp->GetNextSendTimeNs() - now),
+                                             &OffloadNetDevice::Ready,
+                                             this,
+                                             id);
+        }
+        if (!tx)
+        {
+            c.ready = false;
+            m_readyList[m_readyCursor] = m_readyList.back();
+            m_readyList.pop_back();
+            continue;
+        }
+        Ptr<Packet> payload;
+        const OffloadSegment& seg = tx->seg;
+        int64_t wire = now;
+        if (seg.payloadLen > 0)
+        {
+            std::vector<uint8_t> buf(seg.payloadLen);
+            bool ok = c.txRing->Read(seg.seq, buf.data(), seg.payloadLen);
+            NS_ASSERT_MSG(ok, "data path asked for bytes outside the send buffer");
+            payload = Create<Packet>(buf.data(), seg.payloadLen);
+            wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
+            ++m_dmaTransfers;
+        }
+        bool nicDrop = false;
+        Time delay = NanoSeconds(wire - int64_t(now)) + ProcessTransmit(id, seg, nicDrop);
+        if (nicDrop)
+        {
+            ++m_nicTxDrops; // lost inside the NIC: the data path's recovery resends it
+            ++m_readyCursor;
+            continue;
+        }
+        // A segment without payload (a lone FIN, a window probe) needs no DMA and would
+        // otherwise overtake the connection's data segments still waiting for theirs: the
+        // peer would see the FIN before the last data, ignore it and wait for our RTO.
+        // Segments of one connection reach the wire in the order the data path produced them.
+        const Time at = std::max(Simulator::Now() + delay, c.txLast);
+        c.txLast = at;
+        delay = at - Simulator::Now();
+        if (delay.IsZero())
+        {
+            SendSegment(id, seg, payload);
+        }
+        else
+        {
+            ++m_txInFlight;
+            Simulator::Schedule(delay, [this, id, seg, payload, gen = m_generation[id]]() {
+                --m_txInFlight;
+                if (m_generation[id] == gen)
+                {
+                    SendSegment(id, seg, payload);
+                }
+                PumpTx();
+            });
+        }
+        ++m_readyCursor; // round robin among connections
+    }
+}
+
+void
+OffloadNetDevice::TxDone(Ptr<const Packet>)
+{
+    if (!m_readyList.empty())
+    {
+        PumpTx();
+    }
+}
+
+void
+OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload)
+{
+    const Conn& c = m_slots[id];
+    Ptr<Packet> p = payload ? payload->Copy() : Create<Packet>();
+    TcpHeader th;
+    th.SetSourcePort(c.localPort);
+    th.SetDestinationPort(c.peerPort);
+    th.SetSequenceNumber(SequenceNumber32(seg.seq));
+    th.SetAckNumber(SequenceNumber32(seg.ack));
+    th.SetFlags(seg.flags);
+    bool syn = seg.flags & OffloadSegment::SYN;
+    uint32_t window = syn ? seg.window : seg.window >> c.ourShift;
+    th.SetWindowSize(static_cast<uint16_t>(std::min<uint32_t>(window, 65535)));
+    if (syn && (c.state == Conn::SYN_SENT || c.peerShift || c.ourShift))
+    {
+        Ptr<TcpOptionWinScale> ws = CreateObject<TcpOptionWinScale>();
+        ws->SetScale(c.ourShift);
+        th.AppendOption(ws);
+    }
+    Ipv4Address local = GetLocalAddress();
+    if (Node::ChecksumEnabled())
+    {
+        th.EnableChecksums();
+        th.InitializeChecksum(local, c.peer, TCP_PROTOCOL);
+    }
+    p->AddHeader(th);
+    Ipv4Header ih;
+    ih.SetSource(local);
+    ih.SetDestination(c.peer);
+    ih.SetProtocol(TCP_PROTOCOL);
+    ih.SetTtl(64);
+    ih.SetPayloadSize(p->GetSize());
+    ih.SetIdentification(m_ipId++);
+    ih.SetDontFragment();
+    ih.SetEcn(c.ecn && seg.payloadLen > 0 ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    if (Node::ChecksumEnabled())
+    {
+        ih.EnableChecksum();
+    }
+    p->AddHeader(ih);
+    PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+}
+
+void
+OffloadNetDevice::ExpireTimeWait()
+{
+    const Time now = Simulator::Now();
+    while (!m_timeWaitOrder.empty() && m_timeWaitOrder.front().first <= now)
+    {
+        // forget expired entries (a 4-tuple torn down again meanwhile has a later expiry)
+        auto old = m_timeWaitTable.find(m_timeWaitOrder.front().second);
+        if (old != m_timeWaitTable.end() && old->second.expiry <= now)
+        {
+            m_timeWaitTable.erase(old);
+        }
+        m_timeWaitOrder.pop_front();
+    }
+}
+
+bool
+OffloadNetDevice::HandleTimeWait(uint64_t key, const TcpHeader& th)
+{
+    ExpireTimeWait();
+    auto it = m_timeWaitTable.find(key);
+    if (it == m_timeWaitTable.end())
+    {
+        return false;
+    }
+    if (th.GetFlags() & TcpHeader::FIN)
+    {
+        // the peer did not get our ACK of its FIN: ACK it again (RFC 793 TIME-WAIT)
+        const TimeWaitEntry& tw = it->second;
+        TcpHeader ack;
+        ack.SetSourcePort(tw.localPort);
+        ack.SetDestinationPort(tw.peerPort);
+        ack.SetSequenceNumber(SequenceNumber32(tw.seq));
+        ack.SetAckNumber(SequenceNumber32(tw.ack));
+        ack.SetFlags(TcpHeader::ACK);
+        ack.SetWindowSize(0);
+        Ipv4Address local = GetLocalAddress();
+        if (Node::ChecksumEnabled())
+        {
+            ack.EnableChecksums();
+            ack.InitializeChecksum(local, tw.peer, TCP_PROTOCOL);
+        }
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(ack);
+        Ipv4Header ih;
+        ih.SetSource(local);
+        ih.SetDestination(tw.peer);
+        ih.SetProtocol(TCP_PROTOCOL);
+        ih.SetTtl(64);
+        ih.SetPayloadSize(p->GetSize());
+        ih.SetIdentification(m_ipId++);
+        ih.SetDontFragment();
+        if (Node::ChecksumEnabled())
+        {
+            ih.EnableChecksum();
+        }
+        p->AddHeader(ih);
+        PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+    }
+    return true;
+}
+
+void
+OffloadNetDevice::TimerScan()
+{
+    uint64_t now = Simulator::Now().GetNanoSeconds();
+    for (uint32_t id : m_active)
+    {
+        Conn& c = m_slots[id];
+        if (c.tcp && c.tcp->UsesControlLoop() && now >= c.nextControlNs)
+        {
+            // the host control loop (rate-based CC, TAS-style timeouts), every interval
+            bool timedOut = c.tcp->OnControlInterval(now);
+            c.nextControlNs = now + c.tcp->GetControlIntervalNs();
+            ++m_controlLoops;
+            if (timedOut && !c.ready)
+            {
+                c.ready = true;
+                m_readyList.push_back(id);
+            }
+        }
+        if (c.tcp && c.tcp->OnTimerScan(now).WantsSend())
+        {
+            if (!c.ready)
+            {
+                c.ready = true;
+                m_readyList.push_back(id);
+            }
+        }
+    }
+    PumpTx();
+    if (!m_active.empty())
+    {
+        m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
+    }
+}
+
+// ------------------------------------------------------------------ execution model defaults
+
+void
+OffloadNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
+                                      Ipv4Address peer,
+                                      uint16_t localPort,
+                                      uint16_t peerPort,
+                                      bool activeOpen)
+{
+}
+
+Time
+OffloadNetDevice::ProcessReceived(uint32_t conn,
+                                  const OffloadSegment& seg,
+                                  const OffloadRxDecision& decision)
+{
+    return Time(0);
+}
+
+Time
+OffloadNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
+{
+    return Time(0);
+}
+
+bool
+OffloadNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency)
+{
+    return true;
+}
+
+void
+OffloadNetDevice::OnConnectionClosed(uint32_t conn)
+{
+}
+
+void
+OffloadNetDevice::GetEndpoints(uint32_t conn,
+                               Ipv4Address& peer,
+                               uint16_t& localPort,
+                               uint16_t& peerPort) const
+{
+    const Conn& c = m_slots[conn];
+    peer = c.peer;
+    localPort = c.localPort;
+    peerPort = c.peerPort;
+}
+
+void
+OffloadNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
+{
+}
+
+void
+OffloadNetDevice::OnApplicationRead(uint32_t conn, uint32_t bytes)
+{
+}
+
+const OffloadTcpConnection&
+OffloadNetDevice::GetConnection(uint32_t conn) const
+{
+    NS_ABORT_MSG_IF(!m_slots[conn].tcp, "connection " << conn << " is not established");
+    return *m_slots[conn].tcp;
+}
+
+// ------------------------------------------------------------------ statistics
+
+OffloadTcpCounters
+OffloadNetDevice::GetTotals() const
+{
+    OffloadTcpCounters t = m_finished;
+    for (uint32_t id : m_active)
+    {
+        const Conn& c = m_slots[id];
+        if (!c.tcp)
+        {
+            continue;
+        }
+        t += c.tcp->GetCounters();
+    }
+    return t;
+}
+
+uint64_t
+OffloadNetDevice::GetRefusedConnections() const
+{
+    return m_refused;
+}
+
+uint64_t
+OffloadNetDevice::GetControlPlaneCycles() const
+{
+    return m_cpCycles;
+}
+
+void
+OffloadNetDevice::AddCounters(nlohmann::json& nic) const
+{
+    OffloadTcpCounters t = GetTotals();
+    auto add = [&nic](const char* key, uint64_t v) { nic[key] = nic.value(key, uint64_t(0)) + v; };
+    add("segments_received", t.segmentsReceived);
+    add("in_order", t.inOrder);
+    add("out_of_order_placed", t.outOfOrderPlaced);
+    add("fidelity_drops", t.fidelityDrops);
+    add("window_drops", t.windowDrops);
+    add("duplicates", t.duplicates);
+    add("dup_acks", t.dupAcks);
+    add("go_back_n", t.goBackN);
+    add("retx_segments", t.retransmittedSegments);
+    add("retx_bytes", t.retransmittedBytes);
+    add("timeouts", t.timeouts);
+    add("ce_received", t.ceReceived);
+    add("ece_received", t.eceReceived);
+    add("connections_established", m_established);
+    add("connections_refused", m_refused);
+    add("handshake_failures", m_handshakeFailures);
+    add("control_plane_cycles", m_cpCycles);
+    add("control_loop_runs", m_controlLoops);
+    add("dma_transfers", m_dmaTransfers);
+    add("nic_rx_drops", m_nicRxDrops);
+    add("nic_tx_drops", m_nicTxDrops);
+    add("app_notifications", m_notifications);
+}
+
+} // namespace ns3

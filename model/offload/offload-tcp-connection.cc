@@ -1,0 +1,898 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "offload-tcp-connection.h"
+
+#include "offload-seq.h"
+
+#include "ns3/presto-input-error.h"
+
+#include <algorithm>
+#include <string>
+
+// Pure logic with no ns-3 dependency (no NS_LOG, no Simulator): every NIC design calls it per
+// segment, per timer scan and per application event, and the unit tests compile it alone.
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Largest buffer, bytes: keeps all compared sequence numbers within 2^31 of each other.
+constexpr uint32_t MAX_BUFFER = ReassemblyTracker::MAX_WINDOW;
+
+/// Largest RTO doubling count (2^20 times any sane RTO exceeds any sane maximum).
+constexpr uint32_t MAX_BACKOFF = 20;
+
+[[noreturn]] void
+Bad(const char* where, const std::string& what)
+{
+    throw PrestoInputError(std::string(where) + ": " + what);
+}
+
+} // namespace
+
+void
+OffloadTcpConfig::Validate(const char* where) const
+{
+    if (mss == 0 || mss > MAX_BUFFER)
+    {
+        Bad(where,
+            "mss=" + std::to_string(mss) + " bytes must be in [1, " + std::to_string(MAX_BUFFER) +
+                "]");
+    }
+    if (fidelity > ReassemblyTracker::MAX_FIDELITY && fidelity != ReassemblyTracker::UNBOUNDED)
+    {
+        Bad(where,
+            "fidelity K=" + std::to_string(fidelity) + " must be in [0, " +
+                std::to_string(ReassemblyTracker::MAX_FIDELITY) + "] or UNBOUNDED");
+    }
+    if (rxBufferSize == 0 || rxBufferSize > MAX_BUFFER)
+    {
+        Bad(where,
+            "rxBufferSize=" + std::to_string(rxBufferSize) + " bytes must be in [1, " +
+                std::to_string(MAX_BUFFER) + "]");
+    }
+    if (txBufferSize == 0 || txBufferSize > MAX_BUFFER)
+    {
+        Bad(where,
+            "txBufferSize=" + std::to_string(txBufferSize) + " bytes must be in [1, " +
+                std::to_string(MAX_BUFFER) + "]");
+    }
+    if (initialCwndSegments == 0 ||
+        static_cast<uint64_t>(initialCwndSegments) * mss > OffloadNewReno::MAX_CWND)
+    {
+        Bad(where,
+            "initialCwndSegments=" + std::to_string(initialCwndSegments) +
+                " must be >= 1 and at most " + std::to_string(OffloadNewReno::MAX_CWND) +
+                " bytes in total");
+    }
+    if (minRtoNs == 0)
+    {
+        Bad(where, "minRtoNs must be > 0");
+    }
+    if (initialRtoNs == 0)
+    {
+        Bad(where, "initialRtoNs must be > 0");
+    }
+    if (maxRtoNs < minRtoNs || maxRtoNs < initialRtoNs)
+    {
+        Bad(where,
+            "maxRtoNs=" + std::to_string(maxRtoNs) + " must be >= minRtoNs and >= initialRtoNs");
+    }
+    if (dupAckThreshold == 0)
+    {
+        Bad(where, "dupAckThreshold must be >= 1");
+    }
+    if (ackPolicy != OffloadAckPolicy::EVERY_SEGMENT)
+    {
+        Bad(where, "unknown ackPolicy " + std::to_string(static_cast<int>(ackPolicy)));
+    }
+    if (congestion != OffloadCongestionType::DCTCP &&
+        congestion != OffloadCongestionType::NEW_RENO &&
+        congestion != OffloadCongestionType::DCTCP_RATE)
+    {
+        Bad(where, "unknown congestion type " + std::to_string(static_cast<int>(congestion)));
+    }
+    if (!(dctcpGain > 0.0 && dctcpGain <= 1.0))
+    {
+        Bad(where, "dctcpGain=" + std::to_string(dctcpGain) + " must be in (0, 1]");
+    }
+    if (!(dctcpAlphaInit >= 0.0 && dctcpAlphaInit <= 1.0))
+    {
+        Bad(where, "dctcpAlphaInit=" + std::to_string(dctcpAlphaInit) + " must be in [0, 1]");
+    }
+    if (congestion == OffloadCongestionType::DCTCP_RATE)
+    {
+        OffloadDctcpRateParams p = dctcpRate;
+        p.gain = dctcpGain;
+        p.alphaInit = dctcpAlphaInit;
+        p.Validate((std::string(where) + ": dctcpRate").c_str());
+    }
+    if (controlIntervalRtts == 0)
+    {
+        Bad(where, "controlIntervalRtts must be >= 1");
+    }
+    if (controlRttInitNs == 0)
+    {
+        Bad(where, "controlRttInitNs must be > 0");
+    }
+}
+
+OffloadTcpCounters&
+OffloadTcpCounters::operator+=(const OffloadTcpCounters& o)
+{
+    segmentsReceived += o.segmentsReceived;
+    inOrder += o.inOrder;
+    outOfOrderPlaced += o.outOfOrderPlaced;
+    fidelityDrops += o.fidelityDrops;
+    windowDrops += o.windowDrops;
+    duplicates += o.duplicates;
+    bytesDelivered += o.bytesDelivered;
+    acksSent += o.acksSent;
+    windowUpdates += o.windowUpdates;
+    probesAnswered += o.probesAnswered;
+    ceReceived += o.ceReceived;
+    dataSegmentsSent += o.dataSegmentsSent;
+    bytesSent += o.bytesSent;
+    retransmittedSegments += o.retransmittedSegments;
+    retransmittedBytes += o.retransmittedBytes;
+    bytesAcked += o.bytesAcked;
+    dupAcks += o.dupAcks;
+    goBackN += o.goBackN;
+    timeouts += o.timeouts;
+    eceReceived += o.eceReceived;
+    cwrSent += o.cwrSent;
+    rttSamples += o.rttSamples;
+    windowProbes += o.windowProbes;
+    invalidAcks += o.invalidAcks;
+    oldAcks += o.oldAcks;
+    noAckDrops += o.noAckDrops;
+    resets += o.resets;
+    return *this;
+}
+
+namespace
+{
+
+/// Validate first, so that a bad configuration is reported before any member uses it.
+const OffloadTcpConfig&
+Checked(const OffloadTcpConfig& c)
+{
+    c.Validate("OffloadTcpConnection");
+    return c;
+}
+
+} // namespace
+
+OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
+                                           uint32_t iss,
+                                           uint32_t irs,
+                                           uint32_t peerWindow,
+                                           std::unique_ptr<OffloadCongestionOps> cc)
+    : m_config(Checked(config)),
+      m_cc(std::move(cc)),
+      m_rx(config.fidelity, irs + 1, config.rxBufferSize),
+      m_sndUna(iss + 1),
+      m_sndNxt(iss + 1),
+      m_sndMax(iss + 1),
+      m_sndBufEnd(iss + 1),
+      m_peerRightEdge(iss + 1 + std::min(peerWindow, MAX_BUFFER)),
+      m_peerWindowLast(peerWindow),
+      m_lastAdvWindow(config.rxBufferSize)
+{
+    if (peerWindow > MAX_BUFFER)
+    {
+        Bad("OffloadTcpConnection",
+            "peer window " + std::to_string(peerWindow) + " bytes exceeds the TCP limit of " +
+                std::to_string(MAX_BUFFER));
+    }
+    if (!m_cc)
+    {
+        m_cc = CreateOffloadCongestion(config.congestion,
+                                       config.mss,
+                                       config.initialCwndSegments,
+                                       config.dctcpGain,
+                                       config.dctcpAlphaInit,
+                                       config.dctcpRate);
+    }
+    m_cc->Init(m_sndNxt);
+}
+
+// ---------------------------------------------------------------------------------------
+// Receive path
+// ---------------------------------------------------------------------------------------
+
+OffloadRxDecision
+OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
+{
+    OffloadRxDecision d;
+    ++m_counters.segmentsReceived;
+
+    // 1. Control segments belong to the host control plane.
+    if (seg.Has(OffloadSegment::RST))
+    {
+        ++m_counters.resets;
+        m_reset = true;
+        d.reset = true;
+        return d;
+    }
+    if (seg.Has(OffloadSegment::SYN))
+    {
+        d.toHost = true; // e.g. a retransmitted SYN-ACK: the control plane answers it
+        return d;
+    }
+    if (m_reset)
+    {
+        return d; // torn down: the control plane removes the connection
+    }
+    // 2. In a synchronised state every segment carries ACK (RFC 793); one without is bogus.
+    if (!seg.Has(OffloadSegment::ACK))
+    {
+        ++m_counters.noAckDrops;
+        return d;
+    }
+
+    // 3. The ACK field (send side). An ack of data never sent: answer with an ACK and drop
+    //    the segment (RFC 793); an ack below snd_una is old news and is ignored.
+    if (seq::Lt(m_sndMax, seg.ack))
+    {
+        ++m_counters.invalidAcks;
+        d.sendAck = true;
+        d.ackSegment = MakeAck(false);
+        return d;
+    }
+    if (seq::Lt(seg.ack, m_sndUna))
+    {
+        ++m_counters.oldAcks;
+    }
+    else
+    {
+        ProcessAck(seg, nowNs, d);
+    }
+
+    // 4. Payload and FIN (receive side).
+    const bool fin = seg.Has(OffloadSegment::FIN);
+    bool ackRequired = false;
+    if (seg.payloadLen > 0 || fin)
+    {
+        ackRequired = true; // every segment occupying sequence space is answered
+        if (seg.ce)
+        {
+            ++m_counters.ceReceived;
+        }
+        if (m_peerFin)
+        {
+            // After the FIN nothing new can come: a retransmission of old data or the FIN.
+            if (seg.payloadLen > 0)
+            {
+                d.verdict = ReassemblyTracker::DUPLICATE;
+                ++m_counters.duplicates;
+            }
+        }
+        else
+        {
+            if (seg.payloadLen > 0)
+            {
+                const ReassemblyTracker::Result r = m_rx.OnSegment(seg.seq, seg.payloadLen);
+                d.verdict = r.verdict;
+                d.writeSeq = r.writeSeq;
+                d.writeLen = r.writeLen;
+                d.delivered = r.delivered;
+                m_rxUnread += r.delivered;
+                m_counters.bytesDelivered += r.delivered;
+                switch (r.verdict)
+                {
+                case ReassemblyTracker::IN_ORDER:
+                    ++m_counters.inOrder;
+                    break;
+                case ReassemblyTracker::OUT_OF_ORDER_PLACED:
+                    ++m_counters.outOfOrderPlaced;
+                    break;
+                case ReassemblyTracker::DUPLICATE:
+                    ++m_counters.duplicates;
+                    break;
+                case ReassemblyTracker::DROPPED_FIDELITY:
+                    ++m_counters.fidelityDrops;
+                    break;
+                case ReassemblyTracker::DROPPED_WINDOW:
+                    ++m_counters.windowDrops;
+                    break;
+                case ReassemblyTracker::NO_PAYLOAD:
+                    break;
+                }
+            }
+            // The FIN sits after the segment's last byte. Its position is remembered even
+            // when it arrives ahead of earlier data (spraying reorders the last segments of a
+            // flow): the stream end does not move, and a FIN forgotten here would be
+            // recovered only by the peer's retransmission timeout. It is consumed once every
+            // byte before it is in order.
+            if (fin)
+            {
+                m_finPending = true;
+                m_finSeq = seg.seq + seg.payloadLen;
+            }
+            if (m_finPending && m_rx.GetRcvNext() == m_finSeq)
+            {
+                m_peerFin = true;
+                d.peerClosed = true;
+            }
+        }
+    }
+    else if (seq::Lt(seg.seq, GetRcvNext()))
+    {
+        // A zero-length segment below rcv_next is unacceptable (RFC 793): answer with an
+        // ACK. This is the peer's zero-window probe (seq = snd_una - 1) or keep-alive. Our own
+        // pure ACKs carry seq = snd_max, which is never below the peer's rcv_next, so two
+        // offload connections cannot ping-pong ACKs.
+        ackRequired = true;
+        ++m_counters.probesAnswered;
+    }
+
+    if (ackRequired)
+    {
+        d.sendAck = true;
+        d.ackSegment = MakeAck(seg.ce); // DCTCP exact echo: ECE iff this segment was CE
+    }
+    return d;
+}
+
+void
+OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, OffloadRxDecision& d)
+{
+    const uint32_t acked = seg.ack - m_sndUna;
+    const bool ece = seg.Has(OffloadSegment::ECE);
+    if (ece)
+    {
+        ++m_counters.eceReceived;
+    }
+    bool dupThresholdReached = false;
+    if (acked > 0)
+    {
+        // The FIN occupies the sequence number m_sndBufEnd; everything below it is payload.
+        uint32_t dataAcked = acked;
+        if (m_closeRequested && seq::Lt(m_sndBufEnd, seg.ack))
+        {
+            dataAcked -= 1;
+            if (!m_finAcked)
+            {
+                m_finAcked = true;
+                d.finAcked = true;
+            }
+        }
+        m_sndUna = seg.ack;
+        if (seq::Lt(m_sndNxt, m_sndUna))
+        {
+            m_sndNxt = m_sndUna; // go-back-N re-sends only what the peer does not have yet
+        }
+        m_dupAcks = 0;
+        if (m_inRecovery && seq::Lt(m_recover, m_sndUna))
+        {
+            m_inRecovery = false;
+        }
+        d.ackedBytes = dataAcked;
+        m_counters.bytesAcked += dataAcked;
+
+        if (m_rttTiming && seq::Leq(m_rttSeq, seg.ack))
+        {
+            // Karn: the timed segment was sent once (timing stops at any go-back-N).
+            m_rttTiming = false;
+            UpdateRtt(static_cast<int64_t>(nowNs - m_rttStartNs));
+        }
+        // RFC 6298 (5.2), (5.3): stop the timer when all is acknowledged, else restart it.
+        if (m_sndUna == m_sndMax)
+        {
+            m_rtoArmed = false;
+        }
+        else
+        {
+            m_rtoArmed = true;
+            m_rtoDeadlineNs = nowNs + GetRtoNs();
+        }
+    }
+    else if (seg.payloadLen == 0 && !seg.Has(OffloadSegment::FIN) &&
+             seg.window == m_peerWindowLast && seq::Lt(m_sndUna, m_sndMax))
+    {
+        // RFC 5681 duplicate ACK. Go-back-N exactly at the threshold, and only once per
+        // window: not again before snd_una passes the recovery point (RFC 6582's "covers
+        // more than recover"), so that the duplicate ACKs our own re-sent copies cause
+        // cannot start a second, spurious go-back-N.
+        ++m_dupAcks;
+        ++m_counters.dupAcks;
+        dupThresholdReached = m_dupAcks == m_config.dupAckThreshold && !m_inRecovery;
+    }
+
+    // The peer's window: the right edge never moves left (see class doc).
+    const uint32_t edge = seg.ack + std::min(seg.window, MAX_BUFFER);
+    if (seq::Lt(m_peerRightEdge, edge))
+    {
+        m_peerRightEdge = edge;
+    }
+    m_peerWindowLast = seg.window;
+
+    if (m_cc->OnAck(acked, ece, m_sndUna, m_sndMax))
+    {
+        m_cwrPending = true;
+    }
+    if (dupThresholdReached)
+    {
+        m_cc->OnLoss(m_sndMax - m_sndUna, m_sndMax);
+        GoBackN();
+        ++m_counters.goBackN;
+        d.goBackN = true;
+    }
+}
+
+void
+OffloadTcpConnection::GoBackN()
+{
+    m_sndNxt = m_sndUna;
+    m_recover = m_sndMax;
+    m_inRecovery = true;
+    m_rttTiming = false; // Karn: an ACK may now answer either copy
+}
+
+std::optional<OffloadSegment>
+OffloadTcpConnection::AppRead(uint32_t bytes)
+{
+    if (bytes > m_rxUnread)
+    {
+        Bad("OffloadTcpConnection::AppRead",
+            "reading " + std::to_string(bytes) + " bytes but only " + std::to_string(m_rxUnread) +
+                " are delivered and unread");
+    }
+    m_rxUnread -= bytes;
+    m_rx.OpenWindow(bytes);
+    if (m_peerFin || m_reset)
+    {
+        return std::nullopt; // the peer sends no more data
+    }
+    const uint32_t w = m_rx.GetWindow();
+    const uint32_t step = std::min(m_config.mss, m_config.rxBufferSize / 2);
+    const uint64_t grown = static_cast<uint64_t>(m_lastAdvWindow) + std::max(step, 1u);
+    if (w >= grown && w >= 2ull * m_lastAdvWindow)
+    {
+        ++m_counters.windowUpdates;
+        return MakeAck(false);
+    }
+    return std::nullopt;
+}
+
+OffloadSegment
+OffloadTcpConnection::MakeAck(bool ece)
+{
+    OffloadSegment a;
+    a.seq = m_sndMax;
+    a.ack = GetRcvNext();
+    a.window = m_rx.GetWindow();
+    a.flags = OffloadSegment::ACK | (ece ? OffloadSegment::ECE : 0);
+    m_lastAdvWindow = a.window;
+    ++m_counters.acksSent;
+    return a;
+}
+
+// ---------------------------------------------------------------------------------------
+// Send path
+// ---------------------------------------------------------------------------------------
+
+uint32_t
+OffloadTcpConnection::AppSend(uint32_t bytes)
+{
+    if (m_closeRequested)
+    {
+        Bad("OffloadTcpConnection::AppSend",
+            "the application sent " + std::to_string(bytes) + " bytes after closing");
+    }
+    const uint32_t accepted = std::min(bytes, GetTxFree());
+    m_sndBufEnd += accepted;
+    return accepted;
+}
+
+void
+OffloadTcpConnection::AppClose()
+{
+    m_closeRequested = true;
+}
+
+uint32_t
+OffloadTcpConnection::UnsentFrom(uint32_t seq) const
+{
+    return seq::Lt(seq, m_sndBufEnd) ? m_sndBufEnd - seq : 0;
+}
+
+std::optional<OffloadTxSegment>
+OffloadTcpConnection::NextSegment(uint64_t nowNs)
+{
+    if (m_reset)
+    {
+        return std::nullopt;
+    }
+    OffloadTxSegment out;
+    OffloadSegment& s = out.seg;
+    s.ack = GetRcvNext();
+    s.window = m_rx.GetWindow();
+    s.flags = OffloadSegment::ACK;
+
+    if (m_probePending)
+    {
+        m_probePending = false;
+        s.seq = m_sndUna - 1; // old sequence number: the peer must answer with an ACK
+        out.probe = true;
+        m_lastAdvWindow = s.window;
+        ++m_counters.windowProbes;
+        return out;
+    }
+
+    // Sending is limited by both windows, counted from snd_una.
+    const uint32_t cwndEdge = m_sndUna + std::min(m_cc->GetCwnd(), MAX_BUFFER);
+    const uint32_t edge = seq::Lt(cwndEdge, m_peerRightEdge) ? cwndEdge : m_peerRightEdge;
+    const uint32_t usable = seq::Lt(m_sndNxt, edge) ? edge - m_sndNxt : 0;
+    const bool retransmission = seq::Lt(m_sndNxt, m_sndMax);
+    uint32_t avail = UnsentFrom(m_sndNxt);
+    if (retransmission)
+    {
+        // A re-sent segment never straddles snd_max: new data is timed and counted apart.
+        avail = std::min(avail, m_sndMax - m_sndNxt);
+    }
+    uint32_t len = std::min({m_config.mss, avail, usable});
+    if (len > 0 && len < m_config.mss && len < avail && m_sndNxt != m_sndUna)
+    {
+        len = 0; // silly-window avoidance: wait for a full segment while data is in flight
+    }
+    const bool finDue = m_closeRequested && m_sndNxt + len == m_sndBufEnd;
+    // The FIN takes no buffer space at the peer, so it needs no window.
+    const bool fin = finDue && (retransmission ? seq::Lt(m_sndNxt + len, m_sndMax)
+                                               : !seq::Lt(m_sndBufEnd, m_sndMax));
+    if (len == 0 && !fin)
+    {
+        return std::nullopt;
+    }
+    const uint64_t rate = m_cc->GetPacingRate();
+    if (rate > 0 && nowNs < m_nextSendNs)
+    {
+        return std::nullopt; // the NIC's rate limiter has not released this flow yet
+    }
+
+    s.seq = m_sndNxt;
+    s.payloadLen = len;
+    if (fin)
+    {
+        s.flags |= OffloadSegment::FIN;
+    }
+    if (m_cwrPending && !retransmission)
+    {
+        s.flags |= OffloadSegment::CWR; // RFC 3168: the first new data after the reduction
+        m_cwrPending = false;
+        ++m_counters.cwrSent;
+    }
+    out.retransmission = retransmission;
+    const uint32_t seqLen = len + (fin ? 1 : 0);
+    if (retransmission)
+    {
+        ++m_counters.retransmittedSegments;
+        m_counters.retransmittedBytes += len;
+    }
+    else
+    {
+        ++m_counters.dataSegmentsSent;
+        m_counters.bytesSent += len;
+        if (!m_rttTiming)
+        {
+            m_rttTiming = true;
+            m_rttSeq = m_sndNxt + seqLen;
+            m_rttStartNs = nowNs;
+        }
+    }
+    if (rate > 0)
+    {
+        // The next segment may leave once this one has been sent at the rate (rounded up, so
+        // the rate is never exceeded). No credit is kept for a late call: pacing spaces
+        // segments, it does not make up for an idle flow.
+        m_nextSendNs = nowNs + (static_cast<uint64_t>(seqLen) * 1000000000ull + rate - 1) / rate;
+    }
+    m_sndNxt += seqLen;
+    if (seq::Lt(m_sndMax, m_sndNxt))
+    {
+        m_sndMax = m_sndNxt;
+    }
+    if (!m_rtoArmed)
+    {
+        m_rtoArmed = true; // RFC 6298 (5.1)
+        m_rtoDeadlineNs = nowNs + GetRtoNs();
+    }
+    m_persistArmed = false;
+    m_persistBackoff = 0;
+    m_lastAdvWindow = s.window;
+    return out;
+}
+
+OffloadTimerDecision
+OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
+{
+    OffloadTimerDecision t;
+    if (m_reset)
+    {
+        return t;
+    }
+    if (!m_config.hostLoopTimeouts && m_rtoArmed && seq::Lt(m_sndUna, m_sndMax) &&
+        nowNs >= m_rtoDeadlineNs)
+    {
+        // RFC 6298 (5.4)-(5.6): go back to snd_una, back off, restart the timer.
+        ++m_counters.timeouts;
+        m_cc->OnTimeout(m_sndMax - m_sndUna, m_sndMax);
+        GoBackN();
+        m_dupAcks = 0;
+        m_backoff = std::min(m_backoff + 1, MAX_BACKOFF);
+        m_rtoDeadlineNs = nowNs + GetRtoNs();
+        t.timeout = true;
+    }
+    else if (m_rtoArmed && m_sndUna == m_sndMax)
+    {
+        m_rtoArmed = false;
+    }
+
+    // Persist: nothing in flight, data waiting, and the peer's window is closed.
+    const bool blocked =
+        m_sndUna == m_sndMax && UnsentFrom(m_sndNxt) > 0 && seq::Leq(m_peerRightEdge, m_sndNxt);
+    if (!blocked)
+    {
+        m_persistArmed = false;
+        m_persistBackoff = 0;
+    }
+    else if (!m_persistArmed)
+    {
+        m_persistArmed = true;
+        m_persistDeadlineNs = nowNs + GetRtoNs();
+    }
+    else if (nowNs >= m_persistDeadlineNs)
+    {
+        m_probePending = true;
+        m_persistBackoff = std::min(m_persistBackoff + 1, MAX_BACKOFF);
+        const uint64_t interval = std::min(m_config.maxRtoNs, GetRtoNs() << m_persistBackoff);
+        m_persistDeadlineNs = nowNs + interval;
+        t.probe = true;
+    }
+    return t;
+}
+
+bool
+OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
+{
+    m_cc->OnControlInterval(nowNs, ControlRttNs());
+    if (!m_config.hostLoopTimeouts || m_reset)
+    {
+        return false;
+    }
+    if (m_sndUna != m_loopLastUna || m_sndUna == m_sndMax)
+    {
+        // progress, or nothing outstanding: the stall count starts over
+        m_loopLastUna = m_sndUna;
+        m_loopStalled = 0;
+        m_loopProgressNs = nowNs;
+        return false;
+    }
+    // TAS: retransmit after 4 control intervals and at least 2 RTT without ACK progress
+    if (++m_loopStalled >= 4 && nowNs - m_loopProgressNs >= 2 * ControlRttNs())
+    {
+        ++m_counters.timeouts;
+        m_cc->OnTimeout(m_sndMax - m_sndUna, m_sndMax);
+        GoBackN();
+        m_dupAcks = 0;
+        m_loopStalled = 0;
+        m_loopProgressNs = nowNs;
+        return true;
+    }
+    return false;
+}
+
+bool
+OffloadTcpConnection::UsesControlLoop() const
+{
+    return m_config.hostLoopTimeouts || m_cc->GetPacingRate() > 0;
+}
+
+uint64_t
+OffloadTcpConnection::GetControlIntervalNs() const
+{
+    return std::max<uint64_t>(1, ControlRttNs() * m_config.controlIntervalRtts);
+}
+
+uint64_t
+OffloadTcpConnection::ControlRttNs() const
+{
+    // SRTT once there is a sample (TAS uses the NIC's RTT estimate), else the configured guess.
+    return m_hasRtt && m_srttNs > 0 ? static_cast<uint64_t>(m_srttNs) : m_config.controlRttInitNs;
+}
+
+uint64_t
+OffloadTcpConnection::GetPacingRate() const
+{
+    return m_cc->GetPacingRate();
+}
+
+uint64_t
+OffloadTcpConnection::GetNextSendTimeNs() const
+{
+    return m_nextSendNs;
+}
+
+void
+OffloadTcpConnection::UpdateRtt(int64_t sampleNs)
+{
+    ++m_counters.rttSamples;
+    if (sampleNs < 0)
+    {
+        sampleNs = 0;
+    }
+    if (!m_hasRtt)
+    {
+        // RFC 6298 (2.2)
+        m_srttNs = sampleNs;
+        m_rttVarNs = sampleNs / 2;
+        m_hasRtt = true;
+    }
+    else
+    {
+        // RFC 6298 (2.3), beta = 1/4 then alpha = 1/8 (RTTVAR uses the old SRTT)
+        const int64_t err = m_srttNs > sampleNs ? m_srttNs - sampleNs : sampleNs - m_srttNs;
+        m_rttVarNs = (3 * m_rttVarNs + err) / 4;
+        m_srttNs = (7 * m_srttNs + sampleNs) / 8;
+    }
+    m_backoff = 0; // Karn: a valid sample ends the backoff
+}
+
+// ---------------------------------------------------------------------------------------
+// Accessors
+// ---------------------------------------------------------------------------------------
+
+uint64_t
+OffloadTcpConnection::GetRtoNs() const
+{
+    uint64_t base = m_config.initialRtoNs;
+    if (m_hasRtt)
+    {
+        base =
+            std::max<uint64_t>(m_config.minRtoNs, static_cast<uint64_t>(m_srttNs + 4 * m_rttVarNs));
+    }
+    base = std::min(base, m_config.maxRtoNs);
+    for (uint32_t i = 0; i < m_backoff && base < m_config.maxRtoNs; ++i)
+    {
+        base *= 2;
+    }
+    return std::min(base, m_config.maxRtoNs);
+}
+
+uint32_t
+OffloadTcpConnection::GetSndUna() const
+{
+    return m_sndUna;
+}
+
+uint32_t
+OffloadTcpConnection::GetSndNxt() const
+{
+    return m_sndNxt;
+}
+
+uint32_t
+OffloadTcpConnection::GetSndMax() const
+{
+    return m_sndMax;
+}
+
+uint32_t
+OffloadTcpConnection::GetRcvNext() const
+{
+    return m_rx.GetRcvNext() + (m_peerFin ? 1 : 0);
+}
+
+uint32_t
+OffloadTcpConnection::GetAdvertisedWindow() const
+{
+    return m_rx.GetWindow();
+}
+
+uint32_t
+OffloadTcpConnection::GetPeerWindowEdge() const
+{
+    return m_peerRightEdge;
+}
+
+uint32_t
+OffloadTcpConnection::GetCwnd() const
+{
+    return m_cc->GetCwnd();
+}
+
+int64_t
+OffloadTcpConnection::GetSrttNs() const
+{
+    return m_srttNs;
+}
+
+int64_t
+OffloadTcpConnection::GetRttVarNs() const
+{
+    return m_rttVarNs;
+}
+
+uint32_t
+OffloadTcpConnection::GetBackoff() const
+{
+    return m_backoff;
+}
+
+bool
+OffloadTcpConnection::IsRtoArmed() const
+{
+    return m_rtoArmed;
+}
+
+uint64_t
+OffloadTcpConnection::GetRtoDeadlineNs() const
+{
+    return m_rtoDeadlineNs;
+}
+
+uint32_t
+OffloadTcpConnection::GetTxBuffered() const
+{
+    return seq::Lt(m_sndUna, m_sndBufEnd) ? m_sndBufEnd - m_sndUna : 0;
+}
+
+uint32_t
+OffloadTcpConnection::GetTxFree() const
+{
+    return m_config.txBufferSize - GetTxBuffered();
+}
+
+uint32_t
+OffloadTcpConnection::GetRxUnread() const
+{
+    return m_rxUnread;
+}
+
+bool
+OffloadTcpConnection::IsPeerClosed() const
+{
+    return m_peerFin;
+}
+
+bool
+OffloadTcpConnection::IsFinAcked() const
+{
+    return m_finAcked;
+}
+
+bool
+OffloadTcpConnection::IsReset() const
+{
+    return m_reset;
+}
+
+const OffloadTcpCounters&
+OffloadTcpConnection::GetCounters() const
+{
+    return m_counters;
+}
+
+const OffloadTcpConfig&
+OffloadTcpConnection::GetConfig() const
+{
+    return m_config;
+}
+
+const OffloadCongestionOps&
+OffloadTcpConnection::GetCongestion() const
+{
+    return *m_cc;
+}
+
+const ReassemblyTracker&
+OffloadTcpConnection::GetReassembly() const
+{
+    return m_rx;
+}
+
+} // namespace ns3

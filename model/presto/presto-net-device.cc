@@ -1,0 +1,372 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "presto-net-device.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PrestoNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(PrestoNetDevice);
+
+TypeId
+PrestoNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PrestoNetDevice")
+            .SetParent<OffloadNetDevice>()
+            .SetGroupName("Presto")
+            .AddConstructor<PrestoNetDevice>()
+            .AddAttribute("ReassemblyFidelity",
+                          "Out-of-order intervals K per connection, one value per class: "
+                          "\"K0,K1,...\", each 0..16 or full (unbounded reassembly, the "
+                          "reference; not a pipeline program)",
+                          StringValue("1"),
+                          MakeStringAccessor(&PrestoNetDevice::m_fidelityText),
+                          MakeStringChecker())
+            .AddAttribute("ClassifierRules",
+                          "File of classifier rules mapping connections to fidelity classes "
+                          "(\"\": every connection in class 0); see PrestoClassifier",
+                          StringValue(""),
+                          MakeStringAccessor(&PrestoNetDevice::m_rulesFile),
+                          MakeStringChecker())
+            .AddAttribute("StageBudget",
+                          "Match-action stages of the pipeline, stages",
+                          UintegerValue(12),
+                          MakeUintegerAccessor(&PrestoNetDevice::m_stageBudget),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("PipelineClock",
+                          "Pipeline clock, Hz (one packet per clock per pipe)",
+                          DoubleValue(1.25e9),
+                          MakeDoubleAccessor(&PrestoNetDevice::m_clockHz),
+                          MakeDoubleChecker<double>(1e6))
+            .AddAttribute("Pipes",
+                          "Parallel pipes running the program, pipes",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&PrestoNetDevice::m_pipes),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("StageLatency",
+                          "Latency of one match-action stage, cycles",
+                          UintegerValue(12),
+                          MakeUintegerAccessor(&PrestoNetDevice::m_stageCycles),
+                          MakeUintegerChecker<uint32_t>(1, 10000));
+    return tid;
+}
+
+PrestoNetDevice::PrestoNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PrestoNetDevice::~PrestoNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+uint32_t
+PrestoNetDevice::ParseFidelity(const std::string& text, const std::string& where)
+{
+    if (text == "full")
+    {
+        return ReassemblyTracker::UNBOUNDED;
+    }
+    std::istringstream is(text);
+    uint32_t k;
+    if (is >> k && is.eof() && k <= ReassemblyTracker::MAX_FIDELITY)
+    {
+        return k;
+    }
+    throw PrestoInputError(where + "=" + text + " is not valid; valid values: 0.." +
+                           std::to_string(ReassemblyTracker::MAX_FIDELITY) +
+                           " or full (one value per class, separated by commas)");
+}
+
+std::vector<uint32_t>
+PrestoNetDevice::ParseFidelities(const std::string& text, const std::string& where)
+{
+    std::vector<uint32_t> ks;
+    std::istringstream is(text);
+    std::string item;
+    while (std::getline(is, item, ','))
+    {
+        ks.push_back(ParseFidelity(item, where));
+    }
+    if (ks.empty())
+    {
+        throw PrestoInputError(where + " is empty; give K per class, e.g. 1 or 2,0,full");
+    }
+    return ks;
+}
+
+RmtPipelineConfig
+PrestoNetDevice::PipelineConfig() const
+{
+    RmtPipelineConfig cfg;
+    cfg.name = "presto-rx";
+    cfg.stageBudget = m_stageBudget;
+    cfg.clockHz = m_clockHz;
+    cfg.pipes = m_pipes;
+    cfg.stageLatencyCycles = m_stageCycles;
+    return cfg;
+}
+
+void
+PrestoNetDevice::CheckConfiguration(const std::string& fidelities,
+                                    uint32_t stageBudget,
+                                    const std::string& rulesFile)
+{
+    std::vector<uint32_t> ks = ParseFidelities(fidelities, "ReassemblyFidelity");
+    RmtPipelineConfig cfg;
+    cfg.stageBudget = stageBudget;
+    for (uint32_t k : ks)
+    {
+        if (k != ReassemblyTracker::UNBOUNDED)
+        {
+            PrestoRxProgram probe(k, 1, cfg); // throws when over the budget
+        }
+    }
+    if (!rulesFile.empty())
+    {
+        PrestoClassifier classifier(static_cast<uint32_t>(ks.size()));
+        classifier.LoadRulesFromFile(rulesFile);
+    }
+}
+
+void
+PrestoNetDevice::Configure()
+{
+    if (m_configured)
+    {
+        return;
+    }
+    m_fidelity = ParseFidelities(m_fidelityText, "PrestoNetDevice::ReassemblyFidelity");
+    UintegerValue maxConnections;
+    GetAttribute("MaxConnections", maxConnections);
+    RmtPipelineConfig cfg = PipelineConfig();
+    m_programs.clear();
+    for (uint32_t k : m_fidelity)
+    {
+        m_programs.push_back(
+            k == ReassemblyTracker::UNBOUNDED
+                ? nullptr
+                : std::make_unique<PrestoRxProgram>(k,
+                                                    static_cast<uint32_t>(maxConnections.Get()),
+                                                    cfg));
+    }
+    if (!m_rulesFile.empty())
+    {
+        m_classifier = std::make_unique<PrestoClassifier>(static_cast<uint32_t>(m_fidelity.size()));
+        m_classifier->LoadRulesFromFile(m_rulesFile);
+    }
+    // the unbounded reference has no program: charge it one pass over the whole budget
+    double cycles = cfg.parserCycles + double(m_stageBudget) * m_stageCycles + cfg.deparserCycles;
+    m_fullPassLatency = NanoSeconds(static_cast<int64_t>(cycles * 1e9 / m_clockHz + 0.5));
+    m_classConnections.assign(m_fidelity.size(), 0);
+    m_txPassLatency.clear();
+    for (const auto& p : m_programs)
+    {
+        m_txPassLatency.push_back(
+            p ? NanoSeconds(static_cast<int64_t>(p->GetResourceReport().passLatencyNs + 0.5))
+              : m_fullPassLatency);
+    }
+    m_configured = true;
+}
+
+void
+PrestoNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
+                                     Ipv4Address peer,
+                                     uint16_t localPort,
+                                     uint16_t peerPort,
+                                     bool activeOpen)
+{
+    Configure();
+    uint32_t cls = 0;
+    if (m_classifier)
+    {
+        // rules see the connection oriented client -> server, whichever end this host is
+        PrestoFlowKey key;
+        key.protocol = 6;
+        uint32_t local = GetLocalAddress().Get();
+        key.src = activeOpen ? local : peer.Get();
+        key.dst = activeOpen ? peer.Get() : local;
+        key.srcPort = activeOpen ? localPort : peerPort;
+        key.dstPort = activeOpen ? peerPort : localPort;
+        cls = m_classifier->Classify(key);
+    }
+    cfg.fidelity = m_fidelity[cls];
+    m_pendingClass = cls;
+}
+
+void
+PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
+{
+    if (m_classOf.size() <= conn)
+    {
+        m_classOf.resize(conn + 1, 0);
+        m_finSeen.resize(conn + 1, false);
+    }
+    m_classOf[conn] = m_pendingClass;
+    m_finSeen[conn] = false;
+    ++m_classConnections[m_pendingClass];
+    if (auto& program = m_programs[m_pendingClass])
+    {
+        // the program's registers for this slot start where the data path starts
+        program->Reset(conn, tcp.GetRcvNext(), tcp.GetAdvertisedWindow());
+    }
+}
+
+void
+PrestoNetDevice::OnApplicationRead(uint32_t conn, uint32_t bytes)
+{
+    if (auto& program = m_programs[m_classOf[conn]])
+    {
+        program->OpenWindow(conn, bytes);
+    }
+}
+
+Time
+PrestoNetDevice::ProcessReceived(uint32_t conn,
+                                 const OffloadSegment& seg,
+                                 const OffloadRxDecision& decision)
+{
+    auto& program = m_programs[m_classOf[conn]];
+    Time latency = m_fullPassLatency;
+    uint32_t passes = 1;
+    if (program)
+    {
+        if (seg.payloadLen > 0 && !m_finSeen[conn])
+        {
+            // the segment runs through the class's pipeline program
+            ReassemblyTracker::Result r = program->OnSegment(conn, seg.seq, seg.payloadLen);
+            const RmtExecution& x = program->GetLastExecution();
+            passes = x.passes;
+            latency = NanoSeconds(static_cast<int64_t>(x.latencyNs + 0.5));
+            if (r.verdict != decision.verdict || r.writeSeq != decision.writeSeq ||
+                r.writeLen != decision.writeLen || r.delivered != decision.delivered)
+            {
+                ++m_mismatches;
+                NS_LOG_WARN("conn " << conn << " seq " << seg.seq << ": pipeline program says "
+                                    << ReassemblyTracker::VerdictName(r.verdict)
+                                    << ", data path says "
+                                    << ReassemblyTracker::VerdictName(decision.verdict));
+            }
+        }
+        else
+        {
+            latency = m_txPassLatency[m_classOf[conn]]; // one pass, no reassembly work
+        }
+    }
+    if (decision.peerClosed)
+    {
+        m_finSeen[conn] = true;
+    }
+    m_rxPasses += passes;
+    return latency;
+}
+
+Time
+PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
+{
+    ++m_txPasses;
+    auto& program = m_programs[m_classOf[conn]];
+    return program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency;
+}
+
+std::vector<RmtResourceReport>
+PrestoNetDevice::GetResourceReports() const
+{
+    std::vector<RmtResourceReport> reports;
+    for (const auto& p : m_programs)
+    {
+        if (p)
+        {
+            reports.push_back(p->GetResourceReport());
+        }
+    }
+    return reports;
+}
+
+void
+PrestoNetDevice::AddCounters(nlohmann::json& nic) const
+{
+    OffloadNetDevice::AddCounters(nic);
+    auto add = [&nic](const char* key, uint64_t v) { nic[key] = nic.value(key, uint64_t(0)) + v; };
+    add("pipeline_passes_rx", m_rxPasses);
+    add("pipeline_passes_tx", m_txPasses);
+    add("program_mismatches", m_mismatches);
+    uint64_t recirculations = 0;
+    for (const auto& p : m_programs)
+    {
+        if (p)
+        {
+            recirculations += p->GetResourceReport().recirculations;
+        }
+    }
+    add("pipeline_recirculations", recirculations);
+    if (!m_configured)
+    {
+        return;
+    }
+    // one entry per class: the configuration (same on every host) and summed use
+    if (!nic.contains("pipeline"))
+    {
+        nic["pipeline"] = nlohmann::json::array();
+    }
+    nlohmann::json& classes = nic["pipeline"];
+    for (size_t c = 0; c < m_fidelity.size(); ++c)
+    {
+        if (classes.size() <= c)
+        {
+            classes.push_back(nlohmann::json::object());
+        }
+        nlohmann::json& j = classes[c];
+        j["connections"] = j.value("connections", uint64_t(0)) + m_classConnections[c];
+        if (j.contains("class"))
+        {
+            if (m_programs[c])
+            {
+                RmtResourceReport r = m_programs[c]->GetResourceReport();
+                for (size_t st = 0; st < r.stages.size(); ++st)
+                {
+                    j["stage_packets"][st] =
+                        j["stage_packets"][st].get<uint64_t>() + r.stages[st].packets;
+                }
+            }
+            continue;
+        }
+        j["class"] = c;
+        j["fidelity"] = m_fidelity[c] == ReassemblyTracker::UNBOUNDED
+                            ? nlohmann::json("full")
+                            : nlohmann::json(m_fidelity[c]);
+        if (m_programs[c])
+        {
+            RmtResourceReport r = m_programs[c]->GetResourceReport();
+            j["stages_used"] = r.stagesUsed;
+            j["stage_budget"] = r.stageBudget;
+            j["register_bytes"] = r.registerBytes;
+            j["table_entries"] = r.tableEntries;
+            j["pass_latency_ns"] = r.passLatencyNs;
+            j["throughput_bound_pps"] = r.clockHz * r.pipes;
+            j["stage_packets"] = nlohmann::json::array();
+            for (const auto& st : r.stages)
+            {
+                j["stage_packets"].push_back(st.packets); // per-stage occupancy
+            }
+        }
+        else
+        {
+            j["stages_used"] = nullptr; // the unbounded reference is not a pipeline program
+            j["stage_budget"] = m_stageBudget;
+        }
+    }
+}
+
+} // namespace ns3

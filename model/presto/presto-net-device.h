@@ -1,0 +1,123 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_PRESTO_NET_DEVICE_H
+#define PRESTO_PRESTO_NET_DEVICE_H
+
+#include "presto-classifier.h"
+#include "presto-rx-program.h"
+
+#include "ns3/offload-net-device.h"
+#include "ns3/rmt-pipeline.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief Presto: TCP's data path on an RMT match-action pipeline that keeps no out-of-order
+ * payload, only K out-of-order intervals per connection (reassembly fidelity).
+ *
+ * The execution model of OffloadNetDevice. A classifier in front (PrestoClassifier, rules
+ * from ClassifierRules) maps each connection to a class; class i runs with fidelity K_i
+ * (ReassemblyFidelity = "K_0,K_1,..."). Each finite-K class has its pipeline program
+ * (PrestoRxProgram: state in register arrays indexed by connection slot, 3 + 2K stages), built
+ * and checked against StageBudget when the device is configured: an over-budget configuration
+ * is refused with a message naming the budget and what was asked. Every data segment runs
+ * through its class's program; the program's passes give the segment's NIC latency, and its
+ * decisions are compared with the shared data path's (counted as program_mismatches, which
+ * the tests hold at zero). K = full is the unbounded reference: not a pipeline program; it
+ * is charged the latency of one pass through a pipeline of StageBudget stages.
+ */
+class PrestoNetDevice : public OffloadNetDevice
+{
+  public:
+    /** \brief Get the type ID. \return the object TypeId */
+    static TypeId GetTypeId();
+    PrestoNetDevice();
+    ~PrestoNetDevice() override;
+
+    /**
+     * \brief Parse one fidelity value.
+     * \param text "0".."16" or "full"
+     * \param where the option or attribute, for the error message
+     * \return K (ReassemblyTracker::UNBOUNDED for "full"); throws PrestoInputError
+     */
+    static uint32_t ParseFidelity(const std::string& text, const std::string& where);
+
+    /**
+     * \brief Parse a per-class fidelity list "K0,K1,...".
+     * \param text the list
+     * \param where the option or attribute, for the error message
+     * \return K per class; throws PrestoInputError
+     */
+    static std::vector<uint32_t> ParseFidelities(const std::string& text, const std::string& where);
+
+    /**
+     * \brief Check a configuration without building a device: every finite K fits the stage
+     * budget, the classifier rules parse and name existing classes. Throws PrestoInputError.
+     * \param fidelities "K0,K1,..." \param stageBudget stages \param rulesFile "" or a path
+     */
+    static void CheckConfiguration(const std::string& fidelities,
+                                   uint32_t stageBudget,
+                                   const std::string& rulesFile);
+
+    /**
+     * \brief Build the class programs now (else at the first connection). Throws
+     * PrestoInputError for an impossible configuration.
+     */
+    void Configure();
+
+    /** \return resource report of each class program (finite K only), by class */
+    std::vector<RmtResourceReport> GetResourceReports() const;
+
+    void AddCounters(nlohmann::json& nic) const override;
+
+  protected:
+    void ConfigureConnection(OffloadTcpConfig& cfg,
+                             Ipv4Address peer,
+                             uint16_t localPort,
+                             uint16_t peerPort,
+                             bool activeOpen) override;
+    void OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp) override;
+    void OnApplicationRead(uint32_t conn, uint32_t bytes) override;
+    Time ProcessReceived(uint32_t conn,
+                         const OffloadSegment& seg,
+                         const OffloadRxDecision& decision) override;
+    Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop) override;
+
+  private:
+    /** \return the pipeline configuration from the attributes */
+    RmtPipelineConfig PipelineConfig() const;
+
+    // attributes
+    std::string m_fidelityText; //!< ReassemblyFidelity
+    std::string m_rulesFile;    //!< ClassifierRules
+    uint32_t m_stageBudget;     //!< StageBudget
+    double m_clockHz;           //!< PipelineClock
+    uint32_t m_pipes;           //!< Pipes
+    uint32_t m_stageCycles;     //!< StageLatency
+
+    bool m_configured{false};                                 //!< programs built
+    std::vector<uint32_t> m_fidelity;                         //!< K by class
+    std::vector<std::unique_ptr<PrestoRxProgram>> m_programs; //!< by class (null: full)
+    std::unique_ptr<PrestoClassifier> m_classifier;           //!< null: one class
+    std::vector<uint32_t> m_classOf;                          //!< class by connection slot
+    std::vector<bool> m_finSeen;                              //!< by slot: peer FIN consumed
+    Time m_fullPassLatency;                                   //!< latency charged to K = full
+    std::vector<Time> m_txPassLatency;                        //!< one pass, by class
+    uint32_t m_pendingClass{0};                               //!< class of the connection
+                                                              //!< being established
+    uint64_t m_rxPasses{0};                                   //!< pipeline passes, receive
+    uint64_t m_txPasses{0};                                   //!< pipeline passes, transmit
+    uint64_t m_mismatches{0};                                 //!< program != data path
+    std::vector<uint64_t> m_classConnections;                 //!< connections by class
+};
+
+} // namespace ns3
+
+#endif // PRESTO_PRESTO_NET_DEVICE_H

@@ -1,0 +1,767 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "presto-rx-program.h"
+
+#include "ns3/offload-seq.h"
+#include "ns3/presto-input-error.h"
+
+#include <string>
+
+// Pure logic with no ns-3 dependency (no NS_LOG): the Presto device runs every data segment
+// through it, and the unit tests compile it alone.
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Valid bit of a start register (bit 32, above the 32-bit sequence number).
+constexpr uint64_t SLOT_VALID = uint64_t{1} << 32;
+
+/// \return bits needed to hold the values 0..n-1 (at least 1)
+uint32_t
+BitsFor(uint32_t n)
+{
+    uint32_t bits = 1;
+    while (bits < 32 && (uint64_t{1} << bits) < n)
+    {
+        ++bits;
+    }
+    return bits;
+}
+
+/// Prefix of every message of this program.
+std::string
+Who(uint32_t fidelity)
+{
+    return "Presto rx program with reassembly fidelity K=" + std::to_string(fidelity);
+}
+
+} // namespace
+
+uint32_t
+PrestoRxProgram::StagesFor(uint32_t fidelity)
+{
+    return STAGES_BASE + STAGES_PER_INTERVAL * fidelity;
+}
+
+uint32_t
+PrestoRxProgram::MaxFidelityFor(uint32_t stageBudget)
+{
+    if (stageBudget < STAGES_BASE)
+    {
+        throw PrestoInputError("Presto rx program: a stage budget of " +
+                               std::to_string(stageBudget) +
+                               " stages cannot hold even K=0, which "
+                               "needs " +
+                               std::to_string(STAGES_BASE) + " stages");
+    }
+    const uint32_t k = (stageBudget - STAGES_BASE) / STAGES_PER_INTERVAL;
+    return k < MAX_FIDELITY ? k : MAX_FIDELITY;
+}
+
+PrestoRxProgram::PrestoRxProgram(uint32_t fidelity,
+                                 uint32_t maxConnections,
+                                 const RmtPipelineConfig& config)
+    : m_fidelity(fidelity),
+      m_maxConnections(maxConnections)
+{
+    if (fidelity == ReassemblyTracker::UNBOUNDED)
+    {
+        throw PrestoInputError(
+            "Presto rx program: reassembly fidelity K=UNBOUNDED (full reassembly) cannot be a "
+            "pipeline program; the pipeline holds a fixed number of intervals in register "
+            "arrays, two stages each: choose K in 0.." +
+            std::to_string(MAX_FIDELITY));
+    }
+    if (fidelity > MAX_FIDELITY)
+    {
+        throw PrestoInputError(Who(fidelity) + ": K is above the maximum of " +
+                               std::to_string(MAX_FIDELITY) + " intervals");
+    }
+    if (maxConnections == 0 || maxConnections > RmtRegisterArray::MAX_SIZE)
+    {
+        throw PrestoInputError(Who(fidelity) + ": the number of connections must be 1.." +
+                               std::to_string(RmtRegisterArray::MAX_SIZE) + ", not " +
+                               std::to_string(maxConnections));
+    }
+    const uint32_t needed = StagesFor(fidelity);
+    if (needed > config.stageBudget)
+    {
+        std::string hint;
+        if (config.stageBudget >= STAGES_BASE)
+        {
+            hint = "; the largest K that fits is " +
+                   std::to_string(MaxFidelityFor(config.stageBudget));
+        }
+        throw PrestoInputError(Who(fidelity) + " needs " + std::to_string(needed) + " stages (" +
+                               std::to_string(STAGES_BASE) + " + " +
+                               std::to_string(STAGES_PER_INTERVAL) +
+                               " per interval) but the stage budget is " +
+                               std::to_string(config.stageBudget) + " stages" + hint);
+    }
+    if (config.maxPasses != 0 && config.maxPasses < 2)
+    {
+        throw PrestoInputError(Who(fidelity) + ": the pass limit is " +
+                               std::to_string(config.maxPasses) +
+                               " but an in-order segment that reaches an interval, and a window "
+                               "change, recirculate once: at least 2 passes are needed");
+    }
+    try
+    {
+        m_pipeline = std::make_unique<RmtPipeline>(config);
+        DeclareFields();
+        BuildEdgeStage();
+        BuildRcvNextStage();
+        for (uint32_t i = 0; i < fidelity; ++i)
+        {
+            BuildSlotStages(i);
+        }
+        BuildVerdictStage();
+        m_pipeline->Finalize();
+    }
+    catch (const PrestoInputError& err)
+    {
+        // Other hardware limits (tables or register memory per stage, PHV size) are found by
+        // the engine; say which program asked.
+        throw PrestoInputError(Who(fidelity) + " for " + std::to_string(maxConnections) +
+                               " connections does not fit: " + err.what());
+    }
+    m_phv = std::make_unique<RmtPhv>(m_pipeline->NewPhv());
+    m_exec.hits.reserve(2 * needed + 4);
+}
+
+PrestoRxProgram::~PrestoRxProgram() = default;
+
+void
+PrestoRxProgram::DeclareFields()
+{
+    RmtPipeline& p = *m_pipeline;
+    m_f.conn = p.AddField("hdr.conn_id", BitsFor(m_maxConnections));
+    m_f.seq = p.AddField("hdr.seq", 32);
+    m_f.len = p.AddField("hdr.payload_len", 32);
+    m_f.op = p.AddField("meta.op", 3);
+    m_f.arg = p.AddField("meta.arg", 32);
+    m_f.edge = p.AddField("meta.edge", 32);
+    m_f.rcv = p.AddField("meta.rcv_next", 32);
+    m_f.run = p.AddField("meta.run", 32);
+    m_f.s = p.AddField("meta.s", 32);
+    m_f.e = p.AddField("meta.e", 32);
+    m_f.cls = p.AddField("meta.cls", 3);
+    m_f.mode = p.AddField("meta.mode", 2);
+    m_f.placed = p.AddField("meta.placed", 1);
+    m_f.stop = p.AddField("meta.stop", 2);
+    m_f.covered = p.AddField("meta.covered", 1);
+    m_f.uStart = p.AddField("meta.u_start", 32);
+    m_f.uEnd = p.AddField("meta.u_end", 32);
+    m_f.slotStart = p.AddField("meta.slot_start", 32);
+    m_f.slotAct = p.AddField("meta.slot_act", 3);
+    m_f.verdict = p.AddField("out.verdict", 3);
+    m_f.writeSeq = p.AddField("out.write_seq", 32);
+    m_f.writeLen = p.AddField("out.write_len", 32);
+    m_f.delivered = p.AddField("out.delivered", 32);
+    m_f.ack = p.AddField("out.ack", 32);
+    m_f.ackReq = p.AddField("out.ack_required", 1);
+}
+
+void
+PrestoRxProgram::BuildEdgeStage()
+{
+    // Stage 0 holds the right edge of the window (rcv_next + window). Segments only read it;
+    // the host moves it (OpenWindow) or sets it from rcv_next carried back by a recirculated
+    // pass (SetWindow).
+    RmtStage& st = m_pipeline->AddStage("rx.edge");
+    m_edge = &st.AddRegister("rx.edge", 32, m_maxConnections);
+    RmtTable& t = st.AddTable("rx.edge", {{m_f.op, RmtMatchKind::EXACT}}, 4);
+    const Fields f = m_f;
+    RmtRegisterArray* edge = m_edge;
+    t.AddAction("read_edge",
+                [f, edge](RmtActionContext& c) { c.Set(f.edge, c.Read(*edge, c.Get(f.conn))); });
+    t.AddAction("open_window", [f, edge](RmtActionContext& c) {
+        const uint64_t bytes = c.Get(f.arg);
+        uint64_t now = 0;
+        c.Update(*edge, c.Get(f.conn), [bytes, &now](uint64_t& cell) {
+            cell += bytes;
+            now = cell;
+        });
+        c.Set(f.edge, now); // the value wraps at 32 bits when the pipeline stores it
+    });
+    t.AddAction("write_edge", [f, edge](RmtActionContext& c) {
+        const uint32_t newEdge = static_cast<uint32_t>(c.Get(f.rcv) + c.Get(f.arg));
+        c.Write(*edge, c.Get(f.conn), newEdge);
+        c.Set(f.edge, newEdge);
+    });
+    t.AddEntry({RmtMatch::Exact(OP_SEGMENT)}, "read_edge");
+    t.AddEntry({RmtMatch::Exact(OP_OPEN_WINDOW)}, "open_window");
+    t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW_COMMIT)}, "write_edge");
+}
+
+void
+PrestoRxProgram::BuildRcvNextStage()
+{
+    // Stage 1 holds rcv_next. One read-modify-write trims the segment against rcv_next and
+    // the edge read in stage 0, classifies it, and advances rcv_next to the end of an
+    // in-order segment. That write is optimistic: the interval stages behind may find that
+    // the new rcv_next reaches an interval; the verdict stage then recirculates the packet
+    // and pass 2 commits the merged value (commit_merge).
+    RmtStage& st = m_pipeline->AddStage("rx.rcv_next");
+    m_rcvNext = &st.AddRegister("rx.rcv_next", 32, m_maxConnections);
+    RmtTable& t = st.AddTable("rx.rcv_next", {{m_f.op, RmtMatchKind::EXACT}}, 5);
+    const Fields f = m_f;
+    RmtRegisterArray* rcvNext = m_rcvNext;
+    t.AddAction("classify", [f, rcvNext](RmtActionContext& c) {
+        const auto seq = static_cast<uint32_t>(c.Get(f.seq));
+        const auto len = static_cast<uint32_t>(c.Get(f.len));
+        const auto edge = static_cast<uint32_t>(c.Get(f.edge));
+        uint32_t r = 0;
+        uint8_t cls = CLS_NO_PAYLOAD;
+        uint32_t s = 0;
+        uint32_t e = 0;
+        c.Update(*rcvNext, c.Get(f.conn), [&](uint64_t& cell) {
+            r = static_cast<uint32_t>(cell);
+            if (len == 0)
+            {
+                return; // a pure ACK: nothing to track
+            }
+            const uint32_t end = seq + len;
+            if (seq::Leq(end, r))
+            {
+                cls = CLS_DUPLICATE; // all of it was delivered already
+                return;
+            }
+            s = seq::Max(seq, r); // trim what was already delivered
+            if (!seq::Lt(s, edge))
+            {
+                cls = CLS_OUT_OF_WINDOW; // no room for any new byte
+                return;
+            }
+            e = seq::Min(end, edge); // trim what does not fit
+            if (s == r)
+            {
+                cls = CLS_IN_ORDER;
+                cell = e; // optimistic: a merge found later is committed in pass 2
+            }
+            else
+            {
+                cls = CLS_OUT_OF_ORDER;
+            }
+        });
+        c.Set(f.rcv, r);
+        c.Set(f.cls, cls);
+        c.Set(f.s, s);
+        c.Set(f.e, e);
+        if (cls == CLS_IN_ORDER)
+        {
+            c.Set(f.run, e);
+            c.Set(f.mode, MODE_MERGE);
+        }
+        else if (cls == CLS_OUT_OF_ORDER)
+        {
+            c.Set(f.run, r);
+            c.Set(f.mode, MODE_PLACE);
+            c.Set(f.uStart, s);
+            c.Set(f.uEnd, e);
+        }
+        else
+        {
+            c.Set(f.run, r);
+        }
+    });
+    t.AddAction("read_rcv_next", [f, rcvNext](RmtActionContext& c) {
+        c.Set(f.rcv, c.Read(*rcvNext, c.Get(f.conn)));
+    });
+    t.AddAction("start_trim", [f](RmtActionContext& c) { c.Set(f.mode, MODE_TRIM); });
+    t.AddAction("commit_merge", [f, rcvNext](RmtActionContext& c) {
+        c.Write(*rcvNext, c.Get(f.conn), c.Get(f.run));
+    });
+    t.AddEntry({RmtMatch::Exact(OP_SEGMENT)}, "classify");
+    t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW)}, "read_rcv_next");
+    t.AddEntry({RmtMatch::Exact(OP_OPEN_WINDOW)}, "read_rcv_next");
+    t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW_COMMIT)}, "start_trim");
+    t.AddEntry({RmtMatch::Exact(OP_MERGE_COMMIT)}, "commit_merge");
+}
+
+void
+PrestoRxProgram::BuildSlotStages(uint32_t i)
+{
+    const std::string name = "ooo" + std::to_string(i);
+    const Fields f = m_f;
+
+    // ---- Start stage: the half of the slot rule that needs only the start. A live slot
+    // (valid, start beyond rcv_next) has its start strictly after rcv_next and a passed one
+    // ends at or before it, so validity and the start tell live from free here.
+    RmtStage& sa = m_pipeline->AddStage(name + ".start");
+    RmtRegisterArray* start = &sa.AddRegister(name + ".start", 33, m_maxConnections);
+    m_slotStart.push_back(start);
+    RmtTable& ta = sa.AddTable(name + ".start", {{m_f.mode, RmtMatchKind::EXACT}}, 4);
+
+    ta.AddAction("merge_start", [f, start](RmtActionContext& c) {
+        // In-order: a slot starting at or before the running rcv_next is merged (or was
+        // passed already); either way it is cleared and the length stage extends rcv_next.
+        const auto run = static_cast<uint32_t>(c.Get(f.run));
+        uint8_t act = ACT_NONE;
+        uint32_t old = 0;
+        c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
+            old = static_cast<uint32_t>(cell);
+            if ((cell & SLOT_VALID) != 0 && seq::Leq(old, run))
+            {
+                act = ACT_CLEARED;
+                cell = 0;
+            }
+        });
+        c.Set(f.slotStart, old);
+        c.Set(f.slotAct, act);
+    });
+
+    ta.AddAction("place_start", [f, start](RmtActionContext& c) {
+        if (c.Get(f.stop) != STOP_NONE)
+        {
+            c.Set(f.slotAct, ACT_NONE); // an earlier slot decided: later slots stay
+            return;
+        }
+        const auto rcv = static_cast<uint32_t>(c.Get(f.rcv));
+        const auto s = static_cast<uint32_t>(c.Get(f.s));
+        const auto e = static_cast<uint32_t>(c.Get(f.e));
+        const bool placed = c.Get(f.placed) != 0;
+        const auto uStart = static_cast<uint32_t>(c.Get(f.uStart));
+        const auto uEnd = static_cast<uint32_t>(c.Get(f.uEnd));
+        uint8_t act = ACT_NONE;
+        uint32_t old = 0;
+        c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
+            old = static_cast<uint32_t>(cell);
+            const bool live = (cell & SLOT_VALID) != 0 && seq::Lt(rcv, old);
+            if (!placed)
+            {
+                if (!live)
+                {
+                    cell = SLOT_VALID | s; // a free slot opens a new interval
+                    act = ACT_TAKE;
+                }
+                else
+                {
+                    // Containment, overlap and end-adjacency need the end: decided one stage
+                    // later. Only start-adjacency (T ends where the slot starts) moves the
+                    // start, and it excludes the other cases.
+                    act = ACT_LIVE_UNPLACED;
+                    if (e == old)
+                    {
+                        cell = SLOT_VALID | s;
+                    }
+                }
+            }
+            else if (live && seq::Leq(old, uEnd))
+            {
+                // Either the slot touches the placed range U (it absorbs U: its start becomes
+                // min(start, U.start)) or it lies wholly below U, where that minimum is its
+                // own start: the write is right in both cases, the length stage tells them
+                // apart.
+                cell = SLOT_VALID | seq::Min(old, uStart);
+                act = ACT_LIVE_PLACED;
+            }
+        });
+        c.Set(f.slotStart, old);
+        c.Set(f.slotAct, act);
+        if (act == ACT_TAKE)
+        {
+            c.Set(f.placed, 1);
+            c.Set(f.uStart, s);
+            c.Set(f.uEnd, e);
+        }
+    });
+
+    ta.AddAction("trim_start", [f, start](RmtActionContext& c) {
+        const auto rcv = static_cast<uint32_t>(c.Get(f.rcv));
+        const auto edge = static_cast<uint32_t>(c.Get(f.edge));
+        uint8_t act = ACT_NONE;
+        uint32_t old = 0;
+        c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
+            old = static_cast<uint32_t>(cell);
+            const bool live = (cell & SLOT_VALID) != 0 && seq::Lt(rcv, old);
+            if (!live || !seq::Lt(old, edge))
+            {
+                cell = 0; // passed, or wholly beyond the new edge: forget it
+                act = ACT_CLEARED;
+            }
+            else
+            {
+                act = ACT_LIVE_TRIM;
+            }
+        });
+        c.Set(f.slotStart, old);
+        c.Set(f.slotAct, act);
+    });
+
+    ta.AddEntry({RmtMatch::Exact(MODE_MERGE)}, "merge_start");
+    ta.AddEntry({RmtMatch::Exact(MODE_PLACE)}, "place_start");
+    ta.AddEntry({RmtMatch::Exact(MODE_TRIM)}, "trim_start");
+
+    // ---- Length stage: completes the slot rule with the end (old start carried in the PHV).
+    RmtStage& sb = m_pipeline->AddStage(name + ".len");
+    RmtRegisterArray* lenArr = &sb.AddRegister(name + ".len", 31, m_maxConnections);
+    m_slotLen.push_back(lenArr);
+    RmtTable& tb = sb.AddTable(name + ".len", {{m_f.mode, RmtMatchKind::EXACT}}, 4);
+
+    tb.AddAction("merge_len", [f, lenArr](RmtActionContext& c) {
+        if (c.Get(f.slotAct) != ACT_CLEARED)
+        {
+            return;
+        }
+        const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
+        const auto run = static_cast<uint32_t>(c.Get(f.run));
+        uint32_t end = 0;
+        c.Update(*lenArr, c.Get(f.conn), [&](uint64_t& cell) {
+            end = old + static_cast<uint32_t>(cell);
+            cell = 0;
+        });
+        c.Set(f.run, seq::Max(run, end)); // a merged slot carries rcv_next to its end
+    });
+
+    tb.AddAction("place_len", [f, lenArr](RmtActionContext& c) {
+        const auto act = static_cast<uint8_t>(c.Get(f.slotAct));
+        if (act == ACT_NONE)
+        {
+            return;
+        }
+        const auto s = static_cast<uint32_t>(c.Get(f.s));
+        const auto e = static_cast<uint32_t>(c.Get(f.e));
+        const uint64_t conn = c.Get(f.conn);
+        if (act == ACT_TAKE)
+        {
+            c.Write(*lenArr, conn, e - s);
+            return;
+        }
+        const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
+        auto uStart = static_cast<uint32_t>(c.Get(f.uStart));
+        auto uEnd = static_cast<uint32_t>(c.Get(f.uEnd));
+        uint8_t stop = STOP_NONE;
+        bool placed = false;
+        bool covered = false;
+        c.Update(*lenArr, conn, [&](uint64_t& cell) {
+            const uint32_t end = old + static_cast<uint32_t>(cell);
+            if (act == ACT_LIVE_UNPLACED)
+            {
+                if (seq::Leq(old, s) && seq::Leq(e, end))
+                {
+                    stop = STOP_DUPLICATE; // nothing new, nothing written so far
+                }
+                else if (end == s || e == old)
+                {
+                    // Exactly adjacent: the slot grows by T (TAS's extension at either end).
+                    uStart = seq::Min(old, s);
+                    uEnd = seq::Max(end, e);
+                    cell = uEnd - uStart;
+                    placed = true;
+                }
+                else if (seq::Lt(old, e) && seq::Lt(s, end))
+                {
+                    stop = STOP_OVERLAP; // partial overlap: not trimmed against (as TAS)
+                }
+            }
+            else if (seq::Leq(uStart, end)) // ACT_LIVE_PLACED: the slot touches U
+            {
+                covered = seq::Leq(old, s) && seq::Leq(e, end);
+                uStart = seq::Min(old, uStart);
+                uEnd = seq::Max(end, uEnd);
+                cell = uEnd - uStart;
+                placed = true; // (already)
+            }
+        });
+        if (stop != STOP_NONE)
+        {
+            c.Set(f.stop, stop);
+        }
+        if (placed)
+        {
+            c.Set(f.placed, 1);
+            c.Set(f.uStart, uStart);
+            c.Set(f.uEnd, uEnd);
+        }
+        if (covered)
+        {
+            c.Set(f.covered, 1);
+        }
+    });
+
+    tb.AddAction("trim_len", [f, lenArr](RmtActionContext& c) {
+        const auto act = c.Get(f.slotAct);
+        if (act == ACT_CLEARED)
+        {
+            c.Write(*lenArr, c.Get(f.conn), 0);
+            return;
+        }
+        const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
+        const auto edge = static_cast<uint32_t>(c.Get(f.edge));
+        c.Update(*lenArr, c.Get(f.conn), [&](uint64_t& cell) {
+            if (seq::Lt(edge, old + static_cast<uint32_t>(cell)))
+            {
+                cell = edge - old; // cut at the new right edge
+            }
+        });
+    });
+
+    tb.AddEntry({RmtMatch::Exact(MODE_MERGE)}, "merge_len");
+    tb.AddEntry({RmtMatch::Exact(MODE_PLACE)}, "place_len");
+    tb.AddEntry({RmtMatch::Exact(MODE_TRIM)}, "trim_len");
+}
+
+void
+PrestoRxProgram::BuildVerdictStage()
+{
+    // The last stage turns the flags into the verdict, the write range and the ACK, and asks
+    // for the second pass when a merge moved rcv_next beyond what stage rx.rcv_next wrote, or
+    // when a window change needs rcv_next in the edge stage.
+    RmtStage& st = m_pipeline->AddStage("rx.verdict");
+    RmtTable& t = st.AddTable("rx.verdict", {{m_f.op, RmtMatchKind::EXACT}}, 4);
+    const Fields f = m_f;
+    t.AddAction("finish_segment", [f](RmtActionContext& c) {
+        const auto cls = static_cast<uint8_t>(c.Get(f.cls));
+        const uint64_t rcv = c.Get(f.rcv);
+        uint8_t verdict = ReassemblyTracker::NO_PAYLOAD;
+        bool write = false;
+        c.Set(f.ack, rcv);
+        c.Set(f.ackReq, cls == CLS_NO_PAYLOAD ? 0 : 1);
+        switch (cls)
+        {
+        case CLS_NO_PAYLOAD:
+            break;
+        case CLS_DUPLICATE:
+            verdict = ReassemblyTracker::DUPLICATE;
+            break;
+        case CLS_OUT_OF_WINDOW:
+            verdict = ReassemblyTracker::DROPPED_WINDOW;
+            break;
+        case CLS_IN_ORDER: {
+            verdict = ReassemblyTracker::IN_ORDER;
+            write = true;
+            const uint64_t run = c.Get(f.run);
+            c.Set(f.delivered, run - rcv);
+            c.Set(f.ack, run);
+            if (run != c.Get(f.e))
+            {
+                // rcv_next holds the segment's end; pass 2 writes the merged value.
+                c.Set(f.op, OP_MERGE_COMMIT);
+                c.Set(f.mode, MODE_NONE);
+                c.Recirculate();
+            }
+            break;
+        }
+        default: {
+            const uint64_t stop = c.Get(f.stop);
+            if (stop == STOP_DUPLICATE)
+            {
+                verdict = ReassemblyTracker::DUPLICATE;
+            }
+            else if (stop == STOP_OVERLAP || c.Get(f.placed) == 0)
+            {
+                verdict = ReassemblyTracker::DROPPED_FIDELITY;
+            }
+            else if (c.Get(f.covered) != 0)
+            {
+                verdict = ReassemblyTracker::DUPLICATE;
+            }
+            else
+            {
+                verdict = ReassemblyTracker::OUT_OF_ORDER_PLACED;
+                write = true;
+            }
+            break;
+        }
+        }
+        c.Set(f.verdict, verdict);
+        if (write)
+        {
+            const uint64_t s = c.Get(f.s);
+            c.Set(f.writeSeq, s);
+            c.Set(f.writeLen, c.Get(f.e) - s);
+        }
+    });
+    t.AddAction("commit_window", [f](RmtActionContext& c) {
+        c.Set(f.op, OP_SET_WINDOW_COMMIT);
+        c.Recirculate();
+    });
+    t.AddEntry({RmtMatch::Exact(OP_SEGMENT)}, "finish_segment");
+    t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW)}, "commit_window");
+}
+
+void
+PrestoRxProgram::CheckConn(uint32_t conn, const char* where) const
+{
+    if (conn >= m_maxConnections)
+    {
+        throw PrestoInputError(Who(m_fidelity) + ": " + where + " on connection id " +
+                               std::to_string(conn) + " but the program holds " +
+                               std::to_string(m_maxConnections) + " connections (ids 0.." +
+                               std::to_string(m_maxConnections - 1) + ")");
+    }
+}
+
+void
+PrestoRxProgram::RunOp(uint32_t conn, Op op, uint32_t arg)
+{
+    RmtPhv& phv = *m_phv;
+    phv.Clear();
+    phv.Set(m_f.conn, conn);
+    phv.Set(m_f.op, op);
+    phv.Set(m_f.arg, arg);
+    m_pipeline->Execute(phv, m_exec);
+}
+
+void
+PrestoRxProgram::Reset(uint32_t conn, uint32_t rcvNext, uint32_t window)
+{
+    CheckConn(conn, "Reset");
+    if (window > ReassemblyTracker::MAX_WINDOW)
+    {
+        throw PrestoInputError(Who(m_fidelity) + ": Reset of connection " + std::to_string(conn) +
+                               " with a window of " + std::to_string(window) +
+                               " bytes, above the TCP limit of " +
+                               std::to_string(ReassemblyTracker::MAX_WINDOW) + " bytes");
+    }
+    // Connection setup is the host's job: control-plane writes, not packets.
+    m_rcvNext->ControlWrite(conn, rcvNext);
+    m_edge->ControlWrite(conn, static_cast<uint32_t>(rcvNext + window));
+    for (uint32_t i = 0; i < m_fidelity; ++i)
+    {
+        m_slotStart[i]->ControlWrite(conn, 0);
+        m_slotLen[i]->ControlWrite(conn, 0);
+    }
+}
+
+void
+PrestoRxProgram::SetWindow(uint32_t conn, uint32_t window)
+{
+    CheckConn(conn, "SetWindow");
+    if (window > ReassemblyTracker::MAX_WINDOW)
+    {
+        throw PrestoInputError(Who(m_fidelity) + ": SetWindow of connection " +
+                               std::to_string(conn) + " to " + std::to_string(window) +
+                               " bytes, above the TCP limit of " +
+                               std::to_string(ReassemblyTracker::MAX_WINDOW) + " bytes");
+    }
+    RunOp(conn, OP_SET_WINDOW, window);
+}
+
+void
+PrestoRxProgram::OpenWindow(uint32_t conn, uint32_t bytes)
+{
+    CheckConn(conn, "OpenWindow");
+    if (bytes > ReassemblyTracker::MAX_WINDOW)
+    {
+        throw PrestoInputError(Who(m_fidelity) + ": OpenWindow of connection " +
+                               std::to_string(conn) + " by " + std::to_string(bytes) +
+                               " bytes, above the TCP window limit of " +
+                               std::to_string(ReassemblyTracker::MAX_WINDOW) + " bytes");
+    }
+    RunOp(conn, OP_OPEN_WINDOW, bytes);
+    // The pass moved the edge and read rcv_next behind it; check the limit afterwards (no
+    // control-plane read on the common path) and undo the move on the rare refusal.
+    const auto edge = static_cast<uint32_t>(m_phv->Get(m_f.edge));
+    const uint32_t window = edge - static_cast<uint32_t>(m_phv->Get(m_f.rcv));
+    if (window > ReassemblyTracker::MAX_WINDOW)
+    {
+        m_edge->ControlWrite(conn, static_cast<uint32_t>(edge - bytes));
+        throw PrestoInputError(Who(m_fidelity) + ": OpenWindow of connection " +
+                               std::to_string(conn) + " by " + std::to_string(bytes) +
+                               " bytes makes the window " + std::to_string(window) +
+                               " bytes, above the TCP limit of " +
+                               std::to_string(ReassemblyTracker::MAX_WINDOW) + " bytes");
+    }
+}
+
+ReassemblyTracker::Result
+PrestoRxProgram::OnSegment(uint32_t conn, uint32_t seq, uint32_t len)
+{
+    CheckConn(conn, "OnSegment");
+    if (len > ReassemblyTracker::MAX_WINDOW)
+    {
+        throw PrestoInputError(Who(m_fidelity) + ": segment at seq " + std::to_string(seq) +
+                               " of connection " + std::to_string(conn) + " has " +
+                               std::to_string(len) + " bytes, more than the " +
+                               std::to_string(ReassemblyTracker::MAX_WINDOW) + "-byte limit");
+    }
+    RmtPhv& phv = *m_phv;
+    phv.Clear();
+    phv.Set(m_f.conn, conn);
+    phv.Set(m_f.seq, seq);
+    phv.Set(m_f.len, len);
+    phv.Set(m_f.op, OP_SEGMENT);
+    m_pipeline->Execute(phv, m_exec);
+
+    ReassemblyTracker::Result r;
+    r.verdict = static_cast<ReassemblyTracker::Verdict>(phv.Get(m_f.verdict));
+    r.writeSeq = static_cast<uint32_t>(phv.Get(m_f.writeSeq));
+    r.writeLen = static_cast<uint32_t>(phv.Get(m_f.writeLen));
+    r.delivered = static_cast<uint32_t>(phv.Get(m_f.delivered));
+    r.ack = static_cast<uint32_t>(phv.Get(m_f.ack));
+    r.ackRequired = phv.Get(m_f.ackReq) != 0;
+    return r;
+}
+
+const RmtExecution&
+PrestoRxProgram::GetLastExecution() const
+{
+    return m_exec;
+}
+
+RmtResourceReport
+PrestoRxProgram::GetResourceReport() const
+{
+    return m_pipeline->GetResourceReport();
+}
+
+const RmtPipeline&
+PrestoRxProgram::GetPipeline() const
+{
+    return *m_pipeline;
+}
+
+uint32_t
+PrestoRxProgram::GetFidelity() const
+{
+    return m_fidelity;
+}
+
+uint32_t
+PrestoRxProgram::GetMaxConnections() const
+{
+    return m_maxConnections;
+}
+
+uint32_t
+PrestoRxProgram::GetStageCount() const
+{
+    return m_pipeline->GetStageCount();
+}
+
+uint32_t
+PrestoRxProgram::GetRcvNext(uint32_t conn) const
+{
+    CheckConn(conn, "GetRcvNext");
+    return static_cast<uint32_t>(m_rcvNext->ControlRead(conn));
+}
+
+uint32_t
+PrestoRxProgram::GetWindow(uint32_t conn) const
+{
+    CheckConn(conn, "GetWindow");
+    return static_cast<uint32_t>(m_edge->ControlRead(conn) - m_rcvNext->ControlRead(conn));
+}
+
+ReassemblyTracker::Interval
+PrestoRxProgram::GetSlot(uint32_t conn, uint32_t i) const
+{
+    CheckConn(conn, "GetSlot");
+    if (i >= m_fidelity)
+    {
+        throw PrestoInputError(Who(m_fidelity) + ": GetSlot: slot " + std::to_string(i) +
+                               " does not exist");
+    }
+    ReassemblyTracker::Interval x;
+    x.start = static_cast<uint32_t>(m_slotStart[i]->ControlRead(conn));
+    x.len = static_cast<uint32_t>(m_slotLen[i]->ControlRead(conn));
+    return x;
+}
+
+} // namespace ns3

@@ -1,0 +1,281 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_PRESTO_RX_PROGRAM_H
+#define PRESTO_PRESTO_RX_PROGRAM_H
+
+#include "ns3/offload-reassembly.h"
+#include "ns3/rmt-phv.h"
+#include "ns3/rmt-pipeline.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief Presto's TCP receive path as a program for the match-action engine (RmtPipeline):
+ * the receive-side reassembly of ReassemblyTracker with K out-of-order intervals, for up to
+ * N connections whose state lives in register arrays indexed by connection id.
+ *
+ * Every decision is taken by a table action from register arrays under the engine's rules
+ * (one access per array per pass, an array reachable only from its own stage, stages in
+ * order); the differential tests hold the result to ReassemblyTracker, bit for bit, including
+ * the content of every interval slot.
+ *
+ * **Stages** (stages(K) = STAGES_BASE + STAGES_PER_INTERVAL * K = 3 + 2K):
+ * | stage            | register arrays (per connection)  | what it decides                     |
+ * |------------------|-----------------------------------|-------------------------------------|
+ * | `rx.edge`        | `rx.edge` (32 bit)                | reads the window's right edge       |
+ * | `rx.rcv_next`    | `rx.rcv_next` (32 bit)            | trims, classifies, advances in order|
+ * | `ooo<i>.start`   | `ooo<i>.start` (33 bit: valid+seq) | slot i: the start half of the rule  |
+ * | `ooo<i>.len`     | `ooo<i>.len` (31 bit)             | slot i: the length half of the rule |
+ * | `rx.verdict`     | none                              | verdict, write range, ACK, recirc.  |
+ *
+ * The window is stored as its right edge (rcv_next + window): bytes becoming in order do not
+ * move it, so the in-order advance touches one array only, and the edge can sit in a stage
+ * of its own in front of rcv_next. Each interval costs two stages because its start and its
+ * length live in different stages: the start stage decides everything that needs only the
+ * start (free or live, start-adjacency, the new start when ranges are absorbed) and carries
+ * the old start forward in the PHV; the length stage, one stage later, completes the rule with
+ * the end (containment, end-adjacency, partial overlap, the new length). A valid bit in the
+ * start array tells the start stage a free slot without looking at the length.
+ *
+ * **Passes.** A segment takes one pass, except an in-order segment that reaches a tracked
+ * interval: rcv_next is written (optimistically, to the segment's end) in stage `rx.rcv_next`
+ * before the interval stages find the merge, so the merged rcv_next is carried in the PHV and
+ * the packet recirculates once; the second pass only writes rcv_next (it is the pseudo-segment
+ * that commits the merge). SetWindow() takes two passes (the new edge needs rcv_next, which
+ * lives behind the edge stage); OpenWindow() takes one. Reset() is control plane (connection
+ * setup is done by the host), as are the Get* inspection methods.
+ *
+ * The packet path allocates nothing and looks up no string: PHV field handles are resolved
+ * when the program is built, and one PHV and one execution record are reused.
+ */
+class PrestoRxProgram
+{
+  public:
+    /// Stages every configuration needs: rx.edge, rx.rcv_next, rx.verdict.
+    static constexpr uint32_t STAGES_BASE = 3;
+    /// Stages each out-of-order interval adds: its start stage and its length stage.
+    static constexpr uint32_t STAGES_PER_INTERVAL = 2;
+    /// Largest fidelity a pipeline program can have (ReassemblyTracker::MAX_FIDELITY).
+    static constexpr uint32_t MAX_FIDELITY = ReassemblyTracker::MAX_FIDELITY;
+
+    /**
+     * \brief Build and finalise the program.
+     *
+     * Throws PrestoInputError when K is UNBOUNDED or above MAX_FIDELITY, maxConnections is 0
+     * or above RmtRegisterArray::MAX_SIZE, the pass limit is below 2 (merges recirculate once),
+     * or the program does not fit the hardware: the message names K, the stages needed and
+     * the budget, e.g. "Presto rx program with reassembly fidelity K=6 needs 15 stages but the
+     * stage budget is 12 stages".
+     * \param fidelity K, the number of out-of-order intervals per connection, 0..MAX_FIDELITY
+     * \param maxConnections register array size: connection ids are 0..maxConnections-1
+     * \param config the hardware (stage budget, clock, pipes, latencies); its name names the
+     * program in reports
+     */
+    PrestoRxProgram(uint32_t fidelity, uint32_t maxConnections, const RmtPipelineConfig& config);
+    ~PrestoRxProgram();
+
+    PrestoRxProgram(const PrestoRxProgram&) = delete;
+    PrestoRxProgram& operator=(const PrestoRxProgram&) = delete;
+
+    /**
+     * \param fidelity K
+     * \return the stages the program needs for K intervals: STAGES_BASE + STAGES_PER_INTERVAL*K
+     */
+    static uint32_t StagesFor(uint32_t fidelity);
+
+    /**
+     * \brief Largest K whose program fits a stage budget.
+     * \param stageBudget stages the hardware has
+     * \return the largest K (capped at MAX_FIDELITY); throws PrestoInputError if not even K=0
+     * fits
+     */
+    static uint32_t MaxFidelityFor(uint32_t stageBudget);
+
+    /**
+     * \brief Start a connection (control plane): all intervals forgotten.
+     * \param conn connection id (< maxConnections)
+     * \param rcvNext the initial in-order point (the peer's ISN + 1)
+     * \param window the receive window, bytes (<= ReassemblyTracker::MAX_WINDOW)
+     */
+    void Reset(uint32_t conn, uint32_t rcvNext, uint32_t window);
+
+    /**
+     * \brief Set the free host-buffer space counted from rcv_next (two pipeline passes).
+     * Out-of-order bytes beyond the new right edge are forgotten.
+     * \param conn connection id
+     * \param window bytes (<= ReassemblyTracker::MAX_WINDOW)
+     */
+    void SetWindow(uint32_t conn, uint32_t window);
+
+    /**
+     * \brief Give back host-buffer space: one pipeline pass that moves the right edge and
+     * reads rcv_next to check the limit (a refused call is undone and throws).
+     * \param conn connection id
+     * \param bytes added to the window (the window must stay <= MAX_WINDOW)
+     */
+    void OpenWindow(uint32_t conn, uint32_t bytes);
+
+    /**
+     * \brief Run the payload of one arriving segment through the pipeline.
+     * \param conn connection id (< maxConnections)
+     * \param seq its sequence number
+     * \param len its payload length, bytes (<= ReassemblyTracker::MAX_WINDOW)
+     * \return the decision, the same as ReassemblyTracker::OnSegment
+     */
+    ReassemblyTracker::Result OnSegment(uint32_t conn, uint32_t seq, uint32_t len);
+
+    /// \return the record of the last packet run (segment or window update): passes, latency
+    const RmtExecution& GetLastExecution() const;
+
+    /// \return the resource report of the pipeline (stages, arrays, memory, counters)
+    RmtResourceReport GetResourceReport() const;
+
+    /// \return the pipeline (read-only: its structure is frozen)
+    const RmtPipeline& GetPipeline() const;
+
+    /// \return K
+    uint32_t GetFidelity() const;
+    /// \return the number of connection ids
+    uint32_t GetMaxConnections() const;
+    /// \return the stages the program uses
+    uint32_t GetStageCount() const;
+
+    /**
+     * \param conn connection id
+     * \return its in-order point (control-plane read)
+     */
+    uint32_t GetRcvNext(uint32_t conn) const;
+
+    /**
+     * \param conn connection id
+     * \return its window, bytes (right edge minus rcv_next; control-plane read)
+     */
+    uint32_t GetWindow(uint32_t conn) const;
+
+    /**
+     * \brief The raw content of slot i of a connection (control-plane read), comparable with
+     * ReassemblyTracker::GetSlot.
+     * \param conn connection id
+     * \param i slot index (< K)
+     * \return the slot
+     */
+    ReassemblyTracker::Interval GetSlot(uint32_t conn, uint32_t i) const;
+
+  private:
+    /// Operations carried in meta.op: what a packet (or a recirculated pass) does.
+    enum Op : uint8_t
+    {
+        OP_NONE = 0,
+        OP_SEGMENT = 1,           //!< a data segment
+        OP_OPEN_WINDOW = 2,       //!< move the right edge by meta.arg
+        OP_SET_WINDOW = 3,        //!< pass 1 of SetWindow: read rcv_next
+        OP_SET_WINDOW_COMMIT = 4, //!< pass 2 of SetWindow: write the edge, trim the slots
+        OP_MERGE_COMMIT = 5,      //!< pass 2 of a merging segment: write rcv_next
+    };
+
+    /// What the interval stages do (meta.mode), chosen in stage rx.rcv_next.
+    enum Mode : uint8_t
+    {
+        MODE_NONE = 0,  //!< nothing (duplicate, out of window, commit pass)
+        MODE_MERGE = 1, //!< in-order segment: merge reached intervals, drop passed ones
+        MODE_PLACE = 2, //!< out-of-order segment: the K-interval placement rule
+        MODE_TRIM = 3,  //!< new window: forget bytes beyond the right edge
+    };
+
+    /// Segment class decided in stage rx.rcv_next (meta.cls).
+    enum Class : uint8_t
+    {
+        CLS_NO_PAYLOAD = 0,
+        CLS_DUPLICATE = 1,
+        CLS_OUT_OF_WINDOW = 2,
+        CLS_IN_ORDER = 3,
+        CLS_OUT_OF_ORDER = 4,
+    };
+
+    /// What a start stage found (meta.slot_act), for the length stage of the same slot.
+    enum SlotAct : uint8_t
+    {
+        ACT_NONE = 0,          //!< slot untouched; the length stage does nothing
+        ACT_CLEARED = 1,       //!< start cleared (merged/passed/trimmed): clear the length
+        ACT_TAKE = 2,          //!< free slot took the segment: write its length
+        ACT_LIVE_UNPLACED = 3, //!< live slot, segment not placed yet: finish the rule
+        ACT_LIVE_PLACED = 4,   //!< live slot reaching the placed range: absorb it
+        ACT_LIVE_TRIM = 5,     //!< live slot below the new edge: cut its length
+    };
+
+    /// Why a placement stopped early (meta.stop).
+    enum Stop : uint8_t
+    {
+        STOP_NONE = 0,
+        STOP_DUPLICATE = 1, //!< a live slot held the whole segment
+        STOP_OVERLAP = 2,   //!< partial overlap with a live slot (TAS rule)
+    };
+
+    /// PHV field handles, resolved once.
+    struct Fields
+    {
+        RmtFieldId conn;      //!< connection id
+        RmtFieldId seq;       //!< segment sequence number
+        RmtFieldId len;       //!< segment payload length
+        RmtFieldId op;        //!< Op
+        RmtFieldId arg;       //!< window or bytes of a window update
+        RmtFieldId edge;      //!< right edge read in rx.edge
+        RmtFieldId rcv;       //!< rcv_next read in rx.rcv_next
+        RmtFieldId run;       //!< running in-order point during a merge
+        RmtFieldId s;         //!< trimmed segment start
+        RmtFieldId e;         //!< trimmed segment end
+        RmtFieldId cls;       //!< Class
+        RmtFieldId mode;      //!< Mode
+        RmtFieldId placed;    //!< the segment is held by a slot
+        RmtFieldId stop;      //!< Stop
+        RmtFieldId covered;   //!< a later slot already held the whole segment
+        RmtFieldId uStart;    //!< start of the range the placed bytes belong to
+        RmtFieldId uEnd;      //!< end of that range
+        RmtFieldId slotStart; //!< old start of the slot, carried from start to length stage
+        RmtFieldId slotAct;   //!< SlotAct
+        RmtFieldId verdict;   //!< ReassemblyTracker::Verdict
+        RmtFieldId writeSeq;  //!< write range start
+        RmtFieldId writeLen;  //!< write range length
+        RmtFieldId delivered; //!< bytes delivered in order
+        RmtFieldId ack;       //!< cumulative ACK
+        RmtFieldId ackReq;    //!< ACK required
+    };
+
+    /// Declare the PHV fields.
+    void DeclareFields();
+    /// Build stage rx.edge.
+    void BuildEdgeStage();
+    /// Build stage rx.rcv_next.
+    void BuildRcvNextStage();
+    /// Build the two stages of interval slot i.
+    void BuildSlotStages(uint32_t i);
+    /// Build stage rx.verdict.
+    void BuildVerdictStage();
+    /// Throw unless conn is a valid id.
+    void CheckConn(uint32_t conn, const char* where) const;
+    /// Run the PHV prepared for op through the pipeline.
+    void RunOp(uint32_t conn, Op op, uint32_t arg);
+
+    uint32_t m_fidelity;                        //!< K
+    uint32_t m_maxConnections;                  //!< connection ids
+    std::unique_ptr<RmtPipeline> m_pipeline;    //!< the engine running the program
+    Fields m_f{};                               //!< PHV handles
+    RmtRegisterArray* m_edge{};                 //!< right edge per connection
+    RmtRegisterArray* m_rcvNext{};              //!< rcv_next per connection
+    std::vector<RmtRegisterArray*> m_slotStart; //!< per slot: valid bit + start
+    std::vector<RmtRegisterArray*> m_slotLen;   //!< per slot: length
+    std::unique_ptr<RmtPhv> m_phv;              //!< reused PHV
+    RmtExecution m_exec;                        //!< reused execution record
+};
+
+} // namespace ns3
+
+#endif // PRESTO_PRESTO_RX_PROGRAM_H

@@ -15,6 +15,8 @@
 #include "ns3/host-cpu-accounting.h"
 #include "ns3/ideal-fct.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/offload-congestion-control.h"
 #include "ns3/offload-socket.h"
 #include "ns3/pointer.h"
 #include "ns3/presto-input-error.h"
@@ -128,6 +130,51 @@ ParseEdges(const std::string& text)
     return edges;
 }
 
+/**
+ * \param tid a TypeId holding the attribute (or inheriting it)
+ * \param name the attribute
+ * \return its current default (after Config::SetDefault or --ns3::...) and whether the user
+ * changed it from the original one
+ */
+std::pair<std::string, bool>
+AttributeDefault(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_UNLESS(tid.LookupAttributeByName(name, &info),
+                        tid.GetName() << " has no attribute " << name);
+    const std::string now = info.initialValue->SerializeToString(info.checker);
+    const std::string original = info.originalInitialValue->SerializeToString(info.checker);
+    return {now, now != original};
+}
+
+/**
+ * \brief An experiment option that stands for a device attribute: the option if given, else
+ * the attribute's default; both given and different is an error (neither silently wins).
+ * \param option the option name
+ * \param value the option's value ("": not given)
+ * \param tid the device TypeId
+ * \param attribute the attribute name
+ * \return the value to use
+ */
+std::string
+ResolveOption(const std::string& option,
+              const std::string& value,
+              TypeId tid,
+              const std::string& attribute)
+{
+    const auto [current, changed] = AttributeDefault(tid, attribute);
+    if (value.empty())
+    {
+        return current;
+    }
+    if (changed && value != current)
+    {
+        throw PrestoInputError("--" + option + "=" + value + " and --" + tid.GetName() +
+                               "::" + attribute + "=" + current + " disagree: give one of them");
+    }
+    return value;
+}
+
 /// Node names for --failLinks: hostN, and per switch tier leafN/spineN or edgeN/aggN/coreN.
 uint32_t
 NodeByName(const FabricTopology& topo, const std::string& topology, const std::string& name)
@@ -180,8 +227,15 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("device", "Endpoint on every host: " + Join(SprayExperiment::Devices()), device);
     cmd.AddValue("fidelity",
                  "Presto reassembly fidelity K (out-of-order intervals): 0..16 or full; "
-                 "with --classRules one value per class, e.g. 2,0,full",
+                 "with --classRules one value per class, e.g. 2,0,full (default: "
+                 "ns3::PrestoNetDevice::ReassemblyFidelity, 1)",
                  fidelity);
+    cmd.AddValue(
+        "cc",
+        "Congestion control of every host: " + Join(SprayExperiment::CongestionControls()) +
+            " (native: each design's own; default: the device's CongestionControl "
+            "attribute, window DCTCP)",
+        cc);
     cmd.AddValue("classRules",
                  "Presto classifier rules file mapping connections to fidelity classes",
                  classRules);
@@ -238,6 +292,7 @@ SprayExperimentConfig::ToJson() const
 {
     return {{"device", device},
             {"fidelity", fidelity},
+            {"cc", cc},
             {"cora_strategy", coraStrategy},
             {"class_rules", classRules},
             {"lb", lb},
@@ -273,13 +328,63 @@ SprayExperiment::Devices()
     return {"host-tcp", "presto", "flextoe", "cora"};
 }
 
+std::vector<std::string>
+SprayExperiment::CongestionControls()
+{
+    return {"dctcp", "dctcp-rate", "dctcp-rate-tas", "newreno", "native"};
+}
+
+std::string
+SprayExperiment::NativeCongestion(const std::string& device)
+{
+    // TAS and FlexTOE run rate-based DCTCP from the host control loop; the Presto paper
+    // evaluates DCTCP-style window control; the Cora NIC here runs the TCP connection table,
+    // whose data path is the shared one (window DCTCP); the baseline is ns-3's TcpDctcp.
+    return device == "flextoe" ? "dctcp-rate" : "dctcp";
+}
+
+TypeId
+SprayExperiment::CongestionTypeId(const std::string& device, const std::string& cc)
+{
+    RequireOneOf("cc", cc, CongestionControls());
+    const std::string name = cc == "native" ? NativeCongestion(device) : cc;
+    if (device == "host-tcp")
+    {
+        if (name == "dctcp")
+        {
+            return TypeId::LookupByName("ns3::TcpDctcp");
+        }
+        if (name == "newreno")
+        {
+            return TypeId::LookupByName("ns3::TcpNewReno");
+        }
+        throw PrestoInputError("--cc=" + cc +
+                               " is not available for host-tcp: ns-3's TCP has no host control "
+                               "loop for rate-based DCTCP (host-tcp runs dctcp or newreno)");
+    }
+    static const std::map<std::string, std::string> offload = {
+        {"dctcp", "ns3::OffloadDctcpCongestion"},
+        {"dctcp-rate", "ns3::OffloadDctcpRateCongestion"},
+        {"dctcp-rate-tas", "ns3::OffloadTasDctcpRateCongestion"},
+        {"newreno", "ns3::OffloadNewRenoCongestion"}};
+    return TypeId::LookupByName(offload.at(name));
+}
+
 SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     : m_config(config)
 {
     const auto& c = m_config;
     RequireOneOf("device", c.device, Devices());
+    if (!c.cc.empty())
+    {
+        RequireOneOf("cc", c.cc, CongestionControls());
+    }
     if (c.device == "presto")
     {
+        m_config.fidelity = ResolveOption("fidelity",
+                                          c.fidelity,
+                                          PrestoNetDevice::GetTypeId(),
+                                          "ReassemblyFidelity");
         // refuse an impossible pipeline now, before anything runs or is written
         Ptr<PrestoNetDevice> probe = CreateObject<PrestoNetDevice>();
         UintegerValue budget;
@@ -288,6 +393,38 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         PrestoNetDevice::CheckConfiguration(c.fidelity,
                                             static_cast<uint32_t>(budget.Get()),
                                             c.classRules);
+    }
+    // The congestion control: --cc, or else the attribute it stands for (never both).
+    const bool host = c.device == "host-tcp";
+    const TypeId holder = host ? TcpSocketEndpoint::GetTypeId() : OffloadNetDevice::GetTypeId();
+    const std::string ccAttr = host ? "ns3::TcpSocketEndpoint::CongestionControl"
+                                    : "ns3::OffloadNetDevice::CongestionControl";
+    const auto [ccDefault, ccChanged] = AttributeDefault(holder, "CongestionControl");
+    if (!c.cc.empty() && ccChanged && CongestionTypeId(c.device, c.cc).GetName() != ccDefault)
+    {
+        throw PrestoInputError("--cc=" + c.cc + " and --" + ccAttr + "=" + ccDefault +
+                               " disagree: give one of them");
+    }
+    m_ccType = !c.cc.empty() || !ccChanged
+                   ? CongestionTypeId(c.device, c.cc.empty() ? "dctcp" : c.cc)
+                   : TypeId::LookupByName(ccDefault);
+    if (host)
+    {
+        m_config.cc = m_ccType == TypeId::LookupByName("ns3::TcpNewReno") ? "newreno"
+                      : m_ccType == TypeId::LookupByName("ns3::TcpDctcp") ? "dctcp"
+                                                                          : m_ccType.GetName();
+    }
+    else
+    {
+        if (!m_ccType.IsChildOf(OffloadCongestionControl::GetTypeId()))
+        {
+            throw PrestoInputError("--" + ccAttr + "=" + m_ccType.GetName() +
+                                   " is not a subclass of ns3::OffloadCongestionControl");
+        }
+        ObjectFactory f(m_ccType.GetName());
+        Ptr<OffloadCongestionControl> cc = f.Create<OffloadCongestionControl>();
+        cc->Validate(ccAttr);
+        m_config.cc = cc->GetShortName();
     }
     if (c.device == "cora")
     {
@@ -411,16 +548,32 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 
 SprayExperiment::~SprayExperiment() = default;
 
-Ptr<FlowEndpoint>
-SprayExperiment::CreateEndpoint() const
+ObjectFactory
+SprayExperiment::DeviceFactory(const std::string& device, TypeId cc)
+{
+    NS_ABORT_MSG_IF(device == "host-tcp", "host-tcp has no offload NIC");
+    ObjectFactory nic;
+    nic.SetTypeId(device == "presto"    ? PrestoNetDevice::GetTypeId()
+                  : device == "flextoe" ? FlexToeNetDevice::GetTypeId()
+                                        : CoraNetDevice::GetTypeId());
+    nic.Set("CongestionControl", TypeIdValue(cc));
+    return nic;
+}
+
+Ptr<TcpSocketEndpoint>
+SprayExperiment::MakeEndpoint(const std::string& device, TypeId cc)
 {
     // Devices() lists exactly the names handled here: every endpoint drives flows through
     // ns-3's socket API; the offload NICs bring their own socket factory.
     Ptr<TcpSocketEndpoint> e = CreateObject<TcpSocketEndpoint>();
-    e->SetAttribute("Name", StringValue(m_config.device));
-    if (m_config.device != "host-tcp")
+    e->SetAttribute("Name", StringValue(device));
+    if (device != "host-tcp")
     {
         e->SetAttribute("SocketFactory", TypeIdValue(OffloadSocketFactory::GetTypeId()));
+    }
+    else
+    {
+        e->SetAttribute("CongestionControl", TypeIdValue(cc));
     }
     return e;
 }
@@ -476,25 +629,18 @@ SprayExperiment::Run()
         {"flowlet", FabricSwitch::FLOWLET}};
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
-    if (c.device == "presto")
+    if (c.device != "host-tcp")
     {
-        ObjectFactory nic;
-        nic.SetTypeId(PrestoNetDevice::GetTypeId());
-        nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
-        nic.Set("ClassifierRules", StringValue(c.classRules));
-        fabric.SetHostDeviceFactory(nic);
-    }
-    if (c.device == "flextoe")
-    {
-        ObjectFactory nic;
-        nic.SetTypeId(FlexToeNetDevice::GetTypeId());
-        fabric.SetHostDeviceFactory(nic);
-    }
-    if (c.device == "cora")
-    {
-        ObjectFactory nic;
-        nic.SetTypeId(CoraNetDevice::GetTypeId());
-        nic.Set("Strategy", StringValue(c.coraStrategy));
+        ObjectFactory nic = DeviceFactory(c.device, m_ccType);
+        if (c.device == "presto")
+        {
+            nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
+            nic.Set("ClassifierRules", StringValue(c.classRules));
+        }
+        if (c.device == "cora")
+        {
+            nic.Set("Strategy", StringValue(c.coraStrategy));
+        }
         fabric.SetHostDeviceFactory(nic);
     }
     fabric.Install(m_topology);
@@ -536,7 +682,7 @@ SprayExperiment::Run()
         fabric.EnablePcapHosts((out / "host").string());
     }
 
-    Ptr<FlowEndpoint> endpoint = CreateEndpoint();
+    Ptr<FlowEndpoint> endpoint = MakeEndpoint(c.device, m_ccType);
     std::vector<Ipv4Address> addresses;
     for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
     {

@@ -10,7 +10,9 @@
 #include "ns3/flow-endpoint.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/flow-spec.h"
+#include "ns3/object-factory.h"
 #include "ns3/run-report.h"
+#include "ns3/tcp-socket-endpoint.h"
 
 #include <cstdint>
 #include <memory>
@@ -31,8 +33,13 @@ class CommandLine;
  */
 struct SprayExperimentConfig
 {
-    std::string device{"host-tcp"};     //!< endpoint: see SprayExperiment::Devices()
-    std::string fidelity{"1"};          //!< presto: reassembly fidelity K per class, 0..16|full
+    std::string device{"host-tcp"}; //!< endpoint: see SprayExperiment::Devices()
+    /// presto: reassembly fidelity K per class, 0..16|full ("": the attribute
+    /// ns3::PrestoNetDevice::ReassemblyFidelity, default 1)
+    std::string fidelity;
+    /// congestion control of every host: dctcp | dctcp-rate | dctcp-rate-tas | newreno |
+    /// native ("": the device's CongestionControl attribute, window DCTCP by default)
+    std::string cc;
     std::string classRules;             //!< presto: classifier rules file ("": one class)
     std::string coraStrategy{"cora"};   //!< cora: partitioning strategy, cora | state | flow
     std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
@@ -99,6 +106,42 @@ class SprayExperiment
     /** \return the endpoint names accepted by --device */
     static std::vector<std::string> Devices();
 
+    /** \return the names accepted by --cc */
+    static std::vector<std::string> CongestionControls();
+
+    /**
+     * \brief The congestion control a device runs under a --cc name.
+     * \param device a name of Devices()
+     * \param cc a name of CongestionControls() ("native": the design's own, as its paper)
+     * \return the TypeId: a TcpCongestionOps for host-tcp, an OffloadCongestionControl for the
+     * offload NICs; throws PrestoInputError if the device has no such algorithm (host-tcp has
+     * no rate-based DCTCP: ns-3's TCP has no host control loop)
+     */
+    static TypeId CongestionTypeId(const std::string& device, const std::string& cc);
+
+    /**
+     * \param device a name of Devices()
+     * \return the --cc name of the design's own congestion control (FlexTOE: dctcp-rate)
+     */
+    static std::string NativeCongestion(const std::string& device);
+
+    /**
+     * \brief The NIC every host gets for a device name, with its congestion control.
+     * \param device a name of Devices() other than host-tcp
+     * \param cc an OffloadCongestionControl TypeId (CongestionTypeId)
+     * \return the factory (set more attributes on it before use)
+     */
+    static ObjectFactory DeviceFactory(const std::string& device, TypeId cc);
+
+    /**
+     * \brief The endpoint that runs the flows through ns-3's socket API: ns-3's TCP with the
+     * congestion control cc for host-tcp, the offload NIC's socket factory otherwise.
+     * \param device a name of Devices()
+     * \param cc for host-tcp, its TcpCongestionOps TypeId (ignored otherwise)
+     * \return the endpoint
+     */
+    static Ptr<TcpSocketEndpoint> MakeEndpoint(const std::string& device, TypeId cc);
+
     const std::vector<FctRecord>& GetRecords() const; //!< \return one record per flow
     const FctSummary& GetSummary() const;             //!< \return the FCT statistics
     const RunSpeed& GetSpeed() const;                 //!< \return how fast it ran
@@ -109,10 +152,9 @@ class SprayExperiment
   private:
     /** Flow finished callback from the endpoint. */
     void FlowFinished(uint32_t flowId);
-    /** Create the endpoint named by config.device. */
-    Ptr<FlowEndpoint> CreateEndpoint() const;
 
-    SprayExperimentConfig m_config;     //!< the run
+    SprayExperimentConfig m_config;     //!< the run (fidelity and cc resolved)
+    TypeId m_ccType;                    //!< congestion control of every host
     FabricTopology m_topology;          //!< built from the config
     std::unique_ptr<FlowSizeCdf> m_cdf; //!< workload sizes (null when replaying a file)
     std::vector<uint64_t> m_edges;      //!< bucket edges

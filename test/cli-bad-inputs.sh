@@ -57,6 +57,12 @@ expect_error "presto over the stage budget" "stage budget is 12" --device=presto
 expect_error "presto bad fidelity" "0..16 or full" --device=presto --fidelity=many
 expect_error "attribute out of its range" "StageBudget=0" --ns3::PrestoNetDevice::StageBudget=0
 expect_error "unknown option" "nonsense" --nonsense=1
+expect_error "unknown congestion control" "dctcp, dctcp-rate, dctcp-rate-tas, newreno, native" --cc=cubic
+expect_error "host-tcp has no rate-based DCTCP" "not available for host-tcp" --cc=dctcp-rate
+expect_error "--cc and the attribute disagree" "disagree" --device=presto --cc=dctcp --ns3::OffloadNetDevice::CongestionControl=ns3::OffloadNewRenoCongestion
+expect_error "congestion control attribute of the wrong kind" "not a subclass of ns3::OffloadCongestionControl" --device=flextoe --ns3::OffloadNetDevice::CongestionControl=ns3::TcpDctcp
+expect_error "bad congestion-control parameter" "RateClamp|rate clamp" --device=flextoe --cc=dctcp-rate --ns3::OffloadDctcpRateCongestion::RateClamp=0.5
+expect_error "--fidelity and the attribute disagree" "disagree" --device=presto --fidelity=2 --ns3::PrestoNetDevice::ReassemblyFidelity=0
 printf '10 1 dport=99999\n' >"$tmp/rules.txt"
 expect_error "presto bad classifier rule" "rules.txt.*(line )?1" --device=presto --fidelity=1,0 --classRules="$tmp/rules.txt"
 expect_error "cora unknown strategy" "coraStrategy.*cora, state, flow|cora.*state.*flow" --device=cora --coraStrategy=greedy

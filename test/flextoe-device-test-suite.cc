@@ -81,9 +81,10 @@ class FlexToeDeliveryTestCase : public FlexToeTestBase
     void DoRun() override
     {
         std::string dir = TempDir("delivery");
-        // rate-based DCTCP (FlexTOE's default) on a sprayed, loaded fabric
+        // rate-based DCTCP (FlexTOE's own) on a sprayed, loaded fabric
         {
             SprayExperimentConfig c = FlexToeConfig(dir + "/rate");
+            c.cc = "native";
             c.simTime = 0.005;
             c.load = 0.6;
             SprayExperiment e(c);
@@ -93,18 +94,17 @@ class FlexToeDeliveryTestCase : public FlexToeTestBase
                                   0,
                                   "rate-based DCTCP's control loop ran");
         }
-        // 1% random loss, with window-based DCTCP: TAS's rate control halves the rate per
-        // loss and climbs back by 10 Mbit/s per 50 ACKs, so random loss starves it (a
-        // calibration question of that algorithm, not of delivery)
+        // 1% random loss, with window DCTCP and the robust rate-based DCTCP (TAS's rules,
+        // dctcp-rate-tas, starve under random loss: see the cc-dumbbell numbers in the doc)
+        for (const char* cc : {"dctcp", "dctcp-rate"})
         {
-            Config::SetDefault("ns3::FlexToeNetDevice::RateBased", BooleanValue(false));
-            SprayExperimentConfig c = FlexToeConfig(dir + "/loss");
+            SprayExperimentConfig c = FlexToeConfig(dir + "/loss-" + cc);
+            c.cc = cc;
             c.simTime = 0.005;
             c.load = 0.6;
             c.lossRate = 0.01;
             SprayExperiment e(c);
             e.Run();
-            Config::Reset();
             PRESTO_EXPECT_EXACT_DELIVERY(e);
             NS_TEST_EXPECT_MSG_GT(e.GetReport()["nic"]["retx_segments"].get<uint64_t>(),
                                   0,
@@ -166,7 +166,6 @@ class FlexToeOverflowTestCase : public FlexToeTestBase
     {
         std::string dir = TempDir("overflow");
         Config::SetDefault("ns3::FlexToeNetDevice::QueueCapacity", UintegerValue(8));
-        Config::SetDefault("ns3::FlexToeNetDevice::RateBased", BooleanValue(false));
         Config::SetDefault("ns3::FlexToeNetDevice::ProtocolCycles", UintegerValue(3000));
         SprayExperimentConfig c = FlexToeConfig(dir);
         c.simTime = 0.003;

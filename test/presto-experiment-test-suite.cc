@@ -443,13 +443,12 @@ class PrestoRateDctcpTestCase : public TestCase
     void DoRun() override
     {
         std::string dir = TempDir("presto-rate");
-        Config::SetDefault("ns3::OffloadNetDevice::CongestionControl", StringValue("dctcp-rate"));
         SprayExperimentConfig c = BaseConfig(dir);
         c.device = "presto";
+        c.cc = "dctcp-rate";
         c.simTime = 0.005;
         SprayExperiment e(c);
         e.Run();
-        Config::Reset();
         const auto& rep = e.GetReport();
         NS_TEST_EXPECT_MSG_GT(rep["nic"]["control_loop_runs"].get<uint64_t>(),
                               0,

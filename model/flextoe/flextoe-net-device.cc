@@ -63,12 +63,6 @@ FlexToeNetDevice::GetTypeId()
                           "Run the TCP tracing extension (per-connection counters)",
                           BooleanValue(false),
                           MakeBooleanAccessor(&FlexToeNetDevice::m_tcpTrace),
-                          MakeBooleanChecker())
-            .AddAttribute("RateBased",
-                          "Rate-based DCTCP (host control loop, NIC pacing), FlexTOE's default; "
-                          "false: the OffloadNetDevice CongestionControl attribute decides",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&FlexToeNetDevice::m_rateBased),
                           MakeBooleanChecker());
     return tid;
 }
@@ -155,10 +149,6 @@ FlexToeNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
     Configure();
     cfg.fidelity = 1;            // TAS/FlexTOE: one out-of-order interval
     cfg.hostLoopTimeouts = true; // and timeouts from the host control loop
-    if (m_rateBased)
-    {
-        cfg.congestion = OffloadCongestionType::DCTCP_RATE;
-    }
 }
 
 FlexToeResult

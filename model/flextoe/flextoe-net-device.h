@@ -24,9 +24,12 @@ namespace ns3
  * one core per flow group, post-processing, DMA) of the chosen hardware Profile; its queues
  * can overflow and drop the segment (the data path repairs the loss). Extension modules
  * (firewall, VLAN strip, TCP tracing) run at their pipeline points with their cycle cost.
- * Receive semantics are TAS's: one out-of-order interval (K = 1), go-back-N. Congestion
- * control defaults to rate-based DCTCP: the host control loop sets a rate every control
- * interval, the NIC paces (set the OffloadNetDevice CongestionControl attribute to override).
+ * Receive semantics are TAS's: one out-of-order interval (K = 1), go-back-N, timeouts from
+ * the host control loop. Congestion control is the OffloadNetDevice's CongestionControl
+ * attribute, window DCTCP by default like every offload NIC, so that designs are compared
+ * under the same algorithm; FlexTOE's own (TAS's rate-based DCTCP: the host control loop sets
+ * a rate every control interval, the NIC paces) is ns3::OffloadDctcpRateCongestion, or
+ * ns3::OffloadTasDctcpRateCongestion rule for rule.
  */
 class FlexToeNetDevice : public OffloadNetDevice
 {
@@ -69,7 +72,6 @@ class FlexToeNetDevice : public OffloadNetDevice
     std::string m_firewallRules; //!< firewall rules, ';'-separated ("" : no firewall)
     bool m_vlanStrip;            //!< VLAN stripping module
     bool m_tcpTrace;             //!< TCP tracing module
-    bool m_rateBased;            //!< rate-based DCTCP (FlexTOE's default)
 
     std::unique_ptr<FlexToePipeline> m_pipeline; //!< the core pipeline
     FlexToeExtensionChain m_chain;               //!< extension modules

@@ -256,6 +256,10 @@ OffloadDctcpRateParams::Validate(const char* where) const
     auto bad = [where](const std::string& what) {
         throw PrestoInputError(std::string(where) + ": " + what);
     };
+    if (mode != Mode::TAS && mode != Mode::ROBUST)
+    {
+        bad("unknown mode " + std::to_string(static_cast<int>(mode)));
+    }
     if (!(gain > 0.0 && gain <= 1.0))
     {
         bad("EWMA gain g=" + std::to_string(gain) + " must be in (0, 1]");
@@ -264,23 +268,35 @@ OffloadDctcpRateParams::Validate(const char* where) const
     {
         bad("initial alpha=" + std::to_string(alphaInit) + " must be in [0, 1]");
     }
-    if (minRate == 0)
+    if (maxRate == 0)
     {
-        bad("minimum rate must be > 0 bytes/s (a rate of 0 would mean no pacing)");
+        bad("maximum rate must be > 0 bytes/s");
     }
     if (maxRate < minRate)
     {
         bad("maximum rate " + std::to_string(maxRate) + " bytes/s is below the minimum rate " +
             std::to_string(minRate) + " bytes/s");
     }
-    if (initialRate < minRate || initialRate > maxRate)
+    if (initialRate == 0 || initialRate < minRate || initialRate > maxRate)
     {
-        bad("initial rate " + std::to_string(initialRate) + " bytes/s must be in [" +
+        bad("initial rate " + std::to_string(initialRate) + " bytes/s must be > 0 and in [" +
             std::to_string(minRate) + ", " + std::to_string(maxRate) + "]");
+    }
+    if (mode == Mode::ROBUST && minRate == 0)
+    {
+        bad("the robust mode needs a minimum rate > 0 bytes/s (a rate of 0 is unpaced)");
     }
     if (minAcks == 0)
     {
         bad("minAcks must be >= 1");
+    }
+    if (!(additiveIncrease >= 0.0) || !std::isfinite(additiveIncrease))
+    {
+        bad("additive increase " + std::to_string(additiveIncrease) + " must be >= 0");
+    }
+    if (!(rateClamp == 0.0 || rateClamp >= 1.0) || !std::isfinite(rateClamp))
+    {
+        bad("rate clamp " + std::to_string(rateClamp) + " must be 0 (off) or >= 1");
     }
 }
 
@@ -300,7 +316,7 @@ OffloadDctcpRate::OffloadDctcpRate(uint32_t mss, const OffloadDctcpRateParams& p
 const char*
 OffloadDctcpRate::GetName() const
 {
-    return "DCTCP-rate";
+    return m_p.mode == OffloadDctcpRateParams::Mode::TAS ? "DCTCP-rate-TAS" : "DCTCP-rate";
 }
 
 void
@@ -310,6 +326,7 @@ OffloadDctcpRate::Init(uint32_t /* sndNxt */)
     m_ackedBytes = 0;
     m_eceBytes = 0;
     m_losses = 0;
+    m_started = false;
 }
 
 bool
@@ -319,11 +336,17 @@ OffloadDctcpRate::OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t
     // the host reacts once per control interval.
     ++m_acks;
     m_ackedBytes += ackedBytes;
+    m_sndMaxSeen = sndNxt;
     if (!ece)
     {
         return false;
     }
     m_eceBytes += ackedBytes;
+    if (!m_holding || seq::Geq(sndUna, m_holdUntil))
+    {
+        m_holding = false;
+        m_eceFresh += ackedBytes; // marks on data sent after the last cut
+    }
     // Acknowledge the congestion signal with CWR once per window of data (RFC 3168): a
     // classic-ECN receiver (ns-3's NewReno, Linux without DCTCP) repeats ECE until it sees
     // CWR. The rate itself is cut at the next control interval.
@@ -339,13 +362,13 @@ OffloadDctcpRate::OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t
 void
 OffloadDctcpRate::OnLoss(uint32_t /* bytesInFlight */, uint32_t /* sndNxt */)
 {
-    ++m_losses;
+    ++m_losses; // TAS: c_drops, the fast path's go-back-N count
 }
 
 void
 OffloadDctcpRate::OnTimeout(uint32_t /* bytesInFlight */, uint32_t /* sndNxt */)
 {
-    ++m_losses;
+    ++m_losses; // TAS: cc_rexmits, the retransmissions the host loop issued
 }
 
 uint32_t
@@ -362,67 +385,173 @@ OffloadDctcpRate::GetSsThresh() const
     return m_slowStart ? MAX_CWND : m_mss;
 }
 
-void
-OffloadDctcpRate::OnControlInterval(uint64_t /* nowNs */, uint64_t /* rttNs */)
+uint64_t
+OffloadDctcpRate::AckGate(uint64_t elapsedNs) const
 {
-    if (m_acks < m_p.minAcks && m_losses == 0)
+    if (m_p.mode == OffloadDctcpRateParams::Mode::TAS)
+    {
+        return m_p.minAcks;
+    }
+    // Half the segments the current rate sends in the elapsed time (ACKs may be delayed by
+    // one segment), so that a slow flow is evaluated as often as a fast one.
+    const double segments = m_rate * static_cast<double>(elapsedNs) * 1e-9 / m_mss;
+    const auto expected = static_cast<uint64_t>(segments / 2);
+    return std::max<uint64_t>(1, std::min<uint64_t>(m_p.minAcks, expected));
+}
+
+void
+OffloadDctcpRate::OnControlInterval(uint64_t nowNs, uint64_t rttNs)
+{
+    const bool tas = m_p.mode == OffloadDctcpRateParams::Mode::TAS;
+    if (!m_started)
+    {
+        // The first run only starts the clocks (TAS sets cc_last_ts when the connection opens).
+        m_started = true;
+        m_lastLoopNs = nowNs;
+        m_lastEvalNs = nowNs;
+        return;
+    }
+    const uint64_t sinceLoop = nowNs - m_lastLoopNs;
+    m_lastLoopNs = nowNs; // TAS: cc_last_ts moves on every run, carried over or not
+    const uint64_t sinceEval = nowNs - m_lastEvalNs;
+    // 1. The gate (ROBUST: a loss is judged at once, and the gate scales with the rate).
+    if (m_acks < AckGate(sinceEval) && (tas || m_losses == 0))
     {
         return; // too few ACKs to judge: carry the counts over (TAS cc_dctcp_minpkts)
     }
     ++m_intervals;
+    m_lastEvalNs = nowNs;
+
+    // 2. The measured rate, its EWMA, and the clamp. TAS divides the (possibly carried-over)
+    //    bytes by the time since the previous run only; ROBUST by the time they took.
+    const uint64_t span = tas ? sinceLoop : sinceEval;
+    const double measured =
+        span > 0 ? static_cast<double>(m_ackedBytes) * 1e9 / static_cast<double>(span) : 0.0;
+    m_measured = (7 * m_measured + measured) / 8;
+    const double actual = std::max(measured, m_measured);
     double rate = m_rate;
-    if (m_losses > 0)
+    // (ROBUST does not clamp in an interval with a loss: its ACKs are those of a go-back-N
+    // recovery, not a measure of the share, and the loss halves the rate anyway.)
+    if (m_p.rateClamp > 0 && rate > actual * m_p.rateClamp &&
+        (tas || (actual > 0 && m_losses == 0)))
     {
-        // A loss is a stronger signal than marks: halve, as TAS does for drops and host
-        // retransmissions, and leave alpha alone (the ECE count of a lossy interval is
-        // incomplete).
-        m_slowStart = false;
-        rate /= 2;
-        ++m_lossReductions;
+        rate = actual * m_p.rateClamp;
     }
-    else
+    // ROBUST reacts to marks once per round trip of its own reaction: ECE on data sent before
+    // the previous cut reports the congestion that cut answered.
+    const bool marked = tas ? m_eceBytes > 0 : m_eceFresh > 0;
+
+    // 3. Slow start, 4. congestion avoidance (the same interval can end slow start and cut).
+    if (m_slowStart)
     {
-        if (m_ackedBytes > 0)
-        {
-            const double f = static_cast<double>(std::min(m_eceBytes, m_ackedBytes)) /
-                             static_cast<double>(m_ackedBytes);
-            m_alpha = (1.0 - m_p.gain) * m_alpha + m_p.gain * f;
-            m_alpha = std::min(1.0, std::max(0.0, m_alpha));
-        }
-        if (m_eceBytes > 0)
-        {
-            m_slowStart = false; // the first mark ends slow start and is answered at once
-            rate *= 1.0 - m_alpha / 2.0;
-            ++m_eceReductions;
-        }
-        else if (m_slowStart)
+        if (m_losses == 0 && m_eceBytes == 0)
         {
             rate *= 2;
         }
         else
         {
-            rate += static_cast<double>(m_p.step);
+            m_slowStart = false;
         }
     }
+    if (!m_slowStart)
+    {
+        if (m_losses > 0)
+        {
+            // A loss is a stronger signal than marks: halve, as TAS does for drops and host
+            // retransmissions, and leave alpha alone (the ECE count of a lossy interval is
+            // incomplete).
+            rate /= 2;
+            m_dipFrom = 0;
+            ++m_lossReductions;
+        }
+        else
+        {
+            if (m_ackedBytes > 0)
+            {
+                const double f = static_cast<double>(std::min(m_eceBytes, m_ackedBytes)) /
+                                 static_cast<double>(m_ackedBytes);
+                m_alpha = (1.0 - m_p.gain) * m_alpha + m_p.gain * f;
+                m_alpha = std::min(1.0, std::max(0.0, m_alpha));
+            }
+            if (marked && tas)
+            {
+                rate *= 1.0 - m_alpha / 2.0;
+                ++m_eceReductions;
+            }
+            else if (marked)
+            {
+                // A window DCTCP cut removes alpha/2 of a window, one RTT of sending, from the
+                // queue once, and the ACK clock then sends at the share again. As a rate: dip
+                // for this interval so that the same bytes drain, then come back.
+                const double rtt = static_cast<double>(std::max<uint64_t>(rttNs, 1));
+                const double drain = std::min(1.0, rtt / static_cast<double>(sinceEval));
+                m_dipFrom = rate;
+                rate *= 1.0 - m_alpha / 2.0 * drain;
+                m_holding = true;
+                m_holdUntil = m_sndMaxSeen;
+                ++m_eceReductions;
+            }
+            else
+            {
+                double step = static_cast<double>(m_p.step);
+                if (!tas && rttNs > 0)
+                {
+                    // additiveIncrease segments per RTT for every RTT that passed, as a rate
+                    const double rtt = static_cast<double>(rttNs) * 1e-9;
+                    step = std::max(step,
+                                    m_p.additiveIncrease * m_mss *
+                                        (static_cast<double>(sinceEval) * 1e-9) / (rtt * rtt));
+                }
+                rate = std::max(rate, m_dipFrom) + step; // back from a dip, then increase
+                m_dipFrom = 0;
+            }
+        }
+    }
+    // 5. Bounds. A rate of 0 (TAS only: minRate 0) means unpaced.
     m_rate = std::min(static_cast<double>(m_p.maxRate),
                       std::max(static_cast<double>(m_p.minRate), rate));
     m_acks = 0;
     m_ackedBytes = 0;
     m_eceBytes = 0;
+    m_eceFresh = 0;
     m_losses = 0;
 }
 
 uint64_t
 OffloadDctcpRate::GetPacingRate() const
 {
-    // Rounded down, but never below the floor (> 0), so that pacing never turns off.
-    return std::max<uint64_t>(m_p.minRate, static_cast<uint64_t>(m_rate));
+    // Rounded down; a rate below 1 byte/s is 0, unpaced (only reachable with minRate 0).
+    return static_cast<uint64_t>(m_rate);
+}
+
+bool
+OffloadDctcpRate::UsesControlLoop() const
+{
+    return true;
+}
+
+uint32_t
+OffloadDctcpRate::GetControlIntervalRtts() const
+{
+    return m_p.controlIntervalRtts;
 }
 
 double
 OffloadDctcpRate::GetAlpha() const
 {
     return m_alpha;
+}
+
+double
+OffloadDctcpRate::GetRate() const
+{
+    return m_rate;
+}
+
+double
+OffloadDctcpRate::GetMeasuredRate() const
+{
+    return m_measured;
 }
 
 bool
@@ -453,31 +582,6 @@ const OffloadDctcpRateParams&
 OffloadDctcpRate::GetParams() const
 {
     return m_p;
-}
-
-std::unique_ptr<OffloadCongestionOps>
-CreateOffloadCongestion(OffloadCongestionType type,
-                        uint32_t mss,
-                        uint32_t initialCwndSegments,
-                        double dctcpGain,
-                        double dctcpAlphaInit,
-                        const OffloadDctcpRateParams& rate)
-{
-    switch (type)
-    {
-    case OffloadCongestionType::DCTCP_RATE: {
-        OffloadDctcpRateParams p = rate;
-        p.gain = dctcpGain;
-        p.alphaInit = dctcpAlphaInit;
-        return std::make_unique<OffloadDctcpRate>(mss, p);
-    }
-    case OffloadCongestionType::DCTCP:
-        return std::make_unique<OffloadDctcp>(mss, initialCwndSegments, dctcpGain, dctcpAlphaInit);
-    case OffloadCongestionType::NEW_RENO:
-        return std::make_unique<OffloadNewReno>(mss, initialCwndSegments);
-    }
-    throw PrestoInputError("offload congestion control: unknown type " +
-                           std::to_string(static_cast<int>(type)));
 }
 
 } // namespace ns3

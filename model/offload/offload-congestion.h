@@ -91,6 +91,24 @@ class OffloadCongestionOps
     {
         return 0;
     }
+
+    /**
+     * \return true if the algorithm needs OnControlInterval (rate-based algorithms: the host
+     * control loop computes the rate); false for window-based ones (the default)
+     */
+    virtual bool UsesControlLoop() const
+    {
+        return false;
+    }
+
+    /**
+     * \return the control interval the algorithm wants, RTTs; 0 (the default): the
+     * connection's own (OffloadTcpConfig::controlIntervalRtts, TAS's 2)
+     */
+    virtual uint32_t GetControlIntervalRtts() const
+    {
+        return 0;
+    }
 };
 
 /**
@@ -222,19 +240,32 @@ class OffloadDctcp : public OffloadNewReno
  * \brief Parameters of OffloadDctcpRate. Rates in bytes (of TCP sequence space) per second.
  *
  * The defaults are TAS's (tas/slow/config.c: cc_dctcp_init = cc_dctcp_step = 10000 kbit/s,
- * cc_dctcp_weight = 1/16, cc_dctcp_minpkts = 50); TAS's minimum rate is 0, but here a rate of
- * 0 means "no pacing", so the floor is one step. The ceiling should be set to the line rate by
- * the device.
+ * cc_dctcp_weight = 1/16, cc_dctcp_min = 0, cc_dctcp_minpkts = 50; tas/slow/cc.c: ecn_rate,
+ * i.e. alpha, starts at 0; the rate is clamped to 1.2 x the measured rate). The ROBUST mode's
+ * differences are listed at OffloadDctcpRate.
  */
 struct OffloadDctcpRateParams
 {
+    /// Which rules OffloadDctcpRate follows.
+    enum class Mode : uint8_t
+    {
+        TAS,    //!< TAS's dctcp_rate_update, rule for rule (fidelity)
+        ROBUST, //!< TAS's rules with the changes that keep it from starving (the default)
+    };
+
+    Mode mode{Mode::TAS};             //!< rules
     double gain{1.0 / 16};            //!< EWMA gain g, in (0, 1]
-    double alphaInit{1.0};            //!< initial alpha, in [0, 1]
+    double alphaInit{0.0};            //!< initial alpha, in [0, 1] (TAS: 0)
     uint64_t initialRate{1250000};    //!< rate before the first interval, bytes/s (10 Mbit/s)
     uint64_t step{1250000};           //!< additive increase per unmarked interval, bytes/s
-    uint64_t minRate{1250000};        //!< lower bound, bytes/s (> 0)
-    uint64_t maxRate{12500000000ull}; //!< upper bound, bytes/s (100 Gbit/s; set the line rate)
-    uint32_t minAcks{50}; //!< ACKs needed before an interval is evaluated (fewer: carried over)
+    uint64_t minRate{0};              //!< lower bound, bytes/s (TAS: 0; a rate of 0 is unpaced)
+    uint64_t maxRate{12500000000ull}; //!< upper bound, bytes/s (the line rate)
+    uint32_t minAcks{50};  //!< ACKs needed before an interval is evaluated (fewer: carried over)
+    double rateClamp{1.2}; //!< the rate never exceeds this x the measured ACK rate (0: off)
+    /// ROBUST: additive increase per interval, segments per RTT for every RTT elapsed
+    double additiveIncrease{0.5};
+    /// control interval, RTTs (0: the connection's, TAS's 2)
+    uint32_t controlIntervalRtts{0};
 
     /**
      * \brief Check every field; throws PrestoInputError naming the first bad one.
@@ -249,27 +280,52 @@ struct OffloadDctcpRateParams
  * tas/slow/cc.c, dctcp_rate_update): the NIC enforces a per-connection rate by pacing and the
  * host recomputes it every control interval (2 x RTT).
  *
- * OnAck only counts: ACKs, acknowledged bytes, and bytes acknowledged by ACKs carrying ECE;
- * duplicate-ACK losses and timeouts are remembered. OnControlInterval then evaluates the
- * interval, in this order:
- * 1. If it saw fewer than minAcks ACKs and no loss, its counts are carried over to the next
- *    interval and nothing changes (TAS's cc_dctcp_minpkts; an idle connection keeps its
- *    rate).
- * 2. A loss (go-back-N or timeout) halves the rate and ends slow start; alpha is not updated
- *    (TAS: "if we have drops, cut by half").
- * 3. Otherwise alpha = (1 - g) alpha + g F, F = ECE bytes / acked bytes of the interval (when
- *    bytes were acknowledged). With marks: slow start ends and rate = rate (1 - alpha / 2).
- *    Without marks: rate doubles in slow start, else rate += step (additive increase).
- * 4. The rate is clamped to [minRate, maxRate].
+ * OnAck only counts, as the NIC's per-connection statistics do: ACKs, acknowledged bytes,
+ * and bytes acknowledged by ACKs carrying ECE; go-back-N losses and timeouts are counted too.
+ * OnControlInterval then evaluates, in TAS's order (Mode::TAS):
+ * 1. Gate: with fewer than minAcks ACKs (counting those carried over) every count, losses
+ *    included, is carried over to the next interval and nothing changes (cc_dctcp_minpkts).
+ * 2. Measured rate: M = acknowledged bytes / time since the previous control-loop run; its
+ *    EWMA E = (7 E + M) / 8; the rate is clamped to rateClamp x max(M, E).
+ * 3. Slow start: without loss and marks the rate doubles; a loss or a mark ends slow start.
+ * 4. After slow start: a loss halves the rate (alpha is not updated). Otherwise
+ *    alpha = (1 - g) alpha + g F, F = ECE bytes / acked bytes, and with marks
+ *    rate = rate (1 - alpha / 2), without them rate += step.
+ * 5. The rate is bounded by [minRate, maxRate]. A rate of 0 means unpaced (TAS's queue
+ *    manager does not limit a flow whose rate is 0): it happens when the clamp meets a
+ *    measured rate of 0, e.g. an interval of only duplicate ACKs.
+ *
+ * TAS's rules starve a flow under random loss: a loss waits for minAcks ACKs, at a low rate
+ * that takes many intervals, and then halves, while the additive step is 10 Mbit/s per
+ * interval however large the RTT or the link; and a pacing rate, unlike a window, keeps
+ * adding to the queue until the next interval, so its marks come late and the cuts pile
+ * up (on a 10 Gbit/s dumbbell two flows reach about 90% of the link). Mode::ROBUST keeps
+ * the structure (the host loop computes a rate every interval, the NIC paces, alpha as
+ * above) and changes:
+ * - losses are not gated: an interval with a loss is evaluated at once;
+ * - the ACK gate scales down with the rate: min(minAcks, half the segments the current rate
+ *   sends in the interval), at least 1;
+ * - the measured rate is taken over the whole evaluated period (TAS divides the carried-over
+ *   bytes by the last control interval only), and a measured rate of 0 does not unpace;
+ * - marks are answered once per round: ECE on data sent before the previous cut does not
+ *   cut again (window DCTCP's once per window of data);
+ * - a cut is a dip: a window DCTCP cut drains alpha/2 of a window, one RTT of sending, from
+ *   the queue once, and its ACK clock then sends at the share again; so the rate dips by
+ *   alpha/2 x RTT / interval for one interval and the next unmarked interval returns to the
+ *   rate before the dip;
+ * - the additive increase is at least additiveIncrease segments per RTT for every RTT that
+ *   passed (MSS x additiveIncrease x elapsed / RTT^2 as a rate). A window adds one segment
+ *   per RTT to the queue; a rate adds its excess all interval long, so the window's 1.0
+ *   overshoots (8 flows: mean queue 77 packets against ns-3 TcpDctcp's 62); the default
+ *   0.3 with a measured-rate clamp of 1.0 is calibrated on the dumbbell (assumed, see the
+ *   doc).
+ * The start rate and the bounds are parameters (the factory of the ns-3 object
+ * OffloadDctcpRateCongestion starts ROBUST at the initial window per initial RTT).
  *
  * The window is not a limit: GetCwnd() returns MAX_CWND, so only the pacing rate and the
- * peer's receive window limit the sender (as in TAS's fast path). OnAck never asks for CWR:
- * the reduction happens at the interval, and DCTCP's exact ECE echo does not use CWR.
- *
- * Differences from TAS: TAS also clamps the rate to 1.2 x the measured ACK rate and updates
- * alpha only after slow start; here alpha is updated in every evaluated interval (as Linux
- * DCTCP does every window), and the rate of an application-limited connection is bounded only
- * by maxRate.
+ * peer's receive window limit the sender (as in TAS's fast path). OnAck asks for CWR once per
+ * window of data after an ECE, so that classic-ECN receivers stop repeating ECE; the rate is
+ * cut at the interval, not there.
  */
 class OffloadDctcpRate : public OffloadCongestionOps
 {
@@ -292,9 +348,15 @@ class OffloadDctcpRate : public OffloadCongestionOps
     uint32_t GetSsThresh() const override;
     void OnControlInterval(uint64_t nowNs, uint64_t rttNs) override;
     uint64_t GetPacingRate() const override;
+    bool UsesControlLoop() const override;
+    uint32_t GetControlIntervalRtts() const override;
 
     /// \return the current alpha estimate, in [0, 1]
     double GetAlpha() const;
+    /// \return the rate computed by the last evaluation, bytes/s (0: unpaced)
+    double GetRate() const;
+    /// \return the EWMA of the measured ACK rate, bytes/s
+    double GetMeasuredRate() const;
     /// \return true while the rate still doubles per interval (no mark or loss seen yet)
     bool InSlowStart() const;
     /// \return how many intervals were evaluated (not carried over)
@@ -307,48 +369,33 @@ class OffloadDctcpRate : public OffloadCongestionOps
     const OffloadDctcpRateParams& GetParams() const;
 
   private:
+    /// \return the ACKs an interval needs before it is evaluated
+    uint64_t AckGate(uint64_t elapsedNs) const;
+
     uint32_t m_mss;               //!< maximum segment size, bytes
     OffloadDctcpRateParams m_p;   //!< parameters
     double m_alpha;               //!< estimated fraction of marked bytes
-    double m_rate;                //!< sending rate, bytes/s (double: exact (1 - alpha/2) cuts)
+    double m_rate;                //!< sending rate, bytes/s (0: unpaced)
+    double m_measured{0};         //!< EWMA of the measured ACK rate, bytes/s
     bool m_slowStart{true};       //!< doubling until the first mark or loss
+    bool m_started{false};        //!< the first control interval has run
     bool m_cwrArmed{false};       //!< a CWR was requested
     uint32_t m_cwrRecover{0};     //!< no new CWR until snd_una passes this
+    uint64_t m_lastLoopNs{0};     //!< previous control-loop run, ns
+    uint64_t m_lastEvalNs{0};     //!< previous evaluated (not carried-over) interval, ns
     uint64_t m_acks{0};           //!< ACKs in the current (possibly carried-over) interval
     uint64_t m_ackedBytes{0};     //!< bytes acknowledged in it
     uint64_t m_eceBytes{0};       //!< of which acknowledged by ACKs carrying ECE
+    uint64_t m_eceFresh{0};       //!< of those, on data sent after the last ECN cut
+    bool m_holding{false};        //!< an ECN cut was made; its marks are still returning
+    uint32_t m_holdUntil{0};      //!< marks count again once snd_una passes this
+    uint32_t m_sndMaxSeen{0};     //!< snd_max of the last ACK
+    double m_dipFrom{0};          //!< rate before the last ECN dip (0: not dipping)
     uint32_t m_losses{0};         //!< go-back-N and timeouts in it
     uint32_t m_intervals{0};      //!< intervals evaluated
     uint32_t m_eceReductions{0};  //!< ECN cuts
     uint32_t m_lossReductions{0}; //!< loss halvings
 };
-
-/// The congestion controls available to OffloadTcpConnection.
-enum class OffloadCongestionType : uint8_t
-{
-    DCTCP,      //!< OffloadDctcp (window based)
-    NEW_RENO,   //!< OffloadNewReno
-    DCTCP_RATE, //!< OffloadDctcpRate (rate based, paced by the NIC, host control loop)
-};
-
-/**
- * \param type the algorithm
- * \param mss maximum segment size, bytes
- * \param initialCwndSegments initial window, segments
- * \param dctcpGain DCTCP's g (ignored by NewReno)
- * \param dctcpAlphaInit DCTCP's initial alpha (ignored by NewReno)
- * \param rate DCTCP_RATE's rate parameters; its gain and alphaInit are replaced by dctcpGain
- * and dctcpAlphaInit, so that one pair of knobs serves both DCTCP variants (ignored by the
- * others)
- * \return a new congestion-control object (throws PrestoInputError for bad parameters)
- */
-std::unique_ptr<OffloadCongestionOps> CreateOffloadCongestion(
-    OffloadCongestionType type,
-    uint32_t mss,
-    uint32_t initialCwndSegments,
-    double dctcpGain,
-    double dctcpAlphaInit,
-    const OffloadDctcpRateParams& rate = OffloadDctcpRateParams());
 
 } // namespace ns3
 

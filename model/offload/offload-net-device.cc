@@ -12,6 +12,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
@@ -130,17 +131,14 @@ OffloadNetDevice::GetTypeId()
                           MakeTimeAccessor(&OffloadNetDevice::m_minRto),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("CongestionControl",
-                          "Data-path congestion control: dctcp (window-based, exact ECN "
-                          "echo), newreno, or dctcp-rate (rate computed by the host control "
-                          "loop every control interval, paced by the NIC)",
-                          StringValue("dctcp"),
-                          MakeStringAccessor(&OffloadNetDevice::m_congestion),
-                          MakeStringChecker())
-            .AddAttribute("DctcpGain",
-                          "DCTCP EWMA gain g of the data path's congestion control, (0, 1]",
-                          DoubleValue(1.0 / 16),
-                          MakeDoubleAccessor(&OffloadNetDevice::m_dctcpGain),
-                          MakeDoubleChecker<double>(1e-6, 1.0))
+                          "Congestion control of every connection: a subclass of "
+                          "ns3::OffloadCongestionControl (ns3::OffloadDctcpCongestion, "
+                          "ns3::OffloadNewRenoCongestion, ns3::OffloadDctcpRateCongestion, "
+                          "ns3::OffloadTasDctcpRateCongestion); its parameters are its own "
+                          "attributes",
+                          TypeIdValue(OffloadDctcpCongestion::GetTypeId()),
+                          MakeTypeIdAccessor(&OffloadNetDevice::m_congestionType),
+                          MakeTypeIdChecker())
             .AddAttribute("TimeWait",
                           "How long the NIC remembers a torn-down connection (TCP's TIME-WAIT, "
                           "2 MSL, shortened to data-center time scales): its late segments are "
@@ -182,6 +180,50 @@ OffloadNetDevice::OffloadNetDevice()
 OffloadNetDevice::~OffloadNetDevice()
 {
     NS_LOG_FUNCTION(this);
+}
+
+void
+OffloadNetDevice::DoInitialize()
+{
+    Setup();
+    PointToPointNetDevice::DoInitialize();
+}
+
+void
+OffloadNetDevice::Setup()
+{
+    if (m_congestion)
+    {
+        return;
+    }
+    const std::string where = GetInstanceTypeId().GetName() + "::CongestionControl";
+    if (!m_congestionType.IsChildOf(OffloadCongestionControl::GetTypeId()))
+    {
+        throw PrestoInputError(where + "=" + m_congestionType.GetName() +
+                               " is not a subclass of ns3::OffloadCongestionControl; valid: "
+                               "ns3::OffloadDctcpCongestion, ns3::OffloadNewRenoCongestion, "
+                               "ns3::OffloadDctcpRateCongestion, "
+                               "ns3::OffloadTasDctcpRateCongestion");
+    }
+    ObjectFactory factory(m_congestionType.GetName());
+    Ptr<OffloadCongestionControl> cc = factory.Create<OffloadCongestionControl>();
+    cc->Validate(where);
+    DataRateValue rate;
+    GetAttribute("DataRate", rate);
+    m_lineRateBytesPerS = rate.Get().GetBitRate() / 8;
+    SetupModel();
+    m_congestion = cc;
+}
+
+void
+OffloadNetDevice::SetupModel()
+{
+}
+
+Ptr<const OffloadCongestionControl>
+OffloadNetDevice::GetCongestionControl() const
+{
+    return m_congestion;
 }
 
 void
@@ -555,40 +597,20 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     cfg.txBufferSize = c.sndBuf;
     cfg.initialCwndSegments = c.initialCwnd;
     cfg.minRtoNs = m_minRto.GetNanoSeconds();
-    cfg.dctcpGain = m_dctcpGain;
     cfg.initialRtoNs = std::max<uint64_t>(cfg.minRtoNs, cfg.initialRtoNs);
-    if (m_congestion == "dctcp")
-    {
-        cfg.congestion = OffloadCongestionType::DCTCP;
-    }
-    else if (m_congestion == "newreno")
-    {
-        cfg.congestion = OffloadCongestionType::NEW_RENO;
-    }
-    else if (m_congestion == "dctcp-rate")
-    {
-        cfg.congestion = OffloadCongestionType::DCTCP_RATE;
-    }
-    else
-    {
-        throw PrestoInputError("OffloadNetDevice::CongestionControl=" + m_congestion +
-                               " is not valid; valid values: dctcp, newreno, dctcp-rate");
-    }
     // the slot's state before Establish tells who opened: SYN_SENT is the client
     ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
-    if (cfg.congestion == OffloadCongestionType::DCTCP_RATE)
-    {
-        // TAS/FlexTOE: the host control loop sets a rate, the NIC paces at it; never above
-        // the line rate. Start at line rate, as data-center transports do: TAS's 10 Mbit/s
-        // start needs minAcks ACKs per control interval to grow, which keeps short flows at
-        // 10 Mbit/s.
-        DataRateValue rate;
-        GetAttribute("DataRate", rate);
-        cfg.dctcpRate.maxRate =
-            std::max<uint64_t>(cfg.dctcpRate.minRate, rate.Get().GetBitRate() / 8);
-        cfg.dctcpRate.initialRate = cfg.dctcpRate.maxRate;
-    }
-    c.tcp = std::make_unique<OffloadTcpConnection>(cfg, c.iss, c.irs, peerWindowBytes);
+    Setup();
+    OffloadCongestionContext ctx;
+    ctx.mss = cfg.mss;
+    ctx.initialCwndSegments = cfg.initialCwndSegments;
+    ctx.rttInitNs = cfg.controlRttInitNs;
+    ctx.lineRateBytesPerS = m_lineRateBytesPerS;
+    c.tcp = std::make_unique<OffloadTcpConnection>(cfg,
+                                                   c.iss,
+                                                   c.irs,
+                                                   peerWindowBytes,
+                                                   m_congestion->Create(ctx));
     c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
     c.rxRing = std::make_unique<OffloadByteRing>(c.rcvBuf, c.irs + 1);
     c.txTail = c.iss + 1;

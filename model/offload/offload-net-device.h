@@ -5,6 +5,7 @@
 #define PRESTO_OFFLOAD_NET_DEVICE_H
 
 #include "offload-byte-ring.h"
+#include "offload-congestion-control.h"
 #include "offload-tcp-connection.h"
 
 #include "ns3/event-id.h"
@@ -110,6 +111,16 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t GetControlPlaneCycles() const;
 
     /**
+     * \brief Check the configuration and build the parts chosen by TypeId (the congestion
+     * control); done by DoInitialize at the latest. Throws PrestoInputError naming the
+     * attribute when it is invalid.
+     */
+    void Setup();
+
+    /** \return the congestion control every connection of this NIC uses (after Setup) */
+    Ptr<const OffloadCongestionControl> GetCongestionControl() const;
+
+    /**
      * TracedCallback signature for data-path decisions on received data segments.
      * \param conn connection slot
      * \param verdict ReassemblyTracker::Verdict as an integer
@@ -127,6 +138,14 @@ class OffloadNetDevice : public PointToPointNetDevice
     typedef void (*ConnectionTracedCallback)(uint32_t conn);
 
   protected:
+    void DoInitialize() override;
+
+    /**
+     * \brief Execution model: check and build its own parts (called once by Setup, after the
+     * shared ones). Throws PrestoInputError for an invalid configuration.
+     */
+    virtual void SetupModel();
+
     /** Release connections and sockets (at Simulator::Destroy). */
     virtual void Cleanup();
 
@@ -290,21 +309,22 @@ class OffloadNetDevice : public PointToPointNetDevice
     static constexpr uint32_t NO_SLOT = 0xffffffff; //!< no slot
 
     // attributes
-    uint32_t m_maxConnections;  //!< connection table size
-    Time m_timerScanPeriod;     //!< timer scan period
-    Time m_dmaLatency;          //!< per-transfer DMA latency
-    double m_dmaBandwidthBps;   //!< DMA bandwidth, bit/s
-    Time m_synTimeout;          //!< handshake retransmission timeout
-    uint32_t m_synRetries;      //!< handshake transmissions before giving up
-    uint64_t m_controlCycles;   //!< host cycles per control-plane event
-    double m_hostClockHz;       //!< host core clock, Hz
-    uint32_t m_txQueuePackets;  //!< segments the NIC keeps queued at the wire
-    uint32_t m_txPipelineDepth; //!< segments in flight inside the NIC
-    Time m_minRto;              //!< data-path minimum RTO
-    std::string m_congestion;   //!< data-path congestion control name
-    double m_dctcpGain;         //!< DCTCP EWMA gain
-    Time m_timeWait;            //!< how long a torn-down connection's 4-tuple is remembered
+    uint32_t m_maxConnections;       //!< connection table size
+    Time m_timerScanPeriod;          //!< timer scan period
+    Time m_dmaLatency;               //!< per-transfer DMA latency
+    double m_dmaBandwidthBps;        //!< DMA bandwidth, bit/s
+    Time m_synTimeout;               //!< handshake retransmission timeout
+    uint32_t m_synRetries;           //!< handshake transmissions before giving up
+    uint64_t m_controlCycles;        //!< host cycles per control-plane event
+    double m_hostClockHz;            //!< host core clock, Hz
+    uint32_t m_txQueuePackets;       //!< segments the NIC keeps queued at the wire
+    uint32_t m_txPipelineDepth;      //!< segments in flight inside the NIC
+    Time m_minRto;                   //!< data-path minimum RTO
+    TypeId m_congestionType;         //!< congestion control (an OffloadCongestionControl)
+    uint64_t m_lineRateBytesPerS{0}; //!< the DataRate attribute, bytes/s (set by Setup)
+    Time m_timeWait;                 //!< how long a torn-down connection's 4-tuple is remembered
 
+    Ptr<OffloadCongestionControl> m_congestion;         //!< built from m_congestionType
     NetDevice::ReceiveCallback m_hostRx;                //!< to the host stack
     mutable Ipv4Address m_local;                        //!< cached host address
     std::deque<Conn> m_slots;                           //!< the connection table (grows to max)

@@ -89,27 +89,6 @@ OffloadTcpConfig::Validate(const char* where) const
     {
         Bad(where, "unknown ackPolicy " + std::to_string(static_cast<int>(ackPolicy)));
     }
-    if (congestion != OffloadCongestionType::DCTCP &&
-        congestion != OffloadCongestionType::NEW_RENO &&
-        congestion != OffloadCongestionType::DCTCP_RATE)
-    {
-        Bad(where, "unknown congestion type " + std::to_string(static_cast<int>(congestion)));
-    }
-    if (!(dctcpGain > 0.0 && dctcpGain <= 1.0))
-    {
-        Bad(where, "dctcpGain=" + std::to_string(dctcpGain) + " must be in (0, 1]");
-    }
-    if (!(dctcpAlphaInit >= 0.0 && dctcpAlphaInit <= 1.0))
-    {
-        Bad(where, "dctcpAlphaInit=" + std::to_string(dctcpAlphaInit) + " must be in [0, 1]");
-    }
-    if (congestion == OffloadCongestionType::DCTCP_RATE)
-    {
-        OffloadDctcpRateParams p = dctcpRate;
-        p.gain = dctcpGain;
-        p.alphaInit = dctcpAlphaInit;
-        p.Validate((std::string(where) + ": dctcpRate").c_str());
-    }
     if (controlIntervalRtts == 0)
     {
         Bad(where, "controlIntervalRtts must be >= 1");
@@ -190,12 +169,8 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
     }
     if (!m_cc)
     {
-        m_cc = CreateOffloadCongestion(config.congestion,
-                                       config.mss,
-                                       config.initialCwndSegments,
-                                       config.dctcpGain,
-                                       config.dctcpAlphaInit,
-                                       config.dctcpRate);
+        m_cc =
+            std::make_unique<OffloadDctcp>(config.mss, config.initialCwndSegments, 1.0 / 16, 1.0);
     }
     m_cc->Init(m_sndNxt);
 }
@@ -689,13 +664,15 @@ OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
 bool
 OffloadTcpConnection::UsesControlLoop() const
 {
-    return m_config.hostLoopTimeouts || m_cc->GetPacingRate() > 0;
+    return m_config.hostLoopTimeouts || m_cc->UsesControlLoop();
 }
 
 uint64_t
 OffloadTcpConnection::GetControlIntervalNs() const
 {
-    return std::max<uint64_t>(1, ControlRttNs() * m_config.controlIntervalRtts);
+    const uint32_t rtts = m_cc->GetControlIntervalRtts() > 0 ? m_cc->GetControlIntervalRtts()
+                                                             : m_config.controlIntervalRtts;
+    return std::max<uint64_t>(1, ControlRttNs() * rtts);
 }
 
 uint64_t

@@ -76,12 +76,7 @@ struct OffloadTcpConfig
     uint64_t initialRtoNs{1000000};    //!< RTO before the first RTT sample, ns (1 ms)
     uint64_t maxRtoNs{1000000000};     //!< upper bound of the backed-off RTO, ns (1 s)
     uint32_t dupAckThreshold{3};       //!< duplicate ACKs that trigger go-back-N
-    OffloadAckPolicy ackPolicy{OffloadAckPolicy::EVERY_SEGMENT};    //!< when to ACK
-    OffloadCongestionType congestion{OffloadCongestionType::DCTCP}; //!< algorithm
-    double dctcpGain{1.0 / 16};                                     //!< DCTCP EWMA gain g, (0, 1]
-    double dctcpAlphaInit{1.0};                                     //!< DCTCP initial alpha, [0, 1]
-    /// DCTCP_RATE's rates and minAcks (gain and alpha come from dctcpGain and dctcpAlphaInit)
-    OffloadDctcpRateParams dctcpRate;
+    OffloadAckPolicy ackPolicy{OffloadAckPolicy::EVERY_SEGMENT}; //!< when to ACK
     uint32_t controlIntervalRtts{2};  //!< host control interval, RTTs (TAS: 2), >= 1
     uint64_t controlRttInitNs{50000}; //!< RTT estimate before a sample, ns (TAS: 50 us)
     /// TAS/FlexTOE timeouts: the host control loop retransmits (go-back-N from snd_una) when
@@ -265,7 +260,8 @@ class OffloadTcpConnection
      * \param iss our initial sequence number: the first data byte is iss + 1
      * \param irs the peer's initial sequence number: its first data byte is irs + 1
      * \param peerWindow the window the peer advertised in the handshake, bytes (scaled)
-     * \param cc congestion control to use; null: the one config.congestion names
+     * \param cc congestion control to use (the device creates it from its
+     * OffloadCongestionControl); null: window DCTCP with g = 1/16 and alpha = 1 (RFC 8257)
      */
     OffloadTcpConnection(const OffloadTcpConfig& config,
                          uint32_t iss,
@@ -327,7 +323,10 @@ class OffloadTcpConnection
      */
     bool OnControlInterval(uint64_t nowNs);
 
-    /** \return true if the device must call OnControlInterval (pacing or host-loop timeouts) */
+    /**
+     * \return true if the device must call OnControlInterval (a rate-based congestion control
+     * or host-loop timeouts)
+     */
     bool UsesControlLoop() const;
 
     /**

@@ -44,8 +44,19 @@ SmallConfig(uint32_t fidelity = 1)
     c.minRtoNs = 200000;      // 200 us
     c.initialRtoNs = 1000000; // 1 ms
     c.maxRtoNs = 4000000;     // 4 ms
-    c.congestion = OffloadCongestionType::NEW_RENO;
     return c;
+}
+
+/// The congestion control of a test connection: NewReno (the default here) or DCTCP with
+/// RFC 8257's g = 1/16 and alpha = 1.
+std::unique_ptr<OffloadCongestionOps>
+MakeCc(const OffloadTcpConfig& c, bool dctcp)
+{
+    if (dctcp)
+    {
+        return std::make_unique<OffloadDctcp>(c.mss, c.initialCwndSegments, 1.0 / 16, 1.0);
+    }
+    return std::make_unique<OffloadNewReno>(c.mss, c.initialCwndSegments);
 }
 
 /// Everything NextSegment is willing to send now.
@@ -73,14 +84,14 @@ struct Pair
     OffloadTcpConnection a;
     OffloadTcpConnection b;
 
-    explicit Pair(const OffloadTcpConfig& ca, const OffloadTcpConfig& cb)
-        : a(ca, ISS_A, ISS_B, cb.rxBufferSize),
-          b(cb, ISS_B, ISS_A, ca.rxBufferSize)
+    explicit Pair(const OffloadTcpConfig& ca, const OffloadTcpConfig& cb, bool dctcp = false)
+        : a(ca, ISS_A, ISS_B, cb.rxBufferSize, MakeCc(ca, dctcp)),
+          b(cb, ISS_B, ISS_A, ca.rxBufferSize, MakeCc(cb, dctcp))
     {
     }
 
-    explicit Pair(const OffloadTcpConfig& c)
-        : Pair(c, c)
+    explicit Pair(const OffloadTcpConfig& c, bool dctcp = false)
+        : Pair(c, c, dctcp)
     {
     }
 
@@ -350,8 +361,7 @@ TEST(OffloadTcpConnection, RtoNeverBelowMinimum)
 TEST(OffloadTcpConnection, TimerScanTimeoutGoesBackToSndUna)
 {
     auto cfg = SmallConfig();
-    cfg.congestion = OffloadCongestionType::DCTCP;
-    Pair p(cfg);
+    Pair p(cfg, true);
     p.a.AppSend(6 * MSS);
     auto segs = Drain(p.a, 0);
     ASSERT_EQ(segs.size(), 6u);
@@ -594,9 +604,7 @@ TEST(OffloadTcpConnection, BareFinNeedsNoWindow)
 TEST(OffloadTcpConnection, EcnExactEchoAndDctcpReaction)
 {
     auto cfg = SmallConfig();
-    cfg.congestion = OffloadCongestionType::DCTCP;
-    cfg.dctcpAlphaInit = 1.0;
-    Pair p(cfg);
+    Pair p(cfg, true); // DCTCP with alpha = 1 at the start
     p.a.AppSend(10 * MSS);
     auto segs = Drain(p.a, 0);
     ASSERT_EQ(segs.size(), 10u);
@@ -695,8 +703,6 @@ TEST(OffloadTcpConnection, BadConfigurationIsRefused)
                  PrestoInputError);
     EXPECT_THROW(OffloadTcpConnection(bad([](auto& c) { c.dupAckThreshold = 0; }), 1, 1, 1000),
                  PrestoInputError);
-    EXPECT_THROW(OffloadTcpConnection(bad([](auto& c) { c.dctcpGain = 0; }), 1, 1, 1000),
-                 PrestoInputError);
     EXPECT_THROW(OffloadTcpConnection(bad([](auto& c) { c.initialCwndSegments = 0; }), 1, 1, 1),
                  PrestoInputError);
     EXPECT_THROW(OffloadTcpConnection(SmallConfig(), 1, 1, (1u << 30) + 1), PrestoInputError);
@@ -766,6 +772,7 @@ struct HarnessConfig
     uint64_t readPeriodNs{20000};
     uint64_t scanNs{20000};
     uint64_t timeLimitNs{20000000000ull};
+    bool dctcp{false}; //!< DCTCP instead of NewReno
 };
 
 class Loopback
@@ -817,7 +824,8 @@ class Loopback
             node.conn = std::make_unique<OffloadTcpConnection>(hc.tcp,
                                                                node.iss,
                                                                node.irs,
-                                                               hc.tcp.rxBufferSize);
+                                                               hc.tcp.rxBufferSize,
+                                                               MakeCc(hc.tcp, hc.dctcp));
             node.ring.assign(hc.tcp.rxBufferSize, 0);
             node.written.assign(hc.tcp.rxBufferSize, 0);
             node.advEdge = node.irs + 1 + hc.tcp.rxBufferSize;
@@ -1273,15 +1281,15 @@ TEST(OffloadTcpLoopback, DctcpAlphaFollowsEchoedMarks)
 {
     HarnessConfig hc;
     hc.tcp = SmallConfig(1);
-    hc.tcp.congestion = OffloadCongestionType::DCTCP;
+    hc.dctcp = true;
     hc.ab.ceEvery = 4; // the switch marks every 4th data packet A -> B
     hc.bytesAB = 2000000;
     hc.bytesBA = 0;
     // Independent model of RFC 8257 fed with the ACKs as they arrive at A: per window of
     // data (closing when snd_una reaches the snd_max of the previous closing),
     // alpha = (1 - g) alpha + g * ECE-acked bytes / acked bytes.
-    const double g = hc.tcp.dctcpGain;
-    double alpha = hc.tcp.dctcpAlphaInit;
+    const double g = 1.0 / 16; // MakeCc's DCTCP
+    double alpha = 1.0;
     uint32_t windowEnd = hc.issA + 1;
     uint64_t acked = 0;
     uint64_t eceAcked = 0;

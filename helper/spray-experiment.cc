@@ -614,12 +614,6 @@ SprayExperiment::Run()
 {
     const auto& c = m_config;
     std::filesystem::path out(c.out);
-    std::error_code ec;
-    std::filesystem::create_directories(out, ec);
-    if (ec)
-    {
-        throw PrestoInputError("--out=" + c.out + ": cannot create directory: " + ec.message());
-    }
 
     FabricHelper fabric;
     static const std::map<std::string, FabricSwitch::LoadBalancing> lbModes = {
@@ -676,6 +670,22 @@ SprayExperiment::Run()
         {
             fabric.SetLinkRate(change.link, change.rateBps, Seconds(change.atS));
         }
+    }
+    // the NICs check their configuration (device queue, congestion control) now, so that a
+    // bad one stops the run before anything is written
+    NetDeviceContainer nics = fabric.GetHostDevices();
+    for (uint32_t h = 0; h < nics.GetN(); ++h)
+    {
+        if (auto d = DynamicCast<OffloadNetDevice>(nics.Get(h)))
+        {
+            d->Setup();
+        }
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec)
+    {
+        throw PrestoInputError("--out=" + c.out + ": cannot create directory: " + ec.message());
     }
     if (c.pcap)
     {

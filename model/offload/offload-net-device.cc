@@ -28,6 +28,21 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("OffloadNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(OffloadNetDevice);
 
+const char*
+OffloadDropReasonName(OffloadDropReason r)
+{
+    switch (r)
+    {
+    case OffloadDropReason::NIC_RX:
+        return "nic_rx";
+    case OffloadDropReason::NIC_TX:
+        return "nic_tx";
+    case OffloadDropReason::WIRE_QUEUE:
+        return "wire_queue";
+    }
+    return "unknown";
+}
+
 namespace
 {
 constexpr uint16_t IPV4 = 0x0800;
@@ -114,9 +129,11 @@ OffloadNetDevice::GetTypeId()
                           MakeDoubleAccessor(&OffloadNetDevice::m_hostClockHz),
                           MakeDoubleChecker<double>(1e6))
             .AddAttribute("TxQueuePackets",
-                          "Segments the NIC keeps queued at the wire; it produces the next "
-                          "segment when one leaves, packets",
-                          UintegerValue(2),
+                          "Segments the NIC keeps committed towards the wire, in flight inside "
+                          "it or in the device queue; it produces the next one when one "
+                          "leaves. Must cover the NIC's per-segment latency at line rate, and "
+                          "fit the device queue (checked at initialisation), packets",
+                          UintegerValue(8),
                           MakeUintegerAccessor(&OffloadNetDevice::m_txQueuePackets),
                           MakeUintegerChecker<uint32_t>(1, 10000))
             .AddAttribute("TxPipelineDepth",
@@ -159,6 +176,12 @@ OffloadNetDevice::GetTypeId()
                             "A connection was torn down",
                             MakeTraceSourceAccessor(&OffloadNetDevice::m_closedTrace),
                             "ns3::OffloadNetDevice::ConnectionTracedCallback")
+            .AddTraceSource("Drop",
+                            "A segment the NIC dropped: refused on receive or dropped on "
+                            "transmit by the execution model, or refused by the full device "
+                            "queue (where MacTxDrop fires as well)",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_dropTrace),
+                            "ns3::OffloadNetDevice::DropTracedCallback")
             .AddTraceSource("Refused",
                             "A connection was refused: the connection table is full",
                             MakeTraceSourceAccessor(&OffloadNetDevice::m_refusedTrace),
@@ -208,6 +231,17 @@ OffloadNetDevice::Setup()
     ObjectFactory factory(m_congestionType.GetName());
     Ptr<OffloadCongestionControl> cc = factory.Create<OffloadCongestionControl>();
     cc->Validate(where);
+    // The NIC must be able to keep TxQueuePackets segments in its device queue.
+    Ptr<Queue<Packet>> queue = GetQueue();
+    if (queue && queue->GetMaxSize().GetUnit() == QueueSizeUnit::PACKETS &&
+        queue->GetMaxSize().GetValue() < m_txQueuePackets)
+    {
+        throw PrestoInputError(
+            GetInstanceTypeId().GetName() + "::TxQueuePackets=" + std::to_string(m_txQueuePackets) +
+            " exceeds the device queue of " + std::to_string(queue->GetMaxSize().GetValue()) +
+            " packets: the NIC would overflow its own queue; lower "
+            "TxQueuePackets or enlarge the queue");
+    }
     DataRateValue rate;
     GetAttribute("DataRate", rate);
     m_lineRateBytesPerS = rate.Get().GetBitRate() / 8;
@@ -744,6 +778,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<P
     if (!AdmitReceived(id, seg, admitted))
     {
         ++m_nicRxDrops; // e.g. a full NIC queue: the peer's retransmission repairs it
+        m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_RX);
         return;
     }
     OffloadRxDecision d = c.tcp->OnSegment(seg, Simulator::Now().GetNanoSeconds());
@@ -876,7 +911,7 @@ OffloadNetDevice::PumpTx()
     // Segments still inside the NIC (fetching payload, crossing the execution model's
     // pipeline) are bounded separately from those queued at the wire, so that a pipeline
     // with latency can be kept full without letting the wire queue grow.
-    while (!m_readyList.empty() && GetQueue()->GetNPackets() < m_txQueuePackets &&
+    while (!m_readyList.empty() && GetQueue()->GetNPackets() + m_txInFlight < m_txQueuePackets &&
            m_txInFlight < m_txPipelineDepth)
     {
         if (m_readyCursor >= m_readyList.size())
@@ -922,6 +957,7 @@ OffloadNetDevice::PumpTx()
         if (nicDrop)
         {
             ++m_nicTxDrops; // lost inside the NIC: the data path's recovery resends it
+            m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_TX);
             ++m_readyCursor;
             continue;
         }
@@ -1002,7 +1038,20 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
         ih.EnableChecksum();
     }
     p->AddHeader(ih);
-    PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+    ToWire(p, id, seg);
+}
+
+void
+OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
+{
+    if (!PointToPointNetDevice::Send(p, GetBroadcast(), IPV4))
+    {
+        // The device queue was full (or the link down): PointToPointNetDevice fired MacTxDrop.
+        // Data segments are bounded by TxQueuePackets; what overflows is an ACK or a
+        // handshake segment sent beside them, repaired by the peer's timers.
+        ++m_wireDrops;
+        m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::WIRE_QUEUE);
+    }
 }
 
 void
@@ -1062,7 +1111,9 @@ OffloadNetDevice::HandleTimeWait(uint64_t key, const TcpHeader& th)
             ih.EnableChecksum();
         }
         p->AddHeader(ih);
-        PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+        OffloadSegment seg;
+        seg.seq = tw.seq;
+        ToWire(p, NO_SLOT, seg);
     }
     return true;
 }
@@ -1192,6 +1243,12 @@ OffloadNetDevice::GetRefusedConnections() const
 }
 
 uint64_t
+OffloadNetDevice::GetNicTxDrops() const
+{
+    return m_nicTxDrops + m_wireDrops;
+}
+
+uint64_t
 OffloadNetDevice::GetControlPlaneCycles() const
 {
     return m_cpCycles;
@@ -1223,6 +1280,7 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("dma_transfers", m_dmaTransfers);
     add("nic_rx_drops", m_nicRxDrops);
     add("nic_tx_drops", m_nicTxDrops);
+    add("nic_tx_queue_drops", m_wireDrops);
     add("app_notifications", m_notifications);
 }
 

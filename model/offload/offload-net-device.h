@@ -27,6 +27,20 @@ namespace ns3
 
 class OffloadSocket;
 
+/// Why the offload NIC dropped a segment (the Drop trace source's reason).
+enum class OffloadDropReason : uint8_t
+{
+    NIC_RX,     //!< the execution model refused a received segment (e.g. a full NIC queue)
+    NIC_TX,     //!< the execution model dropped a segment it produced
+    WIRE_QUEUE, //!< the device queue to the wire was full (MacTxDrop fires too)
+};
+
+/**
+ * \param r a reason
+ * \return its name, e.g. "wire_queue"
+ */
+const char* OffloadDropReasonName(OffloadDropReason r);
+
 /**
  * \ingroup presto
  * \brief What every TCP offload NIC of the module shares: the wire format, the host interface
@@ -107,6 +121,11 @@ class OffloadNetDevice : public PointToPointNetDevice
     OffloadTcpCounters GetTotals() const;
     /** \return connections refused because the table was full */
     uint64_t GetRefusedConnections() const;
+    /**
+     * \return segments this NIC produced and could not transmit: dropped by its execution
+     * model or refused by the full device queue
+     */
+    uint64_t GetNicTxDrops() const;
     /** \return host CPU cycles spent by the control plane */
     uint64_t GetControlPlaneCycles() const;
 
@@ -136,6 +155,18 @@ class OffloadNetDevice : public PointToPointNetDevice
      * \param conn connection slot
      */
     typedef void (*ConnectionTracedCallback)(uint32_t conn);
+
+    /**
+     * TracedCallback signature for segments the NIC dropped.
+     * \param conn connection slot
+     * \param seq sequence number of the segment
+     * \param len payload length
+     * \param reason why
+     */
+    typedef void (*DropTracedCallback)(uint32_t conn,
+                                       uint32_t seq,
+                                       uint32_t len,
+                                       OffloadDropReason reason);
 
   protected:
     void DoInitialize() override;
@@ -299,6 +330,8 @@ class OffloadNetDevice : public PointToPointNetDevice
     void TxDone(Ptr<const Packet>);
     /** Build and send one segment of a slot. */
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
+    /** Hand a packet to the wire; a full device queue drops it (counted and traced). */
+    void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
     /** Periodic timer scan. */
     void TimerScan();
     /** Teardown if both directions are done. */
@@ -346,6 +379,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_controlLoops{0};                         //!< host control-loop runs (rate-based CC)
     uint64_t m_nicRxDrops{0};        //!< received segments the execution model dropped
     uint64_t m_nicTxDrops{0};        //!< transmitted segments the execution model dropped
+    uint64_t m_wireDrops{0};         //!< segments the full device queue refused
     uint64_t m_dmaTransfers{0};      //!< DMA transfers NIC <-> host memory (payload)
     uint64_t m_notifications{0};     //!< data notifications to applications
     uint64_t m_cpCycles{0};          //!< control-plane host cycles
@@ -370,10 +404,11 @@ class OffloadNetDevice : public PointToPointNetDevice
     std::unordered_map<uint64_t, TimeWaitEntry> m_timeWaitTable; //!< 4-tuple -> entry
     std::deque<std::pair<Time, uint64_t>> m_timeWaitOrder;       //!< expiry order
 
-    TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_segmentTrace; //!< rx decisions
-    TracedCallback<uint32_t> m_establishedTrace;                           //!< handshake done
-    TracedCallback<uint32_t> m_closedTrace;                                //!< torn down
-    TracedCallback<uint32_t> m_refusedTrace;                               //!< table full
+    TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_segmentTrace;       //!< rx decisions
+    TracedCallback<uint32_t> m_establishedTrace;                                 //!< handshake done
+    TracedCallback<uint32_t> m_closedTrace;                                      //!< torn down
+    TracedCallback<uint32_t> m_refusedTrace;                                     //!< table full
+    TracedCallback<uint32_t, uint32_t, uint32_t, OffloadDropReason> m_dropTrace; //!< drops
 };
 
 } // namespace ns3

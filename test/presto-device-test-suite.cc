@@ -751,8 +751,8 @@ class InteropTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    ObjectFactory m_nic; //!< the offload NIC of host 0
     bool m_prestoClient;
+    ObjectFactory m_nic; //!< the offload NIC of host 0
     std::deque<TcpSocket::TcpStates_t> m_states; //!< stable addresses for the callbacks
 };
 

@@ -122,6 +122,38 @@ FabricTopology::LeafSpine(uint32_t leaves,
 }
 
 FabricTopology
+FabricTopology::Dumbbell(uint32_t pairs,
+                         double accessRateBps,
+                         double bottleneckRateBps,
+                         int64_t linkDelayNs)
+{
+    const char* where = "FabricTopology::Dumbbell";
+    if (pairs == 0)
+    {
+        throw PrestoInputError(std::string(where) + ": need at least 1 sender/receiver pair");
+    }
+    CheckRate(accessRateBps, "access link rate", where);
+    CheckRate(bottleneckRateBps, "bottleneck link rate", where);
+    CheckDelay(linkDelayNs, where);
+    FabricTopology t;
+    const uint32_t left = t.AddSwitch(0);
+    const uint32_t right = t.AddSwitch(0);
+    for (uint32_t side : {left, right})
+    {
+        for (uint32_t i = 0; i < pairs; ++i)
+        {
+            t.AddLink(t.AddHost(), side, accessRateBps, linkDelayNs);
+        }
+    }
+    t.AddLink(left, right, bottleneckRateBps, linkDelayNs);
+    std::ostringstream os;
+    os << "dumbbell, " << pairs << " pairs, " << RateText(accessRateBps) << " access links, "
+       << RateText(bottleneckRateBps) << " bottleneck, " << linkDelayNs << " ns delay";
+    t.m_description = os.str();
+    return t;
+}
+
+FabricTopology
 FabricTopology::FatTree(uint32_t k, double hostRateBps, double coreRateBps, int64_t linkDelayNs)
 {
     const char* where = "FabricTopology::FatTree";

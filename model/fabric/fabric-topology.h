@@ -68,6 +68,21 @@ class FabricTopology
                                   double coreRateBps,
                                   int64_t linkDelayNs);
 
+    /**
+     * \brief Dumbbell: `pairs` senders on a left switch, `pairs` receivers on a right switch,
+     * and one bottleneck link between the switches. Sender i is host i, its receiver host
+     * pairs + i.
+     * \param pairs sender/receiver pairs (>= 1)
+     * \param accessRateBps host link rate, bit/s
+     * \param bottleneckRateBps switch-switch link rate, bit/s
+     * \param linkDelayNs propagation delay of every link, ns
+     * \return the topology; throws PrestoInputError on a zero count or rate
+     */
+    static FabricTopology Dumbbell(uint32_t pairs,
+                                   double accessRateBps,
+                                   double bottleneckRateBps,
+                                   int64_t linkDelayNs);
+
     /** \return new host's node id */
     uint32_t AddHost();
     /**

@@ -106,8 +106,9 @@ PrestoRxProgram::PrestoRxProgram(uint32_t fidelity,
     {
         throw PrestoInputError(Who(fidelity) + ": the pass limit is " +
                                std::to_string(config.maxPasses) +
-                               " but an in-order segment that reaches an interval, and a window "
-                               "change, recirculate once: at least 2 passes are needed");
+                               " but an in-order segment that reaches an interval, a segment "
+                               "bridging two intervals and a window change recirculate once: at "
+                               "least 2 passes are needed");
     }
     try
     {

@@ -41,18 +41,33 @@ namespace ns3
  * move it, so the in-order advance touches one array only, and the edge can sit in a stage
  * of its own in front of rcv_next. Each interval costs two stages because its start and its
  * length live in different stages: the start stage decides everything that needs only the
- * start (free or live, start-adjacency, the new start when ranges are absorbed) and carries
- * the old start forward in the PHV; the length stage, one stage later, completes the rule with
- * the end (containment, end-adjacency, partial overlap, the new length). A valid bit in the
- * start array tells the start stage a free slot without looking at the length.
+ * start (free or live, start-adjacency) and carries the old start forward in the PHV; the
+ * length stage, one stage later, completes the rule with the end (containment,
+ * end-adjacency, overlap, the new length) and lists the slot for a second pass. A valid bit
+ * in the start array tells the start stage a free slot without looking at the length.
+ * K distinct intervals cost no extra stage; they cost PHV (the slot list, 63 bits per
+ * interval) and the second passes below.
  *
- * **Passes.** A segment takes one pass, except an in-order segment that reaches a tracked
- * interval: rcv_next is written (optimistically, to the segment's end) in stage `rx.rcv_next`
- * before the interval stages find the merge, so the merged rcv_next is carried in the PHV and
- * the packet recirculates once; the second pass only writes rcv_next (it is the pseudo-segment
- * that commits the merge). SetWindow() takes two passes (the new edge needs rcv_next, which
- * lives behind the edge stage); OpenWindow() takes one. Reset() is control plane (connection
- * setup is done by the host), as are the Get* inspection methods.
+ * **Slots.** As in ReassemblyTracker (which this program matches slot for slot): the live
+ * slots are a prefix [0, n), pairwise disjoint and non-adjacent, in the order they were
+ * opened; the free slots are zero. A packet therefore reaches the first free slot only after
+ * every live one, and can open a new interval there in the same pass.
+ *
+ * **Passes.** Pass 1 decides the verdict and writes what it can: a new interval, a slot grown
+ * by the segment (optimistically), rcv_next advanced to an in-order segment's end
+ * (optimistically), merged or passed slots cleared; it also lists the slots in PHV fields. It
+ * recirculates once (pass 2 rewrites every slot from the list, MODE_COMPACT) when:
+ * - an in-order segment reached an interval (pass 2 also writes the merged rcv_next, as the
+ *   pseudo-segment OP_MERGE_COMMIT), or cleared a slot with a kept slot behind it (the kept
+ *   slots move down);
+ * - an out-of-order segment grew slot P and a later slot touches its other end: a bridge
+ *   (pass 2 writes the union into P and removes the later slot);
+ * - an out-of-order segment grew slot P and a later slot overlaps it (DROPPED_FIDELITY;
+ *   pass 2 restores P; only a misaligned segment does this).
+ * Every other segment takes one pass. SetWindow() takes two passes (pass 1 computes the new
+ * edge from rcv_next and trims the slots, pass 2 writes the edge, which lives in front of
+ * rcv_next, and compacts the slots); OpenWindow() takes one. Reset() is control plane
+ * (connection setup is done by the host), as are the Get* inspection methods.
  *
  * The packet path allocates nothing and looks up no string: PHV field handles are resolved
  * when the program is built, and one PHV and one execution record are reused.
@@ -71,7 +86,8 @@ class PrestoRxProgram
      * \brief Build and finalise the program.
      *
      * Throws PrestoInputError when K is UNBOUNDED or above MAX_FIDELITY, maxConnections is 0
-     * or above RmtRegisterArray::MAX_SIZE, the pass limit is below 2 (merges recirculate once),
+     * or above RmtRegisterArray::MAX_SIZE, the pass limit is below 2 (merges, bridges and
+     * window changes recirculate once),
      * or the program does not fit the hardware: the message names K, the stages needed and
      * the budget, e.g. "Presto rx program with reassembly fidelity K=6 needs 15 stages but the
      * stage budget is 12 stages".

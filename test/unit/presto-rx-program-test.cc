@@ -505,7 +505,7 @@ TEST(PrestoRxProgram, WhichSegmentsTakeTwoPasses)
     EXPECT_TRUE(Step(prog, ref, 400, 50, R::OUT_OF_ORDER_PLACED, 1));   // slot 1 grows at end
     EXPECT_TRUE(Step(prog, ref, 950, 50, R::OUT_OF_ORDER_PLACED, 1));   // slot 0 at front
     EXPECT_TRUE(Step(prog, ref, 310, 20, R::DUPLICATE, 1));
-    EXPECT_TRUE(Step(prog, ref, 120, 200, R::DROPPED_FIDELITY, 1));    // overlaps slot 2 first
+    EXPECT_TRUE(Step(prog, ref, 120, 200, R::DROPPED_FIDELITY, 1));    // overlaps slots 1 and 2
     EXPECT_TRUE(Step(prog, ref, 600, 100, R::OUT_OF_ORDER_PLACED, 1)); // slot 3
     EXPECT_TRUE(Step(prog, ref, 800, 10, R::DROPPED_FIDELITY, 1));     // four held, no touch
     // [100,200) [300,450) [600,700) [950,1100) in slots 2, 1, 3, 0.
@@ -525,7 +525,7 @@ TEST(PrestoRxProgram, WhichSegmentsTakeTwoPasses)
     EXPECT_TRUE(Step(prog, ref, 750, 50, R::OUT_OF_ORDER_PLACED, 1)); // slot 2
     // In order, not reaching an interval, nothing removed: one pass.
     EXPECT_TRUE(Step(prog, ref, 0, 50, R::IN_ORDER, 1));
-    // In order, covering nothing but ... [50, 100) reaches slot 1 ([100, 700)): merge, 2.
+    // In order, [50, 100) reaches slot 1 ([100, 700)): a merge, and slot 2 moves down: 2.
     EXPECT_TRUE(Step(prog, ref, 50, 50, R::IN_ORDER, 2));
     EXPECT_EQ(prog.GetRcvNext(0), 700u);
     EXPECT_EQ(prog.GetSlot(0, 0), (R::Interval{950, 150}));
@@ -552,6 +552,18 @@ TEST(PrestoRxProgram, WhichSegmentsTakeTwoPasses)
     prog.SetWindow(0, 200);
     EXPECT_TRUE(SameState(ref, prog, 0));
     EXPECT_EQ(prog.GetSlot(0, 1), (R::Interval{}));
+    // A shrink that forgets a slot in front of a kept one moves the kept one down.
+    ref.OpenWindow(1000);
+    prog.OpenWindow(0, 1000);
+    EXPECT_TRUE(Step(prog, ref, 1600, 100, R::OUT_OF_ORDER_PLACED, 1)); // slot 1
+    EXPECT_TRUE(Step(prog, ref, 1400, 50, R::OUT_OF_ORDER_PLACED, 1));  // slot 2
+    ref.SetWindow(350);                                                 // edge 1500
+    prog.SetWindow(0, 350);
+    EXPECT_EQ(prog.GetLastExecution().passes, 2u);
+    EXPECT_TRUE(SameState(ref, prog, 0));
+    EXPECT_EQ(prog.GetSlot(0, 0), (R::Interval{1200, 100}));
+    EXPECT_EQ(prog.GetSlot(0, 1), (R::Interval{1400, 50}));
+    EXPECT_EQ(prog.GetSlot(0, 2), (R::Interval{}));
 }
 
 TEST(PrestoRxProgram, StagesPerInterval)

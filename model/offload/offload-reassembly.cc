@@ -54,6 +54,7 @@ ReassemblyTracker::Reset(uint32_t rcvNext, uint32_t window)
     m_rcvNext = rcvNext;
     m_window = window;
     m_slots.fill(Interval{});
+    m_live = 0;
     m_ranges.clear();
 }
 
@@ -88,12 +89,6 @@ uint32_t
 ReassemblyTracker::GetFidelity() const
 {
     return m_fidelity;
-}
-
-bool
-ReassemblyTracker::IsLive(const Interval& x) const
-{
-    return x.len != 0 && seq::Lt(m_rcvNext, x.End());
 }
 
 ReassemblyTracker::Result
@@ -172,27 +167,25 @@ ReassemblyTracker::AdvanceInOrder(uint32_t e)
     }
     else
     {
-        // One pass in slot order, each slot compared with the running in-order point. The
-        // slot invariant (earlier slot contained in a later one, or disjoint and
-        // non-adjacent) guarantees nothing reachable is left behind: an interval skipped
-        // here could only be reached through a later slot that contains it.
-        for (uint32_t i = 0; i < m_fidelity; ++i)
+        // One walk in slot order, each interval compared with the running in-order point:
+        // reached ones are merged, passed ones discarded, the others move down to stay a
+        // prefix. Intervals are disjoint and non-adjacent, so an interval that rcv_next
+        // reaches cannot reach another one: the walk is complete in any slot order.
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < m_live; ++i)
         {
-            Interval& x = m_slots[i];
-            if (x.len == 0)
+            const Interval x = m_slots[i];
+            if (seq::Leq(x.start, m_rcvNext))
             {
-                continue;
+                m_rcvNext = seq::Max(m_rcvNext, x.End()); // reached (or passed): merge
             }
-            if (seq::Leq(x.End(), m_rcvNext))
+            else
             {
-                x = Interval{}; // entirely delivered already (stale or dominated copy)
-            }
-            else if (seq::Leq(x.start, m_rcvNext))
-            {
-                m_rcvNext = x.End(); // the in-order point reached it: merge
-                x = Interval{};
+                m_slots[kept++] = x;
             }
         }
+        std::fill(m_slots.begin() + kept, m_slots.begin() + m_live, Interval{});
+        m_live = kept;
     }
     m_window -= m_rcvNext - before; // merged bytes were already in the buffer
 }
@@ -200,59 +193,59 @@ ReassemblyTracker::AdvanceInOrder(uint32_t e)
 ReassemblyTracker::Verdict
 ReassemblyTracker::PlaceFinite(uint32_t s, uint32_t e)
 {
-    bool placed = false;
-    Interval u{s, e - s}; // the range the new bytes belong to once placed
-    bool covered = false; // some slot held all of [s, e) already
-    for (uint32_t i = 0; i < m_fidelity; ++i)
+    // The K-interval form of TAS's out-of-order rule. The live intervals are slots
+    // [0, m_live), disjoint and non-adjacent.
+    constexpr uint32_t NONE = MAX_FIDELITY;
+    uint32_t left = NONE;  // the interval ending exactly at s
+    uint32_t right = NONE; // the interval starting exactly at e
+    for (uint32_t i = 0; i < m_live; ++i)
     {
-        Interval& x = m_slots[i];
-        const bool live = IsLive(x);
-        if (!placed)
+        const Interval& x = m_slots[i];
+        if (seq::Leq(x.start, s) && seq::Leq(e, x.End()))
         {
-            if (!live)
-            {
-                x = u; // a free slot opens a new interval
-                placed = true;
-                continue;
-            }
-            if (seq::Leq(x.start, s) && seq::Leq(e, x.End()))
-            {
-                return DUPLICATE; // nothing new, and nothing written so far
-            }
-            if (x.End() == s || e == x.start)
-            {
-                // Exactly adjacent (the TAS extension at either end).
-                const uint32_t start = seq::Min(x.start, s);
-                x = Interval{start, seq::Max(x.End(), e) - start};
-                u = x;
-                placed = true;
-                continue;
-            }
-            if (seq::Lt(x.start, e) && seq::Lt(s, x.End()))
-            {
-                return DROPPED_FIDELITY; // partial overlap: TAS does not trim against it
-            }
-            continue; // disjoint with a gap: look further
+            return DUPLICATE; // 1. all of T is held already
         }
-        // Placed already: a later slot touching the placed range absorbs it, keeping the
-        // invariant "earlier slot contained in the later one" (the earlier one becomes a
-        // dominated copy, freed when rcv_next passes it).
-        if (live && seq::Leq(x.start, u.End()) && seq::Leq(u.start, x.End()))
+        if (seq::Lt(x.start, e) && seq::Lt(s, x.End()))
         {
-            if (seq::Leq(x.start, s) && seq::Leq(e, x.End()))
-            {
-                covered = true;
-            }
-            const uint32_t start = seq::Min(x.start, u.start);
-            x = Interval{start, seq::Max(x.End(), u.End()) - start};
-            u = x;
+            return DROPPED_FIDELITY; // 2. overlap: TAS does not trim T against an interval
         }
+        left = (x.End() == s) ? i : left;
+        right = (x.start == e) ? i : right;
     }
-    if (!placed)
+    // (1 and 2 need no order between intervals: one containing T excludes any other
+    // overlapping it, the intervals being disjoint.)
+    if (left != NONE && right != NONE)
     {
-        return DROPPED_FIDELITY; // every slot live and none adjacent (K = 0: no slot at all)
+        // 3a. T bridges two intervals: the union stays in the lower slot.
+        const uint32_t keep = std::min(left, right);
+        const uint32_t gone = std::max(left, right);
+        m_slots[keep] = Interval{m_slots[left].start, m_slots[right].End() - m_slots[left].start};
+        RemoveSlot(gone);
+        return OUT_OF_ORDER_PLACED;
     }
-    return covered ? DUPLICATE : OUT_OF_ORDER_PLACED;
+    if (left != NONE)
+    {
+        m_slots[left].len += e - s; // 3b. T extends an interval at its end
+        return OUT_OF_ORDER_PLACED;
+    }
+    if (right != NONE)
+    {
+        m_slots[right] = Interval{s, m_slots[right].End() - s}; // 3c. ... or at its start
+        return OUT_OF_ORDER_PLACED;
+    }
+    if (m_live < m_fidelity)
+    {
+        m_slots[m_live++] = Interval{s, e - s}; // 4. a free slot: T opens a new interval
+        return OUT_OF_ORDER_PLACED;
+    }
+    return DROPPED_FIDELITY; // 5. K intervals held, none touching T (K = 0: no slot at all)
+}
+
+void
+ReassemblyTracker::RemoveSlot(uint32_t i)
+{
+    std::copy(m_slots.begin() + i + 1, m_slots.begin() + m_live, m_slots.begin() + i);
+    m_slots[--m_live] = Interval{};
 }
 
 ReassemblyTracker::Verdict
@@ -305,22 +298,20 @@ ReassemblyTracker::TrimToWindow()
         }
         return;
     }
-    for (uint32_t i = 0; i < m_fidelity; ++i)
+    // Forget intervals at or beyond the edge, cut the one crossing it; the others move down
+    // to stay a prefix, in order.
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < m_live; ++i)
     {
-        Interval& x = m_slots[i];
-        if (!IsLive(x))
+        Interval x = m_slots[i];
+        if (seq::Lt(x.start, edge))
         {
-            x = Interval{};
-        }
-        else if (!seq::Lt(x.start, edge))
-        {
-            x = Interval{};
-        }
-        else if (seq::Lt(edge, x.End()))
-        {
-            x.len = edge - x.start;
+            x.len = seq::Min(x.End(), edge) - x.start;
+            m_slots[kept++] = x;
         }
     }
+    std::fill(m_slots.begin() + kept, m_slots.begin() + m_live, Interval{});
+    m_live = kept;
 }
 
 std::vector<ReassemblyTracker::Interval>
@@ -335,30 +326,11 @@ ReassemblyTracker::GetIntervals() const
         }
         return out;
     }
-    std::vector<Interval> live;
-    for (uint32_t i = 0; i < m_fidelity; ++i)
-    {
-        if (IsLive(m_slots[i]))
-        {
-            live.push_back(m_slots[i]);
-        }
-    }
+    out.assign(m_slots.begin(), m_slots.begin() + m_live);
     // Sort by distance from rcv_next (all live ranges are within the window beyond it).
-    std::sort(live.begin(), live.end(), [this](const Interval& a, const Interval& b) {
+    std::sort(out.begin(), out.end(), [this](const Interval& a, const Interval& b) {
         return a.start - m_rcvNext < b.start - m_rcvNext;
     });
-    for (const Interval& x : live)
-    {
-        if (!out.empty() && seq::Leq(x.start, out.back().End()))
-        {
-            Interval& last = out.back();
-            last.len = seq::Max(last.End(), x.End()) - last.start;
-        }
-        else
-        {
-            out.push_back(x);
-        }
-    }
     return out;
 }
 
@@ -369,12 +341,7 @@ ReassemblyTracker::GetLiveSlotCount() const
     {
         return static_cast<uint32_t>(m_ranges.size());
     }
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < m_fidelity; ++i)
-    {
-        n += IsLive(m_slots[i]) ? 1 : 0;
-    }
-    return n;
+    return m_live;
 }
 
 ReassemblyTracker::Interval

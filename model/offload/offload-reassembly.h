@@ -48,34 +48,33 @@ namespace ns3
  *
  * **K = 0:** an out-of-order T is DROPPED_FIDELITY.
  *
- * **K = 1 (TAS / FlexTOE, tas/fast/fast_flows.c):** with no interval, T creates it. If T lies
- * inside the interval: DUPLICATE. If T ends exactly where the interval starts or starts
- * exactly where it ends, the interval grows by T. Anything else (a gap on both sides, or a
- * partial overlap with the interval) is DROPPED_FIDELITY.
+ * **K >= 1: up to K distinct intervals, TAS's overlap rule.** The held intervals are
+ * disjoint and non-adjacent (intervals that touch are merged). For an out-of-order T, in
+ * this order:
+ * 1. some interval contains T: DUPLICATE;
+ * 2. some interval overlaps T (partially, or T contains it): DROPPED_FIDELITY (TAS does not
+ *    trim a segment against an interval);
+ * 3. T touches intervals exactly (one ending at s, one starting at e: at most one on each
+ *    side): they grow by T, and a T that bridges two joins them into one:
+ *    OUT_OF_ORDER_PLACED;
+ * 4. fewer than K intervals are held: T becomes a new interval: OUT_OF_ORDER_PLACED;
+ * 5. otherwise DROPPED_FIDELITY.
+ * With K = 1 this is exactly TAS / FlexTOE (tas/fast/fast_flows.c): create the interval,
+ * DUPLICATE inside it, grow it at either end, drop anything else.
  *
- * **K >= 2 (one fixed pass over the K slots, slot 0 first).** The K intervals live in slots
- * that a match-action pipeline holds as one register pair (start, len) per slot in its own
- * stage, so each slot is read and rewritten once per packet, in slot order, and a slot's
- * decision may depend only on the segment, rcv_next and what the earlier slots found. A slot
- * is *live* when it is non-empty and ends after rcv_next; otherwise it is *free*. An
- * out-of-order T walks the slots with a flag "placed" and the range U the placed bytes now
- * belong to:
- * - not placed, live slot X containing T: DUPLICATE, stop;
- * - not placed, live X exactly adjacent to T (X.end == s or e == X.start): X := X u T,
- *   placed, U := X;
- * - not placed, live X partially overlapping T: DROPPED_FIDELITY, stop (as TAS);
- * - not placed, free slot: it takes T (a new interval), placed, U := T;
- * - placed, live X overlapping or adjacent to U: X := X u U, U := X (U is absorbed forward);
- * - otherwise the slot is left unchanged. If T was never placed: DROPPED_FIDELITY.
- * If a later slot turned out to contain T already, the verdict is DUPLICATE (nothing new).
- * With K = 1 this is exactly the TAS rule. For K >= 2 it realises "extend an interval, bridge
- * two intervals, or open a new one while a slot is free" in one pass; because a slot cannot
- * see the slots after it, a bridge (or a new interval opened in a free slot before the
- * interval it turns out to touch) leaves the earlier slot holding a *dominated copy*: a range
- * contained in a later slot. It is correct (those bytes are held) but occupies that slot
- * until rcv_next passes it. The pass keeps the invariant "for slots i < j, live intervals are
- * either disjoint and non-adjacent, or slot i's is contained in slot j's", which is what makes
- * the in-order merge of step 4 complete in one pass in slot order.
+ * **Slot layout (finite K).** The intervals live in K slots, the register pairs of the
+ * pipeline program (PrestoRxProgram), which this tracker matches slot for slot. The live
+ * intervals fill slots [0, n) in the order they were opened, not in sequence order; slots
+ * n..K-1 are empty ({0, 0}). A new interval takes slot n; an interval that grows stays in its
+ * slot; a bridge keeps the union in the lower of the two slots and removes the higher one;
+ * removing intervals (merged into rcv_next, passed, or forgotten beyond a shrunken window)
+ * moves the slots behind them down, in order, like erasing from a vector. So
+ * GetLiveSlotCount() is the number of distinct intervals.
+ *
+ * Example (K = 2, single-byte units, rcv_next = 0): arrivals [2,3) [5,6) [0,2) [6,7) [9,10)
+ * give slots {[2,3)} {[2,3),[5,6)} {[5,6)} (rcv_next 3) {[5,7)} {[5,7),[9,10)}: two
+ * intervals, [9,10) kept. (A one-pass rule that lets an earlier free slot open T before a
+ * later slot can absorb it ends with [6,7) and [5,7): one interval and [9,10) dropped.)
  *
  * **K = UNBOUNDED:** full reassembly (the reference): every in-window byte is kept, an
  * out-of-order T is OUT_OF_ORDER_PLACED unless all of it is already held (DUPLICATE); it is
@@ -185,20 +184,20 @@ class ReassemblyTracker
 
     /**
      * \return the byte ranges held beyond rcv_next, in sequence order, disjoint and
-     * non-adjacent (the union of the live slots; dominated copies do not show)
+     * non-adjacent
      */
     std::vector<Interval> GetIntervals() const;
 
     /**
-     * \return the number of live slots (finite K: counts dominated copies, i.e. the
-     * register pairs in use; UNBOUNDED: the number of intervals)
+     * \return the number of intervals held (finite K: the live slots, a prefix of the K
+     * slots)
      */
     uint32_t GetLiveSlotCount() const;
 
     /**
      * \brief The raw content of slot i (what the pipeline's register pair holds), for
-     * differential tests. A free slot may still hold a stale range ending at or before
-     * rcv_next.
+     * differential tests. Slots [0, GetLiveSlotCount()) hold the intervals in the order they
+     * were opened; a free slot is {0, 0}.
      * \param i slot index, < K (throws PrestoInputError otherwise, and for UNBOUNDED)
      * \return the slot
      */
@@ -227,19 +226,20 @@ class ReassemblyTracker
 
     /// Advance rcv_next to e after writing the in-order range, then merge intervals.
     void AdvanceInOrder(uint32_t e);
-    /// Place the out-of-order range [s, e) with the finite-K one-pass rule.
+    /// Place the out-of-order range [s, e) with the finite-K rule.
     Verdict PlaceFinite(uint32_t s, uint32_t e);
+    /// Remove slot i; the slots behind it move down one.
+    void RemoveSlot(uint32_t i);
     /// Place the out-of-order range [s, e) with full reassembly.
     Verdict PlaceUnbounded(uint32_t s, uint32_t e);
     /// Forget out-of-order bytes at or beyond rcv_next + window.
     void TrimToWindow();
-    /// \return true when slot x holds a range ending after rcv_next
-    bool IsLive(const Interval& x) const;
 
     uint32_t m_fidelity;                            //!< K
     uint32_t m_rcvNext;                             //!< in-order point
     uint32_t m_window;                              //!< free space from rcv_next, bytes
     std::array<Interval, MAX_FIDELITY> m_slots{};   //!< finite K: the K slots
+    uint32_t m_live{0};                             //!< finite K: slots [0, m_live) live
     std::map<uint32_t, uint32_t, SeqLess> m_ranges; //!< UNBOUNDED: start -> end
 };
 

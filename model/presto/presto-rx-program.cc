@@ -106,8 +106,9 @@ PrestoRxProgram::PrestoRxProgram(uint32_t fidelity,
     {
         throw PrestoInputError(Who(fidelity) + ": the pass limit is " +
                                std::to_string(config.maxPasses) +
-                               " but an in-order segment that reaches an interval, and a window "
-                               "change, recirculate once: at least 2 passes are needed");
+                               " but an in-order segment that reaches an interval, a segment "
+                               "bridging two intervals and a window change recirculate once: at "
+                               "least 2 passes are needed");
     }
     try
     {
@@ -150,14 +151,24 @@ PrestoRxProgram::DeclareFields()
     m_f.s = p.AddField("meta.s", 32);
     m_f.e = p.AddField("meta.e", 32);
     m_f.cls = p.AddField("meta.cls", 3);
-    m_f.mode = p.AddField("meta.mode", 2);
+    m_f.mode = p.AddField("meta.mode", 3);
     m_f.placed = p.AddField("meta.placed", 1);
     m_f.stop = p.AddField("meta.stop", 2);
-    m_f.covered = p.AddField("meta.covered", 1);
+    m_f.pSlot = p.AddField("meta.p_slot", 4);
+    m_f.bridge = p.AddField("meta.bridge", 1);
+    m_f.xSlot = p.AddField("meta.x_slot", 4);
     m_f.uStart = p.AddField("meta.u_start", 32);
     m_f.uEnd = p.AddField("meta.u_end", 32);
     m_f.slotStart = p.AddField("meta.slot_start", 32);
     m_f.slotAct = p.AddField("meta.slot_act", 3);
+    m_f.rank = p.AddField("meta.rank", 5);
+    m_f.hole = p.AddField("meta.hole", 1);
+    m_f.shifted = p.AddField("meta.shifted", 1);
+    for (uint32_t j = 0; j < m_fidelity; ++j)
+    {
+        m_f.listStart[j] = p.AddField("meta.list" + std::to_string(j) + "_start", 32);
+        m_f.listLen[j] = p.AddField("meta.list" + std::to_string(j) + "_len", 31);
+    }
     m_f.verdict = p.AddField("out.verdict", 3);
     m_f.writeSeq = p.AddField("out.write_seq", 32);
     m_f.writeLen = p.AddField("out.write_len", 32);
@@ -170,8 +181,8 @@ void
 PrestoRxProgram::BuildEdgeStage()
 {
     // Stage 0 holds the right edge of the window (rcv_next + window). Segments only read it;
-    // the host moves it (OpenWindow) or sets it from rcv_next carried back by a recirculated
-    // pass (SetWindow).
+    // the host moves it (OpenWindow) or sets it in the recirculated pass of SetWindow from the
+    // value pass 1 computed with rcv_next.
     RmtStage& st = m_pipeline->AddStage("rx.edge");
     m_edge = &st.AddRegister("rx.edge", 32, m_maxConnections);
     RmtTable& t = st.AddTable("rx.edge", {{m_f.op, RmtMatchKind::EXACT}}, 4);
@@ -189,9 +200,7 @@ PrestoRxProgram::BuildEdgeStage()
         c.Set(f.edge, now); // the value wraps at 32 bits when the pipeline stores it
     });
     t.AddAction("write_edge", [f, edge](RmtActionContext& c) {
-        const uint32_t newEdge = static_cast<uint32_t>(c.Get(f.rcv) + c.Get(f.arg));
-        c.Write(*edge, c.Get(f.conn), newEdge);
-        c.Set(f.edge, newEdge);
+        c.Write(*edge, c.Get(f.conn), c.Get(f.edge)); // computed in pass 1
     });
     t.AddEntry({RmtMatch::Exact(OP_SEGMENT)}, "read_edge");
     t.AddEntry({RmtMatch::Exact(OP_OPEN_WINDOW)}, "open_window");
@@ -261,8 +270,6 @@ PrestoRxProgram::BuildRcvNextStage()
         {
             c.Set(f.run, r);
             c.Set(f.mode, MODE_PLACE);
-            c.Set(f.uStart, s);
-            c.Set(f.uEnd, e);
         }
         else
         {
@@ -272,14 +279,20 @@ PrestoRxProgram::BuildRcvNextStage()
     t.AddAction("read_rcv_next", [f, rcvNext](RmtActionContext& c) {
         c.Set(f.rcv, c.Read(*rcvNext, c.Get(f.conn)));
     });
-    t.AddAction("start_trim", [f](RmtActionContext& c) { c.Set(f.mode, MODE_TRIM); });
+    t.AddAction("set_window", [f, rcvNext](RmtActionContext& c) {
+        // Pass 1 of SetWindow: the new edge is rcv_next + window; the slot stages behind trim
+        // to it now, pass 2 writes it into rx.edge (in front of this stage).
+        const uint64_t rcv = c.Read(*rcvNext, c.Get(f.conn));
+        c.Set(f.rcv, rcv);
+        c.Set(f.edge, rcv + c.Get(f.arg));
+        c.Set(f.mode, MODE_TRIM);
+    });
     t.AddAction("commit_merge", [f, rcvNext](RmtActionContext& c) {
         c.Write(*rcvNext, c.Get(f.conn), c.Get(f.run));
     });
     t.AddEntry({RmtMatch::Exact(OP_SEGMENT)}, "classify");
-    t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW)}, "read_rcv_next");
+    t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW)}, "set_window");
     t.AddEntry({RmtMatch::Exact(OP_OPEN_WINDOW)}, "read_rcv_next");
-    t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW_COMMIT)}, "start_trim");
     t.AddEntry({RmtMatch::Exact(OP_MERGE_COMMIT)}, "commit_merge");
 }
 
@@ -288,10 +301,11 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
 {
     const std::string name = "ooo" + std::to_string(i);
     const Fields f = m_f;
+    const uint32_t k = m_fidelity;
 
-    // ---- Start stage: the half of the slot rule that needs only the start. A live slot
-    // (valid, start beyond rcv_next) has its start strictly after rcv_next and a passed one
-    // ends at or before it, so validity and the start tell live from free here.
+    // ---- Start stage: the half of the slot rule that needs only the start. Live slots are a
+    // prefix of the K slots, every live slot starts after rcv_next and a free slot is all
+    // zero, so the valid bit alone tells live from free.
     RmtStage& sa = m_pipeline->AddStage(name + ".start");
     RmtRegisterArray* start = &sa.AddRegister(name + ".start", 33, m_maxConnections);
     m_slotStart.push_back(start);
@@ -299,66 +313,57 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
 
     ta.AddAction("merge_start", [f, start](RmtActionContext& c) {
         // In-order: a slot starting at or before the running rcv_next is merged (or was
-        // passed already); either way it is cleared and the length stage extends rcv_next.
+        // passed); it is cleared and the length stage extends rcv_next. Others are kept.
         const auto run = static_cast<uint32_t>(c.Get(f.run));
         uint8_t act = ACT_NONE;
         uint32_t old = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
-            if ((cell & SLOT_VALID) != 0 && seq::Leq(old, run))
+            if ((cell & SLOT_VALID) == 0)
+            {
+                return; // free
+            }
+            if (seq::Leq(old, run))
             {
                 act = ACT_CLEARED;
                 cell = 0;
+            }
+            else
+            {
+                act = ACT_KEEP;
             }
         });
         c.Set(f.slotStart, old);
         c.Set(f.slotAct, act);
     });
 
-    ta.AddAction("place_start", [f, start](RmtActionContext& c) {
-        if (c.Get(f.stop) != STOP_NONE)
-        {
-            c.Set(f.slotAct, ACT_NONE); // an earlier slot decided: later slots stay
-            return;
-        }
-        const auto rcv = static_cast<uint32_t>(c.Get(f.rcv));
+    ta.AddAction("place_start", [f, start, i](RmtActionContext& c) {
+        // Out of order. Every live slot is read (its old value goes to the list a fix-up pass
+        // rewrites the slots from); only the segment's own placement writes.
         const auto s = static_cast<uint32_t>(c.Get(f.s));
         const auto e = static_cast<uint32_t>(c.Get(f.e));
-        const bool placed = c.Get(f.placed) != 0;
-        const auto uStart = static_cast<uint32_t>(c.Get(f.uStart));
-        const auto uEnd = static_cast<uint32_t>(c.Get(f.uEnd));
+        const bool open = c.Get(f.placed) == 0 && c.Get(f.stop) == STOP_NONE;
         uint8_t act = ACT_NONE;
         uint32_t old = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
-            const bool live = (cell & SLOT_VALID) != 0 && seq::Lt(rcv, old);
-            if (!placed)
+            if ((cell & SLOT_VALID) == 0)
             {
-                if (!live)
+                if (open)
                 {
-                    cell = SLOT_VALID | s; // a free slot opens a new interval
+                    // The first free slot comes after every live one: all were examined, none
+                    // holds, overlaps or touches T. A new interval, in this pass.
+                    cell = SLOT_VALID | s;
                     act = ACT_TAKE;
                 }
-                else
-                {
-                    // Containment, overlap and end-adjacency need the end: decided one stage
-                    // later. Only start-adjacency (T ends where the slot starts) moves the
-                    // start, and it excludes the other cases.
-                    act = ACT_LIVE_UNPLACED;
-                    if (e == old)
-                    {
-                        cell = SLOT_VALID | s;
-                    }
-                }
+                return;
             }
-            else if (live && seq::Leq(old, uEnd))
+            act = ACT_LIVE;
+            if (open && e == old)
             {
-                // Either the slot touches the placed range U (it absorbs U: its start becomes
-                // min(start, U.start)) or it lies wholly below U, where that minimum is its
-                // own start: the write is right in both cases, the length stage tells them
-                // apart.
-                cell = SLOT_VALID | seq::Min(old, uStart);
-                act = ACT_LIVE_PLACED;
+                // T ends where the slot starts: it grows at the front (optimistically: a
+                // later slot may still overlap T, then pass 2 restores this one).
+                cell = SLOT_VALID | s;
             }
         });
         c.Set(f.slotStart, old);
@@ -366,156 +371,241 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         if (act == ACT_TAKE)
         {
             c.Set(f.placed, 1);
-            c.Set(f.uStart, s);
-            c.Set(f.uEnd, e);
+            c.Set(f.pSlot, i);
         }
     });
 
     ta.AddAction("trim_start", [f, start](RmtActionContext& c) {
-        const auto rcv = static_cast<uint32_t>(c.Get(f.rcv));
+        // New window (pass 1 of SetWindow, the new edge computed in rx.rcv_next): forget a
+        // slot at or beyond the edge.
         const auto edge = static_cast<uint32_t>(c.Get(f.edge));
         uint8_t act = ACT_NONE;
         uint32_t old = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
-            const bool live = (cell & SLOT_VALID) != 0 && seq::Lt(rcv, old);
-            if (!live || !seq::Lt(old, edge))
+            if ((cell & SLOT_VALID) == 0)
             {
-                cell = 0; // passed, or wholly beyond the new edge: forget it
-                act = ACT_CLEARED;
+                return;
+            }
+            if (seq::Lt(old, edge))
+            {
+                act = ACT_KEEP;
             }
             else
             {
-                act = ACT_LIVE_TRIM;
+                cell = 0;
+                act = ACT_CLEARED;
             }
         });
         c.Set(f.slotStart, old);
         c.Set(f.slotAct, act);
+    });
+
+    ta.AddAction("compact_start", [f, start, i, k](RmtActionContext& c) {
+        const ReassemblyTracker::Interval x = CompactSource(c, f, i, k);
+        c.Write(*start, c.Get(f.conn), x.len == 0 ? 0 : (SLOT_VALID | x.start));
     });
 
     ta.AddEntry({RmtMatch::Exact(MODE_MERGE)}, "merge_start");
     ta.AddEntry({RmtMatch::Exact(MODE_PLACE)}, "place_start");
     ta.AddEntry({RmtMatch::Exact(MODE_TRIM)}, "trim_start");
+    ta.AddEntry({RmtMatch::Exact(MODE_COMPACT)}, "compact_start");
 
-    // ---- Length stage: completes the slot rule with the end (old start carried in the PHV).
+    // ---- Length stage: completes the slot rule with the end (old start carried in the PHV)
+    // and lists the slot for a fix-up pass. Keyed on the mode and on meta.rank, the number
+    // of slots listed so far in a merge or trim: the entry's action data says which list
+    // entry a kept slot fills (hardware: one action per list position).
     RmtStage& sb = m_pipeline->AddStage(name + ".len");
     RmtRegisterArray* lenArr = &sb.AddRegister(name + ".len", 31, m_maxConnections);
     m_slotLen.push_back(lenArr);
-    RmtTable& tb = sb.AddTable(name + ".len", {{m_f.mode, RmtMatchKind::EXACT}}, 4);
+    RmtTable& tb = sb.AddTable(name + ".len",
+                               {{m_f.mode, RmtMatchKind::EXACT}, {m_f.rank, RmtMatchKind::EXACT}},
+                               2 * (i + 1) + 2);
 
-    tb.AddAction("merge_len", [f, lenArr](RmtActionContext& c) {
-        if (c.Get(f.slotAct) != ACT_CLEARED)
+    // A kept slot of a merge or trim: list it at position rank, note whether it moves down.
+    auto list = [f](RmtActionContext& c, uint32_t oldStart, uint32_t len) {
+        const auto rank = static_cast<uint32_t>(c.Param(0));
+        c.Set(f.listStart[rank], oldStart);
+        c.Set(f.listLen[rank], len);
+        c.Set(f.rank, rank + 1);
+        if (c.Get(f.hole) != 0)
         {
-            return;
+            c.Set(f.shifted, 1);
         }
-        const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
-        const auto run = static_cast<uint32_t>(c.Get(f.run));
-        uint32_t end = 0;
-        c.Update(*lenArr, c.Get(f.conn), [&](uint64_t& cell) {
-            end = old + static_cast<uint32_t>(cell);
-            cell = 0;
-        });
-        c.Set(f.run, seq::Max(run, end)); // a merged slot carries rcv_next to its end
-    });
+    };
 
-    tb.AddAction("place_len", [f, lenArr](RmtActionContext& c) {
+    tb.AddAction(
+        "merge_len",
+        [f, lenArr, list](RmtActionContext& c) {
+            const auto act = c.Get(f.slotAct);
+            const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
+            if (act == ACT_CLEARED)
+            {
+                uint32_t end = 0;
+                c.Update(*lenArr, c.Get(f.conn), [&](uint64_t& cell) {
+                    end = old + static_cast<uint32_t>(cell);
+                    cell = 0;
+                });
+                // A merged slot carries rcv_next to its end; a passed one changes nothing.
+                c.Set(f.run, seq::Max(static_cast<uint32_t>(c.Get(f.run)), end));
+                c.Set(f.hole, 1);
+            }
+            else if (act == ACT_KEEP)
+            {
+                list(c, old, static_cast<uint32_t>(c.Read(*lenArr, c.Get(f.conn))));
+            }
+        },
+        1);
+
+    tb.AddAction(
+        "trim_len",
+        [f, lenArr, list](RmtActionContext& c) {
+            const auto act = c.Get(f.slotAct);
+            if (act == ACT_CLEARED)
+            {
+                c.Write(*lenArr, c.Get(f.conn), 0);
+                c.Set(f.hole, 1);
+            }
+            else if (act == ACT_KEEP)
+            {
+                const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
+                const auto edge = static_cast<uint32_t>(c.Get(f.edge));
+                uint32_t len = 0;
+                c.Update(*lenArr, c.Get(f.conn), [&](uint64_t& cell) {
+                    // cut at the new right edge
+                    cell = seq::Min(old + static_cast<uint32_t>(cell), edge) - old;
+                    len = static_cast<uint32_t>(cell);
+                });
+                list(c, old, len);
+            }
+        },
+        1);
+
+    tb.AddAction("place_len", [f, lenArr, i](RmtActionContext& c) {
         const auto act = static_cast<uint8_t>(c.Get(f.slotAct));
-        if (act == ACT_NONE)
-        {
-            return;
-        }
         const auto s = static_cast<uint32_t>(c.Get(f.s));
         const auto e = static_cast<uint32_t>(c.Get(f.e));
         const uint64_t conn = c.Get(f.conn);
         if (act == ACT_TAKE)
         {
-            c.Write(*lenArr, conn, e - s);
+            c.Write(*lenArr, conn, e - s); // 4. the new interval
+            return;
+        }
+        if (act != ACT_LIVE)
+        {
             return;
         }
         const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
-        auto uStart = static_cast<uint32_t>(c.Get(f.uStart));
-        auto uEnd = static_cast<uint32_t>(c.Get(f.uEnd));
-        uint8_t stop = STOP_NONE;
-        bool placed = false;
-        bool covered = false;
+        const bool placed = c.Get(f.placed) != 0;
+        const bool open = !placed && c.Get(f.stop) == STOP_NONE;
+        const bool after = placed && c.Get(f.stop) == STOP_NONE;
+        uint32_t end = 0;
         c.Update(*lenArr, conn, [&](uint64_t& cell) {
-            const uint32_t end = old + static_cast<uint32_t>(cell);
-            if (act == ACT_LIVE_UNPLACED)
+            end = old + static_cast<uint32_t>(cell);
+            c.Set(f.listStart[i], old); // the old value, for a fix-up pass
+            c.Set(f.listLen[i], cell);
+            if (!open)
             {
-                if (seq::Leq(old, s) && seq::Leq(e, end))
-                {
-                    stop = STOP_DUPLICATE; // nothing new, nothing written so far
-                }
-                else if (end == s || e == old)
-                {
-                    // Exactly adjacent: the slot grows by T (TAS's extension at either end).
-                    uStart = seq::Min(old, s);
-                    uEnd = seq::Max(end, e);
-                    cell = uEnd - uStart;
-                    placed = true;
-                }
-                else if (seq::Lt(old, e) && seq::Lt(s, end))
-                {
-                    stop = STOP_OVERLAP; // partial overlap: not trimmed against (as TAS)
-                }
+                return;
             }
-            else if (seq::Leq(uStart, end)) // ACT_LIVE_PLACED: the slot touches U
+            if (end == s)
             {
-                covered = seq::Leq(old, s) && seq::Leq(e, end);
-                uStart = seq::Min(old, uStart);
-                uEnd = seq::Max(end, uEnd);
-                cell = uEnd - uStart;
-                placed = true; // (already)
+                cell = e - old; // T starts where the slot ends: it grows at the end
+            }
+            else if (e == old)
+            {
+                cell = end - s; // ... or at the front (the start stage wrote s)
             }
         });
-        if (stop != STOP_NONE)
+        const bool overlap = seq::Lt(old, e) && seq::Lt(s, end);
+        if (open)
         {
-            c.Set(f.stop, stop);
+            if (seq::Leq(old, s) && seq::Leq(e, end))
+            {
+                c.Set(f.stop, STOP_DUPLICATE); // 1. held already; nothing written so far
+            }
+            else if (end == s || e == old)
+            {
+                c.Set(f.placed, 1); // 3. T touches the slot: grown above, optimistically
+                c.Set(f.pSlot, i);
+                c.Set(f.uStart, seq::Min(old, s));
+                c.Set(f.uEnd, seq::Max(end, e));
+            }
+            else if (overlap)
+            {
+                c.Set(f.stop, STOP_OVERLAP); // 2. TAS does not trim T against an interval
+            }
         }
-        if (placed)
+        else if (after)
         {
-            c.Set(f.placed, 1);
-            c.Set(f.uStart, uStart);
-            c.Set(f.uEnd, uEnd);
-        }
-        if (covered)
-        {
-            c.Set(f.covered, 1);
+            if (overlap)
+            {
+                // 2. after all: the growth of slot pSlot is undone in pass 2 (only a
+                // misaligned T can touch one interval and overlap another).
+                c.Set(f.stop, STOP_OVERLAP);
+            }
+            else if (end == s || e == old)
+            {
+                // 3. T bridges slot pSlot and this one: pass 2 keeps the union in pSlot
+                // and removes this slot (the slots behind move down).
+                c.Set(f.bridge, 1);
+                c.Set(f.xSlot, i);
+                c.Set(f.uStart, seq::Min(old, static_cast<uint32_t>(c.Get(f.uStart))));
+                c.Set(f.uEnd, seq::Max(end, static_cast<uint32_t>(c.Get(f.uEnd))));
+            }
         }
     });
 
-    tb.AddAction("trim_len", [f, lenArr](RmtActionContext& c) {
-        const auto act = c.Get(f.slotAct);
-        if (act == ACT_CLEARED)
-        {
-            c.Write(*lenArr, c.Get(f.conn), 0);
-            return;
-        }
-        const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
-        const auto edge = static_cast<uint32_t>(c.Get(f.edge));
-        c.Update(*lenArr, c.Get(f.conn), [&](uint64_t& cell) {
-            if (seq::Lt(edge, old + static_cast<uint32_t>(cell)))
-            {
-                cell = edge - old; // cut at the new right edge
-            }
-        });
+    tb.AddAction("compact_len", [f, lenArr, i, k](RmtActionContext& c) {
+        c.Write(*lenArr, c.Get(f.conn), CompactSource(c, f, i, k).len);
     });
 
-    tb.AddEntry({RmtMatch::Exact(MODE_MERGE)}, "merge_len");
-    tb.AddEntry({RmtMatch::Exact(MODE_PLACE)}, "place_len");
-    tb.AddEntry({RmtMatch::Exact(MODE_TRIM)}, "trim_len");
+    for (uint32_t r = 0; r <= i; ++r)
+    {
+        tb.AddEntry({RmtMatch::Exact(MODE_MERGE), RmtMatch::Exact(r)}, "merge_len", {r});
+        tb.AddEntry({RmtMatch::Exact(MODE_TRIM), RmtMatch::Exact(r)}, "trim_len", {r});
+    }
+    tb.AddEntry({RmtMatch::Exact(MODE_PLACE), RmtMatch::Exact(0)}, "place_len");
+    tb.AddEntry({RmtMatch::Exact(MODE_COMPACT), RmtMatch::Exact(0)}, "compact_len");
+}
+
+ReassemblyTracker::Interval
+PrestoRxProgram::CompactSource(const RmtActionContext& c, const Fields& f, uint32_t i, uint32_t k)
+{
+    // Pass 2 rewrites slot i from the list pass 1 built: list[i], or list[i + 1] behind the
+    // slot a bridge removed, and the bridged union in the slot that keeps it.
+    const bool bridge = c.Get(f.bridge) != 0;
+    if (bridge && i == c.Get(f.pSlot))
+    {
+        const auto u = static_cast<uint32_t>(c.Get(f.uStart));
+        return ReassemblyTracker::Interval{u, static_cast<uint32_t>(c.Get(f.uEnd)) - u};
+    }
+    const uint32_t j = (bridge && i >= c.Get(f.xSlot)) ? i + 1 : i;
+    if (j >= k)
+    {
+        return ReassemblyTracker::Interval{};
+    }
+    return ReassemblyTracker::Interval{static_cast<uint32_t>(c.Get(f.listStart[j])),
+                                       static_cast<uint32_t>(c.Get(f.listLen[j]))};
 }
 
 void
 PrestoRxProgram::BuildVerdictStage()
 {
     // The last stage turns the flags into the verdict, the write range and the ACK, and asks
-    // for the second pass when a merge moved rcv_next beyond what stage rx.rcv_next wrote, or
-    // when a window change needs rcv_next in the edge stage.
+    // for the second pass when pass 1 left work that needs the slots again (a merge's
+    // rcv_next, a compaction, a bridge, an undo) or a window change needs rcv_next in the
+    // edge stage.
     RmtStage& st = m_pipeline->AddStage("rx.verdict");
     RmtTable& t = st.AddTable("rx.verdict", {{m_f.op, RmtMatchKind::EXACT}}, 4);
     const Fields f = m_f;
-    t.AddAction("finish_segment", [f](RmtActionContext& c) {
+    auto fixUp = [f](RmtActionContext& c, Op op) {
+        c.Set(f.op, op);
+        c.Set(f.mode, MODE_COMPACT);
+        c.Set(f.rank, 0);
+        c.Recirculate();
+    };
+    t.AddAction("finish_segment", [f, fixUp](RmtActionContext& c) {
         const auto cls = static_cast<uint8_t>(c.Get(f.cls));
         const uint64_t rcv = c.Get(f.rcv);
         uint8_t verdict = ReassemblyTracker::NO_PAYLOAD;
@@ -538,33 +628,38 @@ PrestoRxProgram::BuildVerdictStage()
             const uint64_t run = c.Get(f.run);
             c.Set(f.delivered, run - rcv);
             c.Set(f.ack, run);
-            if (run != c.Get(f.e))
+            if (run != c.Get(f.e) || c.Get(f.shifted) != 0)
             {
-                // rcv_next holds the segment's end; pass 2 writes the merged value.
-                c.Set(f.op, OP_MERGE_COMMIT);
-                c.Set(f.mode, MODE_NONE);
-                c.Recirculate();
+                // rcv_next holds the segment's end, or a kept slot sits behind a merged one:
+                // pass 2 writes the merged rcv_next and moves the kept slots down.
+                fixUp(c, OP_MERGE_COMMIT);
             }
             break;
         }
         default: {
             const uint64_t stop = c.Get(f.stop);
+            const bool placed = c.Get(f.placed) != 0;
             if (stop == STOP_DUPLICATE)
             {
                 verdict = ReassemblyTracker::DUPLICATE;
             }
-            else if (stop == STOP_OVERLAP || c.Get(f.placed) == 0)
+            else if (stop == STOP_OVERLAP || !placed)
             {
                 verdict = ReassemblyTracker::DROPPED_FIDELITY;
-            }
-            else if (c.Get(f.covered) != 0)
-            {
-                verdict = ReassemblyTracker::DUPLICATE;
+                if (placed)
+                {
+                    c.Set(f.bridge, 0); // undo: pass 2 restores every slot from the list
+                    fixUp(c, OP_PLACE_COMMIT);
+                }
             }
             else
             {
                 verdict = ReassemblyTracker::OUT_OF_ORDER_PLACED;
                 write = true;
+                if (c.Get(f.bridge) != 0)
+                {
+                    fixUp(c, OP_PLACE_COMMIT); // pass 2 joins the two slots
+                }
             }
             break;
         }
@@ -577,10 +672,7 @@ PrestoRxProgram::BuildVerdictStage()
             c.Set(f.writeLen, c.Get(f.e) - s);
         }
     });
-    t.AddAction("commit_window", [f](RmtActionContext& c) {
-        c.Set(f.op, OP_SET_WINDOW_COMMIT);
-        c.Recirculate();
-    });
+    t.AddAction("commit_window", [fixUp](RmtActionContext& c) { fixUp(c, OP_SET_WINDOW_COMMIT); });
     t.AddEntry({RmtMatch::Exact(OP_SEGMENT)}, "finish_segment");
     t.AddEntry({RmtMatch::Exact(OP_SET_WINDOW)}, "commit_window");
 }

@@ -8,6 +8,7 @@
 #include "ns3/rmt-phv.h"
 #include "ns3/rmt-pipeline.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -40,18 +41,33 @@ namespace ns3
  * move it, so the in-order advance touches one array only, and the edge can sit in a stage
  * of its own in front of rcv_next. Each interval costs two stages because its start and its
  * length live in different stages: the start stage decides everything that needs only the
- * start (free or live, start-adjacency, the new start when ranges are absorbed) and carries
- * the old start forward in the PHV; the length stage, one stage later, completes the rule with
- * the end (containment, end-adjacency, partial overlap, the new length). A valid bit in the
- * start array tells the start stage a free slot without looking at the length.
+ * start (free or live, start-adjacency) and carries the old start forward in the PHV; the
+ * length stage, one stage later, completes the rule with the end (containment,
+ * end-adjacency, overlap, the new length) and lists the slot for a second pass. A valid bit
+ * in the start array tells the start stage a free slot without looking at the length.
+ * K distinct intervals cost no extra stage; they cost PHV (the slot list, 63 bits per
+ * interval) and the second passes below.
  *
- * **Passes.** A segment takes one pass, except an in-order segment that reaches a tracked
- * interval: rcv_next is written (optimistically, to the segment's end) in stage `rx.rcv_next`
- * before the interval stages find the merge, so the merged rcv_next is carried in the PHV and
- * the packet recirculates once; the second pass only writes rcv_next (it is the pseudo-segment
- * that commits the merge). SetWindow() takes two passes (the new edge needs rcv_next, which
- * lives behind the edge stage); OpenWindow() takes one. Reset() is control plane (connection
- * setup is done by the host), as are the Get* inspection methods.
+ * **Slots.** As in ReassemblyTracker (which this program matches slot for slot): the live
+ * slots are a prefix [0, n), pairwise disjoint and non-adjacent, in the order they were
+ * opened; the free slots are zero. A packet therefore reaches the first free slot only after
+ * every live one, and can open a new interval there in the same pass.
+ *
+ * **Passes.** Pass 1 decides the verdict and writes what it can: a new interval, a slot grown
+ * by the segment (optimistically), rcv_next advanced to an in-order segment's end
+ * (optimistically), merged or passed slots cleared; it also lists the slots in PHV fields. It
+ * recirculates once (pass 2 rewrites every slot from the list, MODE_COMPACT) when:
+ * - an in-order segment reached an interval (pass 2 also writes the merged rcv_next, as the
+ *   pseudo-segment OP_MERGE_COMMIT), or cleared a slot with a kept slot behind it (the kept
+ *   slots move down);
+ * - an out-of-order segment grew slot P and a later slot touches its other end: a bridge
+ *   (pass 2 writes the union into P and removes the later slot);
+ * - an out-of-order segment grew slot P and a later slot overlaps it (DROPPED_FIDELITY;
+ *   pass 2 restores P; only a misaligned segment does this).
+ * Every other segment takes one pass. SetWindow() takes two passes (pass 1 computes the new
+ * edge from rcv_next and trims the slots, pass 2 writes the edge, which lives in front of
+ * rcv_next, and compacts the slots); OpenWindow() takes one. Reset() is control plane
+ * (connection setup is done by the host), as are the Get* inspection methods.
  *
  * The packet path allocates nothing and looks up no string: PHV field handles are resolved
  * when the program is built, and one PHV and one execution record are reused.
@@ -70,7 +86,8 @@ class PrestoRxProgram
      * \brief Build and finalise the program.
      *
      * Throws PrestoInputError when K is UNBOUNDED or above MAX_FIDELITY, maxConnections is 0
-     * or above RmtRegisterArray::MAX_SIZE, the pass limit is below 2 (merges recirculate once),
+     * or above RmtRegisterArray::MAX_SIZE, the pass limit is below 2 (merges, bridges and
+     * window changes recirculate once),
      * or the program does not fit the hardware: the message names K, the stages needed and
      * the budget, e.g. "Presto rx program with reassembly fidelity K=6 needs 15 stages but the
      * stage budget is 12 stages".
@@ -176,18 +193,21 @@ class PrestoRxProgram
         OP_NONE = 0,
         OP_SEGMENT = 1,           //!< a data segment
         OP_OPEN_WINDOW = 2,       //!< move the right edge by meta.arg
-        OP_SET_WINDOW = 3,        //!< pass 1 of SetWindow: read rcv_next
-        OP_SET_WINDOW_COMMIT = 4, //!< pass 2 of SetWindow: write the edge, trim the slots
-        OP_MERGE_COMMIT = 5,      //!< pass 2 of a merging segment: write rcv_next
+        OP_SET_WINDOW = 3,        //!< pass 1 of SetWindow: new edge from rcv_next, trim slots
+        OP_SET_WINDOW_COMMIT = 4, //!< pass 2 of SetWindow: write the edge, compact the slots
+        OP_MERGE_COMMIT = 5,      //!< pass 2 of a merging segment: rcv_next, compact the slots
+        OP_PLACE_COMMIT = 6,      //!< pass 2 of a bridge or an undone growth: rewrite slots
     };
 
-    /// What the interval stages do (meta.mode), chosen in stage rx.rcv_next.
+    /// What the interval stages do (meta.mode), chosen in stage rx.rcv_next (pass 1) or
+    /// rx.verdict (pass 2).
     enum Mode : uint8_t
     {
-        MODE_NONE = 0,  //!< nothing (duplicate, out of window, commit pass)
-        MODE_MERGE = 1, //!< in-order segment: merge reached intervals, drop passed ones
-        MODE_PLACE = 2, //!< out-of-order segment: the K-interval placement rule
-        MODE_TRIM = 3,  //!< new window: forget bytes beyond the right edge
+        MODE_NONE = 0,    //!< nothing (duplicate, out of window, OpenWindow)
+        MODE_MERGE = 1,   //!< in-order segment: merge reached intervals, list the others
+        MODE_PLACE = 2,   //!< out-of-order segment: the K-interval rule, list old values
+        MODE_TRIM = 3,    //!< new window: forget bytes beyond the right edge, list the others
+        MODE_COMPACT = 4, //!< pass 2: rewrite every slot from the list
     };
 
     /// Segment class decided in stage rx.rcv_next (meta.cls).
@@ -203,20 +223,19 @@ class PrestoRxProgram
     /// What a start stage found (meta.slot_act), for the length stage of the same slot.
     enum SlotAct : uint8_t
     {
-        ACT_NONE = 0,          //!< slot untouched; the length stage does nothing
-        ACT_CLEARED = 1,       //!< start cleared (merged/passed/trimmed): clear the length
-        ACT_TAKE = 2,          //!< free slot took the segment: write its length
-        ACT_LIVE_UNPLACED = 3, //!< live slot, segment not placed yet: finish the rule
-        ACT_LIVE_PLACED = 4,   //!< live slot reaching the placed range: absorb it
-        ACT_LIVE_TRIM = 5,     //!< live slot below the new edge: cut its length
+        ACT_NONE = 0,    //!< free slot, nothing to do
+        ACT_CLEARED = 1, //!< start cleared (merged, passed or trimmed): clear the length
+        ACT_TAKE = 2,    //!< the first free slot took the segment: write its length
+        ACT_LIVE = 3,    //!< live slot under the placement rule: finish it with the end
+        ACT_KEEP = 4,    //!< live slot kept by a merge or trim: list it
     };
 
-    /// Why a placement stopped early (meta.stop).
+    /// Why a placement stopped (meta.stop).
     enum Stop : uint8_t
     {
         STOP_NONE = 0,
         STOP_DUPLICATE = 1, //!< a live slot held the whole segment
-        STOP_OVERLAP = 2,   //!< partial overlap with a live slot (TAS rule)
+        STOP_OVERLAP = 2,   //!< a live slot overlaps the segment (TAS rule)
     };
 
     /// PHV field handles, resolved once.
@@ -227,27 +246,48 @@ class PrestoRxProgram
         RmtFieldId len;       //!< segment payload length
         RmtFieldId op;        //!< Op
         RmtFieldId arg;       //!< window or bytes of a window update
-        RmtFieldId edge;      //!< right edge read in rx.edge
+        RmtFieldId edge;      //!< right edge (read in rx.edge, or the new one of SetWindow)
         RmtFieldId rcv;       //!< rcv_next read in rx.rcv_next
         RmtFieldId run;       //!< running in-order point during a merge
         RmtFieldId s;         //!< trimmed segment start
         RmtFieldId e;         //!< trimmed segment end
         RmtFieldId cls;       //!< Class
         RmtFieldId mode;      //!< Mode
-        RmtFieldId placed;    //!< the segment is held by a slot
+        RmtFieldId placed;    //!< the segment grew a slot or took a free one
         RmtFieldId stop;      //!< Stop
-        RmtFieldId covered;   //!< a later slot already held the whole segment
+        RmtFieldId pSlot;     //!< the slot the segment was placed in
+        RmtFieldId bridge;    //!< a later slot touches the segment's other end
+        RmtFieldId xSlot;     //!< that later slot (removed in pass 2)
         RmtFieldId uStart;    //!< start of the range the placed bytes belong to
         RmtFieldId uEnd;      //!< end of that range
         RmtFieldId slotStart; //!< old start of the slot, carried from start to length stage
         RmtFieldId slotAct;   //!< SlotAct
-        RmtFieldId verdict;   //!< ReassemblyTracker::Verdict
-        RmtFieldId writeSeq;  //!< write range start
-        RmtFieldId writeLen;  //!< write range length
-        RmtFieldId delivered; //!< bytes delivered in order
-        RmtFieldId ack;       //!< cumulative ACK
-        RmtFieldId ackReq;    //!< ACK required
+        RmtFieldId rank;      //!< slots listed so far by a merge or trim
+        RmtFieldId hole;      //!< a merge or trim cleared a slot
+        RmtFieldId shifted;   //!< a kept slot sits behind a cleared one (compaction needed)
+        std::array<RmtFieldId, MAX_FIDELITY> listStart; //!< list for pass 2: starts
+        std::array<RmtFieldId, MAX_FIDELITY> listLen;   //!< list for pass 2: lengths
+        RmtFieldId verdict;                             //!< ReassemblyTracker::Verdict
+        RmtFieldId writeSeq;                            //!< write range start
+        RmtFieldId writeLen;                            //!< write range length
+        RmtFieldId delivered;                           //!< bytes delivered in order
+        RmtFieldId ack;                                 //!< cumulative ACK
+        RmtFieldId ackReq;                              //!< ACK required
     };
+
+    /**
+     * \brief What pass 2 writes into slot i: the bridged union into the slot keeping it, else
+     * the list entry of the slot (the next one behind a slot a bridge removed).
+     * \param c the action context (reads the PHV)
+     * \param f the field handles
+     * \param i the slot
+     * \param k K
+     * \return the slot's new content ({0, 0}: free)
+     */
+    static ReassemblyTracker::Interval CompactSource(const RmtActionContext& c,
+                                                     const Fields& f,
+                                                     uint32_t i,
+                                                     uint32_t k);
 
     /// Declare the PHV fields.
     void DeclareFields();

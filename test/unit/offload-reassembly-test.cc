@@ -279,58 +279,158 @@ TEST(ReassemblyTracker, TwoIntervalsThirdDroppedThenBridgeAndFill)
     ExpectResult(t.OnSegment(500, 100), V::DROPPED_FIDELITY, 0, 0, 0, 0, "third: no slot");
     ExpectResult(t.OnSegment(400, 100), V::OUT_OF_ORDER_PLACED, 400, 100, 0, 0, "extend B");
     ExpectResult(t.OnSegment(50, 50), V::OUT_OF_ORDER_PLACED, 50, 50, 0, 0, "extend A front");
-    // Exactly fills the gap between the two: both merge into one tracked range.
+    EXPECT_EQ(t.GetSlot(0), (Iv{50, 150}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{300, 200}));
+    // Exactly fills the gap between the two: they join into one interval, kept in the lower
+    // slot; the other slot is free again.
     ExpectResult(t.OnSegment(200, 100), V::OUT_OF_ORDER_PLACED, 200, 100, 0, 0, "bridge");
     EXPECT_EQ(t.GetIntervals(), Ivs({{50, 500}}));
-    // One pass cannot free slot 0 (it saw slot 1 only afterwards): it keeps a dominated copy
-    // that is contained in slot 1.
-    EXPECT_EQ(t.GetSlot(0), (Iv{50, 250}));
-    EXPECT_EQ(t.GetSlot(1), (Iv{50, 450}));
-    EXPECT_EQ(t.GetLiveSlotCount(), 2u);
-    ExpectResult(t.OnSegment(600, 100), V::DROPPED_FIDELITY, 0, 0, 0, 0, "copy holds a slot");
+    EXPECT_EQ(t.GetSlot(0), (Iv{50, 450}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{}));
+    EXPECT_EQ(t.GetLiveSlotCount(), 1u);
+    ExpectResult(t.OnSegment(600, 100), V::OUT_OF_ORDER_PLACED, 600, 100, 0, 0, "slot 1 again");
+    EXPECT_EQ(t.GetSlot(1), (Iv{600, 100}));
+    ExpectResult(t.OnSegment(800, 100), V::DROPPED_FIDELITY, 0, 0, 0, 0, "K=2 are held");
     ExpectResult(t.OnSegment(300, 100), V::DUPLICATE, 0, 0, 0, 0, "inside the union");
-    ExpectResult(t.OnSegment(0, 50), V::IN_ORDER, 0, 50, 500, 500, "fill delivers all");
-    EXPECT_EQ(t.GetLiveSlotCount(), 0u);
-    ExpectResult(t.OnSegment(600, 100), V::OUT_OF_ORDER_PLACED, 600, 100, 0, 500, "slot free");
+    ExpectResult(t.OnSegment(0, 50), V::IN_ORDER, 0, 50, 500, 500, "fill delivers the union");
+    // The merged slot is gone; the one behind it moved down.
+    EXPECT_EQ(t.GetSlot(0), (Iv{600, 100}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{}));
+    EXPECT_EQ(t.GetLiveSlotCount(), 1u);
+    ExpectResult(t.OnSegment(800, 100), V::OUT_OF_ORDER_PLACED, 800, 100, 0, 500, "slot free");
+    EXPECT_EQ(t.GetSlot(1), (Iv{800, 100}));
 }
 
-TEST(ReassemblyTracker, FreeSlotBeforeTheTouchedIntervalIsAbsorbedForward)
+TEST(ReassemblyTracker, KMeansKTheIssueExample)
+{
+    // Issue 14: K = 2, single-byte units. A one-pass rule let the free slot 0 open [6,7)
+    // before slot 1 could absorb it ([5,7) in slot 1, a dominated copy [6,7) in slot 0), so it
+    // held one distinct interval and dropped [9,10). K intervals means two here.
+    ReassemblyTracker t(2, 0, 1000);
+    ExpectResult(t.OnSegment(2, 1), V::OUT_OF_ORDER_PLACED, 2, 1, 0, 0, "[2,3)");
+    ExpectResult(t.OnSegment(5, 1), V::OUT_OF_ORDER_PLACED, 5, 1, 0, 0, "[5,6)");
+    ExpectResult(t.OnSegment(0, 2), V::IN_ORDER, 0, 2, 3, 3, "[0,2) merges [2,3)");
+    EXPECT_EQ(t.GetSlot(0), (Iv{5, 1}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{}));
+    ExpectResult(t.OnSegment(6, 1), V::OUT_OF_ORDER_PLACED, 6, 1, 0, 3, "[6,7) extends [5,6)");
+    EXPECT_EQ(t.GetSlot(0), (Iv{5, 2}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{}));
+    ExpectResult(t.OnSegment(9, 1), V::OUT_OF_ORDER_PLACED, 9, 1, 0, 3, "[9,10) kept");
+    EXPECT_EQ(t.GetSlot(0), (Iv{5, 2}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{9, 1}));
+    EXPECT_EQ(t.GetIntervals(), Ivs({{5, 7}, {9, 10}}));
+    EXPECT_EQ(t.GetLiveSlotCount(), 2u);
+    ExpectResult(t.OnSegment(3, 2), V::IN_ORDER, 3, 2, 4, 7, "[3,5) merges [5,7)");
+    ExpectResult(t.OnSegment(7, 2), V::IN_ORDER, 7, 2, 3, 10, "[7,9) merges [9,10)");
+}
+
+TEST(ReassemblyTracker, MergedSlotMovesDownAndExtensionsStayInTheirSlot)
 {
     ReassemblyTracker t(3, 0, 100000);
     t.OnSegment(100, 100); // slot 0
     t.OnSegment(300, 100); // slot 1
     ExpectResult(t.OnSegment(0, 100), V::IN_ORDER, 0, 100, 200, 200, "merge slot 0");
-    EXPECT_EQ(t.GetSlot(0).len, 0u);
-    // Extends [300, 400) in slot 1, but slot 0 is free and visited first: the segment opens
-    // there and slot 1 absorbs it.
-    ExpectResult(t.OnSegment(400, 100), V::OUT_OF_ORDER_PLACED, 400, 100, 0, 200, "extend");
-    EXPECT_EQ(t.GetSlot(0), (Iv{400, 100}));
-    EXPECT_EQ(t.GetSlot(1), (Iv{300, 200}));
-    EXPECT_EQ(t.GetIntervals(), Ivs({{300, 500}}));
-    // Both copies keep growing together; a third range still finds slot 2.
-    ExpectResult(t.OnSegment(500, 100), V::OUT_OF_ORDER_PLACED, 500, 100, 0, 200, "extend");
-    EXPECT_EQ(t.GetSlot(0), (Iv{400, 200}));
-    EXPECT_EQ(t.GetSlot(1), (Iv{300, 300}));
-    ExpectResult(t.OnSegment(800, 100), V::OUT_OF_ORDER_PLACED, 800, 100, 0, 200, "new");
-    EXPECT_EQ(t.GetSlot(2), (Iv{800, 100}));
-    EXPECT_EQ(t.GetIntervals(), Ivs({{300, 600}, {800, 900}}));
-    ExpectResult(t.OnSegment(1000, 100), V::DROPPED_FIDELITY, 0, 0, 0, 200, "full");
-    ExpectResult(t.OnSegment(200, 100), V::IN_ORDER, 200, 100, 400, 600, "fill");
-    EXPECT_EQ(t.GetIntervals(), Ivs({{800, 900}}));
+    // The live slots stay a prefix: [300, 400) moved down to slot 0.
+    EXPECT_EQ(t.GetSlot(0), (Iv{300, 100}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{}));
     EXPECT_EQ(t.GetLiveSlotCount(), 1u);
+    // Extending it grows slot 0 in place: no second copy anywhere.
+    ExpectResult(t.OnSegment(400, 100), V::OUT_OF_ORDER_PLACED, 400, 100, 0, 200, "extend");
+    ExpectResult(t.OnSegment(500, 100), V::OUT_OF_ORDER_PLACED, 500, 100, 0, 200, "extend");
+    EXPECT_EQ(t.GetSlot(0), (Iv{300, 300}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{}));
+    EXPECT_EQ(t.GetIntervals(), Ivs({{300, 600}}));
+    // Two more distinct intervals fit (K = 3), a fourth does not.
+    ExpectResult(t.OnSegment(800, 100), V::OUT_OF_ORDER_PLACED, 800, 100, 0, 200, "new");
+    ExpectResult(t.OnSegment(1000, 100), V::OUT_OF_ORDER_PLACED, 1000, 100, 0, 200, "new");
+    EXPECT_EQ(t.GetSlot(1), (Iv{800, 100}));
+    EXPECT_EQ(t.GetSlot(2), (Iv{1000, 100}));
+    EXPECT_EQ(t.GetIntervals(), Ivs({{300, 600}, {800, 900}, {1000, 1100}}));
+    ExpectResult(t.OnSegment(1200, 100), V::DROPPED_FIDELITY, 0, 0, 0, 200, "full");
+    ExpectResult(t.OnSegment(200, 100), V::IN_ORDER, 200, 100, 400, 600, "fill");
+    EXPECT_EQ(t.GetIntervals(), Ivs({{800, 900}, {1000, 1100}}));
+    EXPECT_EQ(t.GetSlot(0), (Iv{800, 100}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{1000, 100}));
+    EXPECT_EQ(t.GetSlot(2), (Iv{}));
+    EXPECT_EQ(t.GetLiveSlotCount(), 2u);
 }
 
-TEST(ReassemblyTracker, DuplicateDetectedOnlyInALaterSlot)
+TEST(ReassemblyTracker, DuplicateOrOverlapInAnySlot)
 {
     ReassemblyTracker t(2, 0, 100000);
     t.OnSegment(100, 100); // slot 0
     t.OnSegment(300, 200); // slot 1: [300, 500)
-    t.OnSegment(0, 100);   // merges slot 0 -> rcv_next 200, slot 0 free
-    // [350, 400) is already held in slot 1, but slot 0 is seen first.
-    auto r = t.OnSegment(350, 50);
-    ExpectResult(r, V::DUPLICATE, 0, 0, 0, 200, "late duplicate");
-    EXPECT_EQ(t.GetIntervals(), Ivs({{300, 500}}));
-    EXPECT_EQ(t.GetSlot(1), (Iv{300, 200}));
+    t.OnSegment(0, 100);   // merges slot 0 -> rcv_next 200; [300, 500) moves to slot 0
+    EXPECT_EQ(t.GetSlot(0), (Iv{300, 200}));
+    ExpectResult(t.OnSegment(350, 50), V::DUPLICATE, 0, 0, 0, 200, "inside slot 0");
+    t.OnSegment(600, 100); // slot 1
+    ExpectResult(t.OnSegment(650, 50), V::DUPLICATE, 0, 0, 0, 200, "inside slot 1");
+    ExpectResult(t.OnSegment(550, 100), V::DROPPED_FIDELITY, 0, 0, 0, 200, "overlaps slot 1");
+    // Touches slot 0's end, but overlaps slot 1: TAS's overlap rule wins, nothing changes.
+    ExpectResult(t.OnSegment(500, 150), V::DROPPED_FIDELITY, 0, 0, 0, 200, "touch + overlap");
+    // Contains slot 1 whole: an overlap as well.
+    ExpectResult(t.OnSegment(550, 200), V::DROPPED_FIDELITY, 0, 0, 0, 200, "contains slot 1");
+    EXPECT_EQ(t.GetSlot(0), (Iv{300, 200}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{600, 100}));
+    ExpectResult(t.OnSegment(500, 100), V::OUT_OF_ORDER_PLACED, 500, 100, 0, 200, "bridge");
+    EXPECT_EQ(t.GetSlot(0), (Iv{300, 400}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{}));
+}
+
+TEST(ReassemblyTracker, BridgeKeepsTheUnionInTheLowerSlotAndMovesTheRestDown)
+{
+    for (bool rightFirst : {false, true})
+    {
+        SCOPED_TRACE(rightFirst ? "right neighbour in the lower slot" : "left neighbour lower");
+        ReassemblyTracker t(4, 0, 100000);
+        t.OnSegment(rightFirst ? 300 : 100, 100); // slot 0
+        t.OnSegment(700, 100);                    // slot 1
+        t.OnSegment(rightFirst ? 100 : 300, 100); // slot 2
+        t.OnSegment(500, 100);                    // slot 3
+        ExpectResult(t.OnSegment(200, 100), V::OUT_OF_ORDER_PLACED, 200, 100, 0, 0, "bridge");
+        EXPECT_EQ(t.GetSlot(0), (Iv{100, 300}));
+        EXPECT_EQ(t.GetSlot(1), (Iv{700, 100}));
+        EXPECT_EQ(t.GetSlot(2), (Iv{500, 100}));
+        EXPECT_EQ(t.GetSlot(3), (Iv{}));
+        EXPECT_EQ(t.GetLiveSlotCount(), 3u);
+        // A second bridge, between slots 0 and 2; slot 1 stays.
+        ExpectResult(t.OnSegment(400, 100), V::OUT_OF_ORDER_PLACED, 400, 100, 0, 0, "bridge 2");
+        EXPECT_EQ(t.GetSlot(0), (Iv{100, 500}));
+        EXPECT_EQ(t.GetSlot(1), (Iv{700, 100}));
+        EXPECT_EQ(t.GetSlot(2), (Iv{}));
+        EXPECT_EQ(t.GetIntervals(), Ivs({{100, 600}, {700, 800}}));
+    }
+}
+
+TEST(ReassemblyTracker, InOrderSegmentCoveringAnIntervalMovesTheOthersDown)
+{
+    ReassemblyTracker t(3, 0, 100000);
+    t.OnSegment(100, 100); // slot 0
+    t.OnSegment(300, 100); // slot 1
+    t.OnSegment(500, 100); // slot 2
+    // A re-cut retransmission covers slot 0 whole without reaching slot 1.
+    ExpectResult(t.OnSegment(0, 250), V::IN_ORDER, 0, 250, 250, 250, "covers [100, 200)");
+    EXPECT_EQ(t.GetSlot(0), (Iv{300, 100}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{500, 100}));
+    EXPECT_EQ(t.GetSlot(2), (Iv{}));
+}
+
+TEST(ReassemblyTracker, ShrinkingTheWindowKeepsTheSlotsAPrefix)
+{
+    ReassemblyTracker t(3, 0, 100000);
+    t.OnSegment(700, 100); // slot 0
+    t.OnSegment(300, 100); // slot 1
+    t.OnSegment(500, 100); // slot 2
+    // The new edge 550 forgets slot 0 and cuts slot 2; the kept ones move down in order.
+    t.SetWindow(550);
+    EXPECT_EQ(t.GetSlot(0), (Iv{300, 100}));
+    EXPECT_EQ(t.GetSlot(1), (Iv{500, 50}));
+    EXPECT_EQ(t.GetSlot(2), (Iv{}));
+    EXPECT_EQ(t.GetLiveSlotCount(), 2u);
+    ExpectResult(t.OnSegment(900, 100), V::DROPPED_WINDOW, 0, 0, 0, 0, "beyond the edge");
+    t.OpenWindow(1000);
+    ExpectResult(t.OnSegment(900, 100), V::OUT_OF_ORDER_PLACED, 900, 100, 0, 0, "slot 2");
+    EXPECT_EQ(t.GetSlot(2), (Iv{900, 100}));
 }
 
 TEST(ReassemblyTracker, InOrderSegmentMergesSeveralIntervals)
@@ -799,26 +899,26 @@ RunScenario(const Scenario& sc, const std::vector<uint32_t>& ks, Totals& totals,
             }
             if (k != U)
             {
-                // Slot invariant: earlier contained in later, or disjoint and non-adjacent.
+                // Slot invariant: the live slots are a prefix, pairwise disjoint and
+                // non-adjacent (K distinct intervals); the free slots are empty.
+                const uint32_t live = t.GetLiveSlotCount();
+                ASSERT_EQ(live, t.GetIntervals().size());
                 for (uint32_t a = 0; a < k; ++a)
                 {
                     const Iv x = t.GetSlot(a);
-                    if (x.len == 0 || off(x.End()) <= rcvAfter)
+                    if (a >= live)
                     {
+                        ASSERT_EQ(x, Iv{}) << "free slot " << a;
                         continue;
                     }
-                    for (uint32_t b = a + 1; b < k; ++b)
+                    ASSERT_GT(off(x.start), rcvAfter) << "slot " << a;
+                    for (uint32_t b = a + 1; b < live; ++b)
                     {
                         const Iv y = t.GetSlot(b);
-                        if (y.len == 0 || off(y.End()) <= rcvAfter)
-                        {
-                            continue;
-                        }
                         const uint32_t xs = off(x.start);
                         const uint32_t ys = off(y.start);
-                        const bool contained = ys <= xs && xs + x.len <= ys + y.len;
-                        const bool apart = xs + x.len < ys || ys + y.len < xs;
-                        ASSERT_TRUE(contained || apart) << "slots " << a << " and " << b;
+                        ASSERT_TRUE(xs + x.len < ys || ys + y.len < xs)
+                            << "slots " << a << ", " << b;
                     }
                 }
             }

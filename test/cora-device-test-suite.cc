@@ -212,7 +212,8 @@ class CoraOverloadTestCase : public TestCase
 
 /**
  * Migrations and the controller keep the run deterministic: the same seed gives
- * byte-identical fct.csv and summary.json (without its wall-clock "speed").
+ * byte-identical fct.csv and summary.json (without its wall-clock "speed"), with the default
+ * eviction policy and with the random one (seeded from the run number and the node id).
  */
 class CoraDeterminismTestCase : public TestCase
 {
@@ -234,24 +235,33 @@ class CoraDeterminismTestCase : public TestCase
     void DoRun() override
     {
         std::string dir = presto_test::FreshTempDir("cora-test", "determinism");
-        std::string csv[2];
-        nlohmann::json summary[2];
-        for (int run = 0; run < 2; ++run)
+        for (std::string policy : {"heaviest", "random"})
         {
-            SlowNic(0.04, 1000000);
-            Config::SetDefault("ns3::CoraNetDevice::NicMemory", UintegerValue(4 * 128));
-            std::string out = dir + "/run" + std::to_string(run);
-            SprayExperimentConfig c = CoraConfig(out, "cora");
-            SprayExperiment e(c);
-            e.Run();
-            Config::Reset();
-            NS_TEST_EXPECT_MSG_GT(Nic(e, "migrations"), 0, "the run migrates");
-            csv[run] = Read(out + "/fct.csv");
-            summary[run] = nlohmann::json::parse(Read(out + "/summary.json"));
-            summary[run].erase("speed");
+            std::string csv[2];
+            nlohmann::json summary[2];
+            for (int run = 0; run < 2; ++run)
+            {
+                SlowNic(0.04, 1000000);
+                Config::SetDefault("ns3::CoraNetDevice::NicMemory", UintegerValue(4 * 128));
+                Config::SetDefault("ns3::CoraNetDevice::EvictionPolicy", StringValue(policy));
+                std::string out = dir + "/" + policy + std::to_string(run);
+                SprayExperimentConfig c = CoraConfig(out, "cora");
+                SprayExperiment e(c);
+                e.Run();
+                Config::Reset();
+                NS_TEST_EXPECT_MSG_GT(Nic(e, "migrations"), 0, "the run migrates");
+                NS_TEST_EXPECT_MSG_EQ(e.GetReport()["nic"].value("cora_eviction_policy", ""),
+                                      policy,
+                                      "the policy is reported");
+                csv[run] = Read(out + "/fct.csv");
+                summary[run] = nlohmann::json::parse(Read(out + "/summary.json"));
+                summary[run].erase("speed");
+            }
+            NS_TEST_EXPECT_MSG_EQ((csv[0] == csv[1]), true, policy + ": fct.csv identical");
+            NS_TEST_EXPECT_MSG_EQ((summary[0] == summary[1]),
+                                  true,
+                                  policy + ": summary.json identical");
         }
-        NS_TEST_EXPECT_MSG_EQ((csv[0] == csv[1]), true, "fct.csv identical");
-        NS_TEST_EXPECT_MSG_EQ((summary[0] == summary[1]), true, "summary.json identical");
         std::filesystem::remove_all(dir);
     }
 };
@@ -261,7 +271,8 @@ class CoraBadInputTestCase : public TestCase
 {
   public:
     CoraBadInputTestCase()
-        : TestCase("cora: bad strategy, profile or thresholds are refused with a message")
+        : TestCase("cora: bad strategy, profile, thresholds or eviction policy are refused with "
+                   "a message")
     {
     }
 
@@ -293,6 +304,11 @@ class CoraBadInputTestCase : public TestCase
         Config::Reset();
         Config::SetDefault("ns3::CoraNetDevice::Program", StringValue("l4lb"));
         Expect(c, "branch named tcp");
+        Config::Reset();
+        Config::SetDefault("ns3::CoraNetDevice::EvictionPolicy", StringValue("smallest"));
+        Expect(c,
+               "EvictionPolicy: unknown eviction policy 'smallest' (valid: heaviest, lightest, "
+               "random)");
         Config::Reset();
     }
 };

@@ -4,6 +4,7 @@
 #include "cora-controller.h"
 
 #include "ns3/presto-input-error.h"
+#include "ns3/splitmix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,43 @@
 
 namespace ns3
 {
+
+namespace
+{
+/// Every eviction policy, in the order the messages list them.
+constexpr CoraEvictionPolicy EVICTION_POLICIES[] = {CoraEvictionPolicy::HEAVIEST,
+                                                    CoraEvictionPolicy::LIGHTEST,
+                                                    CoraEvictionPolicy::RANDOM};
+} // namespace
+
+std::string
+ToString(CoraEvictionPolicy p)
+{
+    switch (p)
+    {
+    case CoraEvictionPolicy::HEAVIEST:
+        return "heaviest";
+    case CoraEvictionPolicy::LIGHTEST:
+        return "lightest";
+    case CoraEvictionPolicy::RANDOM:
+        return "random";
+    }
+    return "?";
+}
+
+CoraEvictionPolicy
+CoraEvictionPolicyFromString(const std::string& name, const std::string& where)
+{
+    for (auto p : EVICTION_POLICIES)
+    {
+        if (name == ToString(p))
+        {
+            return p;
+        }
+    }
+    throw PrestoInputError(where + ": unknown eviction policy '" + name +
+                           "' (valid: heaviest, lightest, random)");
+}
 
 void
 CoraController::Config::Validate() const
@@ -41,6 +79,11 @@ CoraController::Config::Validate() const
         os << "CoraController.Config.sketchWidth and sketchDepth must be >= 1 (got " << sketchWidth
            << ", " << sketchDepth << ")";
     }
+    else if (ToString(eviction) == "?")
+    {
+        os << "CoraController.Config.eviction must be heaviest, lightest or random (got "
+           << static_cast<int>(eviction) << ")";
+    }
     else
     {
         return;
@@ -52,7 +95,8 @@ CoraController::CoraController(CoraExecutor& exec, Config cfg)
     : m_exec(exec),
       m_cfg((cfg.Validate(), cfg)),
       m_sketch(cfg.sketchWidth, cfg.sketchDepth),
-      m_groupPackets(CORA_FLOW_GROUPS, 0)
+      m_groupPackets(CORA_FLOW_GROUPS, 0),
+      m_rng(cfg.seed)
 {
 }
 
@@ -198,6 +242,75 @@ CoraController::LightestFirst(std::vector<std::pair<uint64_t, PairKey>>& cand) c
 }
 
 void
+CoraController::Shuffle(std::vector<std::pair<uint64_t, PairKey>>& cand)
+{
+    // Fisher-Yates on a SplitMix64 stream: no std distribution, so the order is the same with
+    // every standard library. The modulo's bias (n / 2^64) is negligible.
+    for (std::size_t i = cand.size(); i > 1; --i)
+    {
+        m_rng += 0x9e3779b97f4a7c15ULL;
+        const std::size_t j = SplitMix64Finalize(m_rng) % i;
+        std::swap(cand[i - 1], cand[j]);
+    }
+}
+
+void
+CoraController::ShedHeaviest(int64_t now,
+                             CoraControllerTick& rec,
+                             double& load,
+                             double target,
+                             const std::vector<std::pair<uint64_t, PairKey>>& cand)
+{
+    // (load it sheds, state counter, pair), heaviest first; ties: the busier state in its life,
+    // then the smaller key (determinism).
+    std::vector<std::tuple<double, uint64_t, PairKey>> heavy;
+    heavy.reserve(cand.size());
+    for (const auto& [est, k] : cand)
+    {
+        const double saved = LoadOf(k);
+        if (saved > 0)
+        {
+            heavy.emplace_back(saved, m_exec.GetStateCount(k.first, k.second), k);
+        }
+    }
+    std::sort(heavy.begin(), heavy.end(), [](const auto& a, const auto& b) {
+        if (std::get<0>(a) != std::get<0>(b))
+        {
+            return std::get<0>(a) > std::get<0>(b);
+        }
+        if (std::get<1>(a) != std::get<1>(b))
+        {
+            return std::get<1>(a) > std::get<1>(b);
+        }
+        return std::get<2>(a) < std::get<2>(b);
+    });
+    // heavy[0] is the heaviest pair not yet tried; savings are non-increasing along heavy.
+    while (load > target && m_budget > 0 && !heavy.empty())
+    {
+        const double excess = load - target;
+        std::size_t pick = 0; // the heaviest cannot shed the rest alone: the biggest bite
+        if (std::get<0>(heavy[0]) >= excess)
+        {
+            // One pair finishes: the lightest one that still sheds the whole rest (binary
+            // search for the last saving >= excess).
+            std::size_t hi = heavy.size();
+            while (hi - pick > 1)
+            {
+                const std::size_t mid = pick + (hi - pick) / 2;
+                (std::get<0>(heavy[mid]) >= excess ? pick : hi) = mid;
+            }
+        }
+        const double saved = std::get<0>(heavy[pick]);
+        const PairKey k = std::get<2>(heavy[pick]);
+        heavy.erase(heavy.begin() + static_cast<std::ptrdiff_t>(pick));
+        if (Move(now, k, CoraSide::HOST, rec))
+        {
+            load -= saved;
+        }
+    }
+}
+
+void
 CoraController::Overload(int64_t now, CoraControllerTick& rec, double& load)
 {
     const double target = (m_cfg.overload + m_cfg.underload) / 2;
@@ -211,8 +324,19 @@ CoraController::Overload(int64_t now, CoraControllerTick& rec, double& load)
             cand.emplace_back(est, k);
         }
     }
-    // Lightest first: the heavy pairs, which save the most host work, stay on the NIC.
-    LightestFirst(cand);
+    switch (m_cfg.eviction)
+    {
+    case CoraEvictionPolicy::HEAVIEST:
+        ShedHeaviest(now, rec, load, target, cand);
+        return;
+    case CoraEvictionPolicy::LIGHTEST:
+        // The heavy pairs, which save the most host work, stay on the NIC; many migrations.
+        LightestFirst(cand);
+        break;
+    case CoraEvictionPolicy::RANDOM:
+        Shuffle(cand); // cand is in (block, key) order here: the shuffle alone decides
+        break;
+    }
     for (const auto& [est, k] : cand)
     {
         if (load <= target || m_budget == 0)
@@ -312,6 +436,7 @@ CoraController::FitMemory(int64_t now, CoraControllerTick& rec)
         {
             staying -= m_exec.GetPairBytes(k.first);
             rec.memoryEviction = true;
+            ++rec.memoryEvicted;
         }
     }
 }
@@ -426,9 +551,14 @@ CoraController::MoveGroups(int64_t now, CoraControllerTick& rec, double& load, i
         {
             continue;
         }
+        const uint32_t evictedBefore = rec.evicted;
         for (const auto& k : moving)
         {
             MoveUnbudgeted(now, k, to, rec);
+        }
+        if (mode == 2)
+        {
+            rec.memoryEvicted += rec.evicted - evictedBefore;
         }
         for (uint32_t h : groups)
         {

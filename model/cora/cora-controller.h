@@ -9,10 +9,32 @@
 
 #include <cstdint>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup presto
+ * \brief Which NIC pairs the controller evicts first when the NIC is overloaded.
+ */
+enum class CoraEvictionPolicy
+{
+    HEAVIEST, //!< Cora's rule: heavy states first, the fewest migrations that shed the excess
+    LIGHTEST, //!< the lightest first (heavy pairs stay on the NIC; many migrations)
+    RANDOM    //!< the paper's baseline (Fig. 18(b)): pairs in a seeded random order
+};
+
+/// \param p policy \return "heaviest", "lightest" or "random"
+std::string ToString(CoraEvictionPolicy p);
+/**
+ * \param name "heaviest", "lightest" or "random"
+ * \param where what is being parsed (an attribute or option), for the message
+ * \return the policy
+ * \throws PrestoInputError naming `where` and the valid values otherwise
+ */
+CoraEvictionPolicy CoraEvictionPolicyFromString(const std::string& name, const std::string& where);
 
 /**
  * \ingroup presto
@@ -24,6 +46,7 @@ struct CoraControllerTick
     double utilisation{0};      //!< NIC busy fraction over the interval
     double offeredLoad{0};      //!< NIC work offered / interval (may exceed 1)
     uint32_t evicted{0};        //!< pair migrations to the host started
+    uint32_t memoryEvicted{0};  //!< of evicted: for NIC memory (the table shrank or overflowed)
     uint32_t offloaded{0};      //!< pair migrations to the NIC started
     bool memoryEviction{false}; //!< evictions were for NIC memory, not load
 };
@@ -40,12 +63,20 @@ struct CoraControllerTick
  * - util = the executor's NIC utilisation since the last Tick; load = the NIC work offered
  *   in that time (including dropped packets, so it shows how far above capacity it is).
  *   Moving a pair changes the load by estimate x GetPairNicCostNs / interval.
- * - util > overload: evict the LIGHTEST NIC pairs (non-zero estimate) to the host until the
- *   estimated load falls below (overload + underload) / 2; heavy pairs stay on the NIC.
+ * - util > overload: evict NIC pairs (non-zero estimate) to the host until the estimated load
+ *   falls to target = (overload + underload) / 2, in the order of the eviction policy:
+ *   HEAVIEST (default, the paper's "heavy states first"): the fewest migrations that shed the
+ *   excess (load - target). While the heaviest remaining pair cannot shed the rest of the
+ *   excess alone it is evicted (the biggest bite); once one can, the LIGHTEST pair that still
+ *   sheds the whole rest is evicted instead of the heaviest (best fit: the same count, the
+ *   least overshoot below the target). The count is the minimum: no k pairs shed more than
+ *   the k heaviest. LIGHTEST: lightest first (ties: the pair's life-time state counter).
+ *   RANDOM: a seeded SplitMix64 shuffle (the same seed, the same order on any platform).
  * - util < underload: offload the HEAVIEST host pairs to the NIC while their entries fit in
  *   the free NIC memory and the estimated load stays below overload.
  * - NIC memory in use (without entries already leaving) above the capacity
- *   (CoraExecutor::SetNicMemoryBytes shrank it): evict the smallest pairs first until it fits.
+ *   (CoraExecutor::SetNicMemoryBytes shrank it): evict the smallest pairs first until it fits
+ *   (whatever the eviction policy: the paper's T3 rule, small flows are the easiest to find).
  * At most maxMigrationsPerInterval migrations start per Tick, so a large change takes
  * several intervals (as in the paper, where the NIC evicts flows one after another).
  * FLOW_PARTITION makes the same decisions on flow hash groups (CoraFlowGroup): a group moves
@@ -65,6 +96,9 @@ class CoraController
         uint32_t maxMigrationsPerInterval{64}; //!< migrations started per Tick at most
         uint32_t sketchWidth{16384};           //!< count-min counters per row
         uint32_t sketchDepth{4};               //!< count-min rows
+        /// order of evictions under overload (not for a table shrink: always smallest first)
+        CoraEvictionPolicy eviction{CoraEvictionPolicy::HEAVIEST};
+        uint64_t seed{1}; //!< seed of the RANDOM policy's shuffle (SplitMix64)
         /// \throws PrestoInputError naming the field (e.g. underload >= overload)
         void Validate() const;
     };
@@ -104,6 +138,18 @@ class CoraController
     void EvictLockBound(int64_t now, CoraControllerTick& rec);
     /// \param cand (estimate, pair) candidates: sorted lightest first
     void LightestFirst(std::vector<std::pair<uint64_t, PairKey>>& cand) const;
+    /// \param cand candidates: put in a random order (SplitMix64 stream, platform-independent)
+    void Shuffle(std::vector<std::pair<uint64_t, PairKey>>& cand);
+    /**
+     * \brief HEAVIEST policy: the fewest evictions that bring load to target.
+     * \param now time \param rec record \param load estimated load (updated)
+     * \param target load to reach \param cand (estimate, pair) candidates
+     */
+    void ShedHeaviest(int64_t now,
+                      CoraControllerTick& rec,
+                      double& load,
+                      double target,
+                      const std::vector<std::pair<uint64_t, PairKey>>& cand);
     /// \param now time \param rec record \param load estimated load (updated)
     void Underload(int64_t now, CoraControllerTick& rec, double& load);
     /// \param now time \param rec record
@@ -134,6 +180,7 @@ class CoraController
     uint32_t m_budget{0};                 //!< migrations left in this Tick
     uint64_t m_evictions{0};              //!< total evictions
     uint64_t m_offloads{0};               //!< total offloads
+    uint64_t m_rng{0};                    //!< SplitMix64 state of the RANDOM policy
     std::vector<CoraControllerTick> m_history; //!< per-Tick records
 };
 

@@ -7,9 +7,12 @@
 
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/splitmix.h"
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -117,6 +120,14 @@ CoraNetDevice::GetTypeId()
                           UintegerValue(64),
                           MakeUintegerAccessor(&CoraNetDevice::m_maxMigrations),
                           MakeUintegerChecker<uint32_t>(1, 1000000))
+            .AddAttribute("EvictionPolicy",
+                          "Order of the controller's evictions when the NIC is overloaded: "
+                          "heaviest (Cora's: the fewest migrations that shed the excess load), "
+                          "lightest, or random (the paper's baseline; seeded from the ns-3 seed, "
+                          "run number and node id, so a run repeats)",
+                          StringValue("heaviest"),
+                          MakeStringAccessor(&CoraNetDevice::m_evictionPolicy),
+                          MakeStringChecker())
             .AddTraceSource("Migration",
                             "A state migration committed (three-step protocol done)",
                             MakeTraceSourceAccessor(&CoraNetDevice::m_migrationTrace),
@@ -152,6 +163,8 @@ CoraNetDevice::Configure()
     }
     const std::string where = "CoraNetDevice";
     CoraStrategy strategy = CoraStrategyFromString(m_strategy, where + "::Strategy");
+    const CoraEvictionPolicy eviction =
+        CoraEvictionPolicyFromString(m_evictionPolicy, where + "::EvictionPolicy");
     if (m_programName.find(".cora") != std::string::npos)
     {
         m_program = std::make_unique<CoraProgram>(CoraLoadProgramFile(m_programName));
@@ -209,6 +222,13 @@ CoraNetDevice::Configure()
         cc.overload = m_overload;
         cc.underload = m_underload;
         cc.maxMigrationsPerInterval = m_maxMigrations;
+        cc.eviction = eviction;
+        // The random policy's stream: the same --seed (run) and host, the same evictions; not
+        // drawn from an ns-3 stream so that it does not shift the other streams' numbering.
+        const Ptr<Node> node = GetNode();
+        cc.seed =
+            SplitMix64(SplitMix64(RngSeedManager::GetSeed() ^ (RngSeedManager::GetRun() << 32)) ^
+                       (node ? node->GetId() : 0));
         cc.Validate();
         m_controller = std::make_unique<CoraController>(*m_executor, cc);
     }
@@ -379,6 +399,7 @@ CoraNetDevice::AddCounters(nlohmann::json& nic) const
     nic["cora_strategy"] = m_strategy;
     nic["cora_program"] = m_program->GetName();
     nic["cora_profile"] = m_profile;
+    nic["cora_eviction_policy"] = m_evictionPolicy;
 }
 
 } // namespace ns3

@@ -32,9 +32,11 @@ namespace ns3
  * host part on HostCores cores with a per-instruction cost (queueing delay, cores used, in
  * summary.json "host_cpu" as program_cycles). Where a new connection goes is the Strategy's
  * policy; with `cora` (and `flow`) a CoraController runs every ControllerInterval while
- * segments flow: it evicts the lightest connections to the host when the NIC is overloaded,
- * offloads the heaviest back when it is underloaded, and evicts the smallest first when the
- * NIC table is too small, each through the three-step migration that loses no packet and
+ * segments flow: when the NIC is overloaded it evicts connections to the host in the order of
+ * EvictionPolicy (default heaviest: the fewest migrations that shed the excess load, the
+ * paper's rule; lightest; random, the paper's baseline, seeded from ns-3's seed, run and the
+ * node id), offloads the heaviest back when it is underloaded, and evicts the smallest first
+ * when the NIC table is too small, each through the three-step migration that loses no packet and
  * keeps per-connection order. `state` (Gallium-like) places statically and never migrates.
  *
  * The TCP data path itself is the shared OffloadTcpConnection (K = 1, TAS rules, DCTCP), as
@@ -107,6 +109,7 @@ class CoraNetDevice : public OffloadNetDevice
     double m_overload;             //!< overload threshold (NIC utilisation)
     double m_underload;            //!< underload threshold
     uint32_t m_maxMigrations;      //!< migrations per controller interval
+    std::string m_evictionPolicy;  //!< heaviest | lightest | random (overload evictions)
 
     std::unique_ptr<CoraProgram> m_program;       //!< the program
     std::unique_ptr<CoraPerfModel> m_model;       //!< NIC performance model

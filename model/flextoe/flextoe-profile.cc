@@ -55,25 +55,46 @@ Pool(uint32_t cores,
 }
 
 /*
- * Agilio CX40 (NFP-4000). Facts (REFERENCE.md, partly unverified): ~50 flow-processing cores
- * at 800 MHz with 8 threads each; 16 pre- and 16 post-processing cores; 4 flow groups.
- * Assumed: the remaining cores split between sequencer (4) and DMA issue (8); per-packet
- * cycle costs of a few hundred cycles per stage; a 300 ns memory stall per packet (off-island
- * memory), hidden by 8 threads. The protocol stage at 400 cycles gives 2 Mpps per flow group
- * (about 23 Gbit/s of 1448-byte segments): one connection can nearly fill the 40G port,
- * the order of magnitude FlexTOE reports for a single connection. DMA at 1 cycle/byte over
- * 8 cores caps near 6 GB/s, the order of a PCIe Gen3 x8 link.
+ * Agilio CX40 (NFP-4000).
+ *
+ * From the FlexTOE artifact (github.com/tcp-acceleration-service/FlexTOE, firmware/Makefile's
+ * fw.add_obj placement, firmware/config.h, firmware/Makefile.nfp.config):
+ * - chip nfp-4xxx-b0 (NFP-4000);
+ * - pre-processing on 16 cores (islands 32-35, ME 0-3);
+ * - protocol on 4 cores (ME 11 of islands 32-35), one per flow group: NUM_FLOW_GROUPS = 4;
+ * - post-processing on 16 cores (islands 32-35, ME 5-8);
+ * - DMA on 8 cores (island 36: 1 ATX, 2 ARX, 2 TX, 2 RX, 1 RXTX engine);
+ * - the sequencer: ONE core running the GRO block (island 48, GRO_NUM_BLOCKS = 1), which
+ *   restores per-flow-group order for every flow group;
+ * - 8 threads per core (nfcc -Qnctx_mode=8; the GRO core is microcode, assumed 8 as well).
+ * The artifact places 5 more cores that this model does not charge (queue manager, ATX/ARX
+ * context queues, slow-path interface, buffer list manager): 50 cores in all, the "about 50"
+ * of the paper.
+ *
+ * Assumed (the artifact gives no clock and no cycle counts): the 800 MHz clock (a secondary-
+ * source figure for the NFP-4000); per-packet costs of 400 cycles for pre, protocol and post,
+ * 100 for the sequencer, 100 + 1 cycle/byte for DMA; a 300 ns memory stall per packet (DMA:
+ * 500 ns, sequencer: 100 ns) hidden by the 8 threads; the queue capacities (the artifact's
+ * GRO reorder queue holds 8192 packets per sequencer context, GRO_CTX_REORDERQ_SZ; the model's
+ * sequencer bounds everything it holds by 512). The protocol stage at 400 cycles gives 2 Mpps
+ * per flow group (about 23 Gbit/s of 1448-byte segments): one connection can nearly fill the
+ * 40G port, the order of magnitude FlexTOE reports for a single connection. The single
+ * sequencer core at 100 cycles serves 8 Mpps, the same as the four protocol cores together.
+ * DMA at 1 cycle/byte over 8 cores caps near 6 GB/s, the order of a PCIe Gen3 x8 link.
  */
 FlexToePipelineConfig
 Agilio()
 {
     FlexToePipelineConfig c;
     c.name = "agilio-cx40";
-    c.description = "Netronome Agilio CX40: 800 MHz NFP flow-processing cores, 8 threads each";
-    c.flowGroups = 4;
-    const double f = 800e6;
+    c.description = "Netronome Agilio CX40 (NFP-4000): the FlexTOE artifact's core layout, 8 "
+                    "threads per core, clock (800 MHz) assumed";
+    c.flowGroups = 4;       // artifact: NUM_FLOW_GROUPS
+    const double f = 800e6; // assumed
+    // Pool(cores, clock, threads, cycles/packet, cycles/byte, stall ns, queue): cores and
+    // threads from the artifact, the rest assumed.
     c.Stage(FlexToeStage::PRE) = Pool(16, f, 8, 400, 0, 300, 256);
-    c.Stage(FlexToeStage::SEQUENCER) = Pool(4, f, 8, 100, 0, 100, 512);
+    c.Stage(FlexToeStage::SEQUENCER) = Pool(1, f, 8, 100, 0, 100, 512);
     c.Stage(FlexToeStage::PROTOCOL) = Pool(4, f, 8, 400, 0, 300, 256);
     c.Stage(FlexToeStage::POST) = Pool(16, f, 8, 400, 0, 300, 256);
     c.Stage(FlexToeStage::DMA) = Pool(8, f, 8, 100, 1.0, 500, 256);
@@ -81,18 +102,20 @@ Agilio()
 }
 
 /*
- * BlueField-2: 8 ARM Cortex-A72 cores at 2.5 GHz (assumed part; BlueField-1 parts have 16 A72
- * cores at lower clocks). A72 has no SMT (1 thread) but out-of-order execution and caches,
- * so the memory stall is folded into the cycle counts. The 8 cores are split as FlexTOE does
- * on x86/BlueField (fewer, faster cores, one pipeline replica per flow group): 2 pre, 1
- * sequencer, 2 protocol (flow groups), 2 post, 1 DMA. All cycle counts are assumptions.
+ * BlueField-2. Nothing here comes from the FlexTOE artifact (its firmware targets the NFP
+ * only). From the product: 8 ARM Cortex-A72 cores, no SMT. Assumed: the part and its 2.5 GHz
+ * clock (BlueField-2 parts run 2.0-2.75 GHz; BlueField-1 parts have 16 A72 cores at lower
+ * clocks); the split of the 8 cores, modelled on the artifact's NFP layout scaled down (one
+ * sequencer core, as there): 2 pre, 1 sequencer, 2 protocol (flow groups), 2 post, 1 DMA;
+ * every cycle count; the queue capacities. The A72's out-of-order execution and caches fold
+ * the memory stall into the cycle counts (stall 0, 1 thread).
  */
 FlexToePipelineConfig
 BlueField()
 {
     FlexToePipelineConfig c;
     c.name = "bluefield";
-    c.description = "Mellanox BlueField-2: 8 ARM A72 cores at 2.5 GHz, no SMT";
+    c.description = "Mellanox BlueField-2: 8 ARM A72 cores, no SMT; clock (2.5 GHz) assumed";
     c.flowGroups = 2;
     const double f = 2.5e9;
     c.Stage(FlexToeStage::PRE) = Pool(2, f, 1, 300, 0, 0, 256);
@@ -104,16 +127,17 @@ BlueField()
 }
 
 /*
- * x86 host cores running the FlexTOE data path (the paper's portability experiment): a few
- * 3 GHz cores with 2-way SMT. Split as on BlueField. Cycle counts are assumptions, a little
- * below the A72's because of the wider core.
+ * x86 host cores running the FlexTOE data path (the paper's portability experiment). Nothing
+ * here comes from the FlexTOE artifact: the core count, the 3 GHz clock, 2-way SMT, the split
+ * (as on BlueField, one sequencer core as in the artifact's NFP layout), the cycle counts (a
+ * little below the A72's because of the wider core) and the queue capacities are assumptions.
  */
 FlexToePipelineConfig
 X86()
 {
     FlexToePipelineConfig c;
     c.name = "x86";
-    c.description = "x86 host cores at 3 GHz with 2-way SMT";
+    c.description = "x86 host cores (assumed: 3 GHz, 2-way SMT)";
     c.flowGroups = 2;
     const double f = 3.0e9;
     c.Stage(FlexToeStage::PRE) = Pool(2, f, 2, 250, 0, 0, 256);

@@ -80,9 +80,12 @@ struct FlexToePipelineConfig
  * \ingroup presto
  * \brief Named hardware profiles for the FlexTOE execution model.
  *
- * "agilio-cx40" (default): Netronome Agilio CX40 NFP-4000 flow-processing cores;
- * "bluefield": Mellanox BlueField ARM A72 cores; "x86": a few host-class cores. Core counts
- * and clocks follow REFERENCE.md; cycle costs are assumptions documented in doc/presto.rst.
+ * "agilio-cx40" (default): Netronome Agilio CX40 NFP-4000 flow-processing cores, laid out as
+ * the FlexTOE artifact's firmware places them (16 pre, 1 sequencer, 4 protocol, 16 post, 8 DMA
+ * cores; 8 threads each; 4 flow groups); its clock and every cycle cost are assumptions.
+ * "bluefield": Mellanox BlueField-2 ARM A72 cores; "x86": a few host-class cores: everything
+ * but the A72 core count is assumed. flextoe-profile.cc and doc/presto.rst say which number
+ * is which.
  */
 class FlexToeProfile
 {

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <functional>
 #include <gtest/gtest.h>
+#include <map>
 #include <set>
 
 using namespace ns3;
@@ -91,10 +92,10 @@ SlowNic(CoraStrategy s)
 
 } // namespace
 
-// Above the NIC's rate: state partition drops for good; Cora's controller
-// evicts the lightest pairs to the host, the drops stop, the heaviest flows
-// stay on the NIC.
-TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
+// Above the NIC's rate: state partition drops for good; Cora's controller with
+// the lightest-first policy (selected; the default is heaviest-first) evicts the
+// lightest pairs to the host, the drops stop, the heaviest flows stay on the NIC.
+TEST(CoraController, OverloadLightestPolicyEvictsLightPairsAndDropsStop)
 {
     const CoraProgram prog = ConnCounter();
     const CoraPerfModel model(CoraPerfProfile::Netronome());
@@ -124,7 +125,9 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
         planned.nicPairs.insert({BlockOf(prog, "cnt"), Flow(i).dstIp});
     }
     cora.SetPlan(planned);
-    CoraController ctrl(cora, CoraController::Config{});
+    CoraController::Config lightest;
+    lightest.eviction = CoraEvictionPolicy::LIGHTEST;
+    CoraController ctrl(cora, lightest);
     const auto drops = RunTraffic(cora, &ctrl, arrivals, interval, 0, end);
     const auto& st = cora.GetStats();
     uint64_t early = 0;
@@ -164,7 +167,7 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
     const double util = cora.GetNicUtilisation(end - 5 * interval, end);
     EXPECT_LE(util, 0.9);
     EXPECT_GT(util, 0.5);
-    std::printf("overload 1.3 Mpps on a 1.10 Mpps NIC: state partition dropped "
+    std::printf("overload 1.3 Mpps on a 1.10 Mpps NIC, lightest-first: state partition dropped "
                 "%.1f%% (last "
                 "interval %llu); Cora dropped %llu packets in the first 5 ms, 0 "
                 "after, %llu "
@@ -179,6 +182,269 @@ TEST(CoraController, OverloadEvictsLightPairsAndDropsStop)
                 100 * nicVolume / (nicVolume + hostVolume),
                 util,
                 cores);
+}
+
+namespace
+{
+
+/// What one policy did on an overload replay.
+struct PolicyRun
+{
+    uint64_t evictions{0};    //!< evictions started (all for load here)
+    uint32_t overloaded{0};   //!< intervals with utilisation above the overload threshold
+    uint64_t drops{0};        //!< packets dropped
+    uint64_t lateDrops{0};    //!< dropped after the first 3 intervals
+    double hostCores{0};      //!< host cores busy on average
+    double lateUtil{0};       //!< NIC utilisation over the last 5 intervals
+    double evictedMeanPps{0}; //!< mean rate of the flows whose connection pair was evicted
+};
+
+/**
+ * ConnCounter on a NIC at a tenth of its rate (1.10 Mpps), every pair on the NIC, then
+ * Zipf(s) traffic at `pps` for 20 intervals of 1 ms under the given eviction policy.
+ */
+PolicyRun
+OverloadReplay(CoraEvictionPolicy policy, uint32_t nFlows, double s, double pps, uint64_t seed)
+{
+    const CoraProgram prog = ConnCounter();
+    const int64_t interval = 1000000;
+    const int64_t end = 20 * interval;
+    const auto rates = Zipf(nFlows, s, pps);
+    CoraExecutor exec(prog,
+                      CoraPerfModel(CoraPerfProfile::Netronome()),
+                      SlowNic(CoraStrategy::CORA));
+    CoraPlan planned;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        planned.nicPairs.insert({BlockOf(prog, "conn"), Flow(i).id});
+        planned.nicPairs.insert({BlockOf(prog, "cnt"), Flow(i).dstIp});
+    }
+    exec.SetPlan(planned);
+    CoraController::Config cc;
+    cc.eviction = policy;
+    cc.seed = seed;
+    CoraController ctrl(exec, cc);
+    const uint32_t cb = BlockOf(prog, "conn");
+    double evictedPps = 0;
+    exec.SetMigrationCallback([&](const CoraMigrationEvent& e) {
+        if (e.to == CoraSide::HOST && e.block == cb)
+        {
+            evictedPps += rates[e.key - 1000];
+        }
+    });
+    const auto drops = RunTraffic(exec, &ctrl, Periodic(rates, 0, end), interval, 0, end);
+    PolicyRun r;
+    r.evictions = ctrl.GetEvictions();
+    for (const auto& t : ctrl.GetHistory())
+    {
+        r.overloaded += t.utilisation > cc.overload;
+    }
+    for (std::size_t i = 0; i < drops.size(); ++i)
+    {
+        r.drops += drops[i];
+        r.lateDrops += i >= 3 ? drops[i] : 0;
+    }
+    r.hostCores = exec.GetStats().hostBusyCycles / (3e9 * end * 1e-9);
+    r.lateUtil = exec.GetNicUtilisation(end - 5 * interval, end);
+    uint64_t connEvicted = 0;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        connEvicted += exec.GetSide(cb, Flow(i).id) == CoraSide::HOST;
+    }
+    r.evictedMeanPps = connEvicted ? evictedPps / connEvicted : 0.0;
+    return r;
+}
+
+} // namespace
+
+// Heavy states first (the default): the first overload interval evicts the fewest pairs whose
+// estimated load covers the excess, and the last of them is the lightest pair that still
+// covers what is left (not the next heaviest, which would overshoot far below the target).
+TEST(CoraController, OverloadHeaviestFirstShedsTheExcessWithFewestMigrations)
+{
+    const CoraProgram prog = ConnCounter();
+    const uint32_t cb = BlockOf(prog, "conn");
+    const uint32_t nb = BlockOf(prog, "cnt");
+    const int64_t interval = 1000000;
+    // Flow 0 carries 40%, flow 1 20%, flow 2 10%, flow 3 5%, flow 4 3%; 100 flows share the
+    // remaining 22%. 1.25 Mpps on a 1.10 Mpps NIC.
+    const double total = 1.25e6;
+    std::vector<double> rates = {0.40 * total,
+                                 0.20 * total,
+                                 0.10 * total,
+                                 0.05 * total,
+                                 0.03 * total};
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        rates.push_back(0.0022 * total);
+    }
+    const uint32_t nFlows = rates.size();
+    CoraExecutor exec(prog,
+                      CoraPerfModel(CoraPerfProfile::Netronome()),
+                      SlowNic(CoraStrategy::CORA));
+    CoraPlan planned;
+    for (uint32_t i = 0; i < nFlows; ++i)
+    {
+        planned.nicPairs.insert({cb, Flow(i).id});
+        planned.nicPairs.insert({nb, Flow(i).dstIp});
+    }
+    exec.SetPlan(planned);
+    CoraController ctrl(exec, CoraController::Config{});
+    ASSERT_EQ(ctrl.GetConfig().eviction, CoraEvictionPolicy::HEAVIEST); // the default
+    const auto arrivals = Periodic(rates, 0, interval);
+    // The packets of every pair in the first interval (what the sketch estimates).
+    std::map<std::pair<uint32_t, uint64_t>, uint64_t> packets;
+    for (const auto& a : arrivals)
+    {
+        ++packets[{cb, Flow(a.flow).id}];
+        ++packets[{nb, Flow(a.flow).dstIp}];
+    }
+    std::set<std::pair<uint32_t, uint64_t>> evicted;
+    RunTraffic(exec, &ctrl, arrivals, interval, 0, interval, [&](int64_t) {
+        for (const auto& [k, n] : packets)
+        {
+            if (exec.IsMigrating(k.first, k.second))
+            {
+                evicted.insert(k);
+            }
+        }
+    });
+    ASSERT_EQ(ctrl.GetHistory().size(), 1u);
+    const CoraControllerTick& tick = ctrl.GetHistory()[0];
+    ASSERT_GT(tick.utilisation, 0.9);
+    const double target = (0.9 + 0.6) / 2;
+    const double excess = tick.offeredLoad - target;
+    // The load each pair sheds (estimate x NIC cost / interval), heaviest first.
+    std::vector<std::pair<double, std::pair<uint32_t, uint64_t>>> saving;
+    for (const auto& [k, n] : packets)
+    {
+        saving.push_back({n * exec.GetPairNicCostNs(k.first, k.second) / interval, k});
+    }
+    std::sort(saving.rbegin(), saving.rend());
+    // The fewest pairs that can shed the excess: no k pairs shed more than the k heaviest.
+    std::size_t fewest = 0;
+    double top = 0;
+    while (top < excess && fewest < saving.size())
+    {
+        top += saving[fewest++].first;
+    }
+    ASSERT_LT(top - saving[fewest - 1].first, excess);
+    EXPECT_EQ(evicted.size(), fewest);
+    EXPECT_EQ(tick.evicted, fewest);
+    // The k - 1 heaviest, then the lightest pair that covers the rest.
+    double shed = 0;
+    for (std::size_t i = 0; i + 1 < fewest; ++i)
+    {
+        EXPECT_EQ(evicted.count(saving[i].second), 1u) << "heavy pair " << i << " stayed";
+        shed += saving[i].first;
+    }
+    const double rest = excess - shed;
+    std::size_t fit = fewest - 1;
+    while (fit + 1 < saving.size() && saving[fit + 1].first >= rest)
+    {
+        ++fit;
+    }
+    EXPECT_EQ(evicted.count(saving[fit].second), 1u);
+    // This traffic is built so that the best fit is lighter than the next heaviest: the
+    // greedy "k heaviest" would have left the NIC far below the target.
+    EXPECT_GT(fit, fewest - 1);
+    const double after = tick.offeredLoad - shed - saving[fit].first;
+    const double greedyAfter = tick.offeredLoad - top;
+    EXPECT_LE(after, target);
+    EXPECT_GT(after, greedyAfter);
+    EXPECT_EQ(exec.GetSide(cb, Flow(0).id), CoraSide::NIC); // still migrating
+    EXPECT_TRUE(exec.IsMigrating(cb, Flow(0).id));          // the heaviest leaves first
+    std::printf("heaviest-first, one overload interval: offered load %.2f, target %.2f: %zu "
+                "evictions (the fewest), estimated load after %.3f (the %zu heaviest would "
+                "give %.3f)\n",
+                tick.offeredLoad,
+                target,
+                evicted.size(),
+                after,
+                fewest,
+                greedyAfter);
+}
+
+// The three policies on the same overload (Zipf flows, every pair on the NIC at first):
+// heaviest-first sheds it with far fewer migrations (the paper's Fig. 18(b): random evicted
+// 3.6x the flows), leaves overload as fast and drops nothing after the first intervals.
+TEST(CoraController, EvictionPoliciesOnAZipfOverload)
+{
+    const uint32_t nFlows = 2000;
+    const PolicyRun heavy = OverloadReplay(CoraEvictionPolicy::HEAVIEST, nFlows, 1.0, 1.5e6, 1);
+    const PolicyRun light = OverloadReplay(CoraEvictionPolicy::LIGHTEST, nFlows, 1.0, 1.5e6, 1);
+    const PolicyRun random = OverloadReplay(CoraEvictionPolicy::RANDOM, nFlows, 1.0, 1.5e6, 1);
+    EXPECT_GT(heavy.evictions, 0u);
+    EXPECT_LT(heavy.evictions * 3, random.evictions * 2);
+    EXPECT_LT(heavy.evictions * 3, light.evictions * 2);
+    EXPECT_LE(heavy.overloaded, random.overloaded);
+    EXPECT_LE(heavy.overloaded, light.overloaded);
+    EXPECT_EQ(heavy.lateDrops, 0u);
+    EXPECT_LE(heavy.lateUtil, 0.9);
+    EXPECT_GT(heavy.lateUtil, 0.5);
+    EXPECT_GT(heavy.evictedMeanPps, 10 * light.evictedMeanPps); // heavy ones left, not light
+    auto line = [](const char* name, const PolicyRun& r, const PolicyRun& ref) {
+        std::printf("  %-8s %5llu evictions (%5.2fx heaviest), %2u ms overloaded, %5llu drops, "
+                    "%.3f host cores, NIC util %.2f at the end, evicted flows %.0f pps on "
+                    "average\n",
+                    name,
+                    (unsigned long long)r.evictions,
+                    static_cast<double>(r.evictions) / ref.evictions,
+                    r.overloaded,
+                    (unsigned long long)r.drops,
+                    r.hostCores,
+                    r.lateUtil,
+                    r.evictedMeanPps);
+    };
+    std::printf("2000 Zipf(1.0) flows at 1.5 Mpps on a 1.10 Mpps NIC (paper: random evicted "
+                "3.6x the flows of heaviest-first, +0.5 host cores):\n");
+    line("heaviest", heavy, heavy);
+    line("lightest", light, heavy);
+    line("random", random, heavy);
+}
+
+// The random policy is a seeded SplitMix64 shuffle: the same seed, the same evictions; another
+// seed, another order.
+TEST(CoraController, RandomPolicyRepeatsWithItsSeed)
+{
+    auto evictions = [](uint64_t seed) {
+        const CoraProgram prog = ConnCounter();
+        CoraExecutor exec(prog,
+                          CoraPerfModel(CoraPerfProfile::Netronome()),
+                          SlowNic(CoraStrategy::CORA));
+        CoraController::Config cc;
+        cc.eviction = CoraEvictionPolicy::RANDOM;
+        cc.seed = seed;
+        CoraController ctrl(exec, cc);
+        std::vector<std::pair<uint32_t, uint64_t>> order;
+        exec.SetMigrationCallback([&](const CoraMigrationEvent& e) {
+            if (e.to == CoraSide::HOST)
+            {
+                order.emplace_back(e.block, e.key);
+            }
+        });
+        const int64_t end = 10000000;
+        RunTraffic(exec, &ctrl, Periodic(Zipf(300, 0.8, 1.3e6), 0, end), 1000000, 0, end);
+        return order;
+    };
+    const auto a = evictions(7);
+    EXPECT_GT(a.size(), 10u);
+    EXPECT_EQ(a, evictions(7));
+    EXPECT_NE(a, evictions(8));
+}
+
+TEST(CoraController, EvictionPolicyNames)
+{
+    for (auto p :
+         {CoraEvictionPolicy::HEAVIEST, CoraEvictionPolicy::LIGHTEST, CoraEvictionPolicy::RANDOM})
+    {
+        EXPECT_EQ(CoraEvictionPolicyFromString(ToString(p), "x"), p);
+    }
+    const std::string e = test::ErrorOf([] { CoraEvictionPolicyFromString("smallest", "--ev"); });
+    EXPECT_TRUE(test::Contains(e, {"--ev", "'smallest'", "heaviest", "lightest", "random"})) << e;
+    CoraController::Config c;
+    c.eviction = static_cast<CoraEvictionPolicy>(9);
+    EXPECT_TRUE(test::Contains(test::ErrorOf([&] { c.Validate(); }), {"eviction"}));
 }
 
 // The load falls and the heavy flows change: the controller offloads the new
@@ -209,8 +475,9 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
             heavyOnHost.push_back(i);
         }
     }
-    EXPECT_EQ(heavyOnHost.size(),
-              10u); // they were light, hence evicted, in phase 1
+    // They were light in phase 1 and seen late (first packets when the NIC was already
+    // busy), so they run on the host; heaviest-first evicted the heavy flows 0, 1, ...
+    EXPECT_EQ(heavyOnHost.size(), 10u);
     std::vector<std::pair<int64_t, uint64_t>> offloaded; // (start, flow id) of connection pairs
     exec.SetMigrationCallback([&](const CoraMigrationEvent& e) {
         if (e.to == CoraSide::NIC && e.block == cb)
@@ -263,8 +530,20 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
                 exec.GetPairs(CoraSide::HOST).size());
 }
 
-// The NIC table shrinks: the smallest pairs leave first, until the state fits.
-TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
+// The NIC table shrinks: the smallest pairs leave first, until the state fits,
+// whatever the eviction policy for overload (the paper's T3 rule).
+class CoraControllerShrink : public ::testing::TestWithParam<CoraEvictionPolicy>
+{
+};
+
+INSTANTIATE_TEST_SUITE_P(Policies,
+                         CoraControllerShrink,
+                         ::testing::Values(CoraEvictionPolicy::HEAVIEST,
+                                           CoraEvictionPolicy::LIGHTEST,
+                                           CoraEvictionPolicy::RANDOM),
+                         [](const auto& info) { return ToString(info.param); });
+
+TEST_P(CoraControllerShrink, MemoryShrinkEvictsSmallestFirst)
 {
     const CoraProgram prog = ConnCounter();
     const uint32_t cb = BlockOf(prog, "conn");
@@ -275,6 +554,7 @@ TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
     CoraExecutor exec(prog, CoraPerfModel(CoraPerfProfile::Netronome()), cfg);
     CoraController::Config cc;
     cc.intervalNs = interval;
+    cc.eviction = GetParam();
     CoraController ctrl(exec, cc);
     std::vector<double> rates(nFlows);
     for (uint32_t i = 0; i < nFlows; ++i)
@@ -295,6 +575,12 @@ TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
         memoryAfter.push_back(exec.GetStats().nicMemoryBytes);
     });
     EXPECT_EQ(ctrl.GetEvictions(), 30u);
+    uint64_t memoryEvicted = 0;
+    for (const auto& r : ctrl.GetHistory())
+    {
+        memoryEvicted += r.memoryEvicted;
+    }
+    EXPECT_EQ(memoryEvicted, 30u); // all of them for memory, none for load
     EXPECT_LE(exec.GetStats().nicMemoryBytes, capacity);
     // The 30 lightest flows left; the 20 heaviest and every counter stayed.
     for (uint32_t i = 0; i < nFlows; ++i)
@@ -309,10 +595,11 @@ TEST(CoraController, MemoryShrinkEvictsSmallestFirst)
         memoryTick = memoryTick || r.memoryEviction;
     }
     EXPECT_TRUE(memoryTick);
-    std::printf("NIC memory %llu B -> %llu B: %llu smallest pairs evicted, memory in use "
-                "after: %llu B\n",
+    std::printf("NIC memory %llu B -> %llu B (%s policy): %llu smallest pairs evicted, memory "
+                "in use after: %llu B\n",
                 (unsigned long long)(16 * 8 + 50 * 32),
                 (unsigned long long)capacity,
+                ToString(GetParam()).c_str(),
                 (unsigned long long)ctrl.GetEvictions(),
                 (unsigned long long)memoryAfter.back());
 }

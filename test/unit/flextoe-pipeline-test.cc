@@ -386,6 +386,31 @@ TEST(FlexToeProfile, NamedProfilesLoad)
     EXPECT_EQ(cores, 8u); // a BlueField-2 has 8 A72 cores
 }
 
+// The agilio-cx40 profile places cores as the FlexTOE artifact's firmware does (firmware/
+// Makefile: 16 preprocess, 4 process, 16 postprocess, 8 DMA engines, 1 GRO; config.h: 4 flow
+// groups; nfcc -Qnctx_mode=8). One GRO core orders every flow group: the sequencer is one
+// server, with the capacity of one core.
+TEST(FlexToeProfile, AgilioFollowsTheArtifactLayout)
+{
+    const FlexToePipelineConfig a = FlexToeProfile::Get("agilio-cx40");
+    EXPECT_EQ(a.flowGroups, 4u);
+    EXPECT_EQ(a.Stage(FlexToeStage::PRE).cores, 16u);
+    EXPECT_EQ(a.Stage(FlexToeStage::SEQUENCER).cores, 1u);
+    EXPECT_EQ(a.Stage(FlexToeStage::PROTOCOL).cores, 4u);
+    EXPECT_EQ(a.Stage(FlexToeStage::POST).cores, 16u);
+    EXPECT_EQ(a.Stage(FlexToeStage::DMA).cores, 8u);
+    uint32_t cores = 0;
+    for (const auto& s : a.stages)
+    {
+        EXPECT_EQ(s.threadsPerCore, 8u);
+        cores += s.cores;
+    }
+    EXPECT_EQ(cores, 45u); // + queue manager, ATX, ARX, slow path, BLM = the artifact's 50
+    const auto& seq = a.Stage(FlexToeStage::SEQUENCER);
+    const FlexToePipeline p(a);
+    EXPECT_NEAR(p.GetCapacityPps(FlexToeStage::SEQUENCER, 0), seq.clockHz / seq.cyclesPerPacket, 1);
+}
+
 TEST(FlexToeProfile, BadNameAndBadConfigError)
 {
     const std::string e = ErrorOf([] { FlexToeProfile::Get("agilio"); });

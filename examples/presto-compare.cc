@@ -2,9 +2,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 // The headline comparison: the same sprayed workload on every host with each device in turn
-// (host TCP, Presto at several reassembly fidelities, FlexTOE, Cora), one table and three plots.
+// (host TCP, Presto at several reassembly fidelities, FlexTOE, Cora), one table and three
+// plots. Every device runs the same congestion control (--cc, window DCTCP by default;
+// --cc=native gives each design its paper's own), so that the table compares designs.
 //
-//   presto-compare --devices=host-tcp,presto:0,presto:1,presto:2,presto:full,flextoe,cora \
+//   presto-compare --devices=host-tcp,presto:0,presto:1,presto:2,presto:full,flextoe,cora
 //                  --out=results/compare
 //
 // Every presto-spray option applies to every run (--device and --fidelity are set per run
@@ -12,19 +14,29 @@
 // OUT/<label>/; then OUT/comparison.csv (one row per device), OUT/slowdown-by-bucket.png,
 // OUT/p99-small.png and OUT/host-cpu.png. Bad input: a message and exit status 1 before
 // anything runs.
+//
+// --ablation=dctcp,dctcp-rate,newreno also runs every device under each of those congestion
+// controls and under its native one (into OUT/ablation/<label>-<cc>/) and splits each
+// pairwise difference of the small-flow p99 slowdown, each design under its native
+// algorithm, into the part from the design and the part from the congestion control
+// (OUT/ablation.csv).
 
+#include "ns3/cc-ablation.h"
 #include "ns3/command-line.h"
 #include "ns3/comparison-report.h"
 #include "ns3/gnuplot-png.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/spray-experiment.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -74,13 +86,21 @@ main(int argc, char* argv[])
     // small-flow p99 to separate the device groups consistently across seeds (20 ms, 70
     // flows, does not: see test/compare-seeds.sh); about 1.5 minutes for the seven runs.
     base.simTime = 0.1;
+    // every row under the same congestion control unless the user says otherwise
+    base.cc = "dctcp";
     std::string devices = "host-tcp,presto:0,presto:1,presto:2,presto:full,flextoe,cora";
+    std::string ablation;
     CommandLine cmd(__FILE__);
     base.AddToCommandLine(cmd);
     cmd.AddValue("devices",
                  "Devices to compare, comma separated: host-tcp, presto:K (K = 0..16 or full), "
                  "flextoe, cora[:strategy]",
                  devices);
+    cmd.AddValue("ablation",
+                 "Also run every device under each of these congestion controls and its "
+                 "native one, and split each pairwise difference into design and congestion "
+                 "control (comma separated, e.g. dctcp,dctcp-rate,newreno; empty: off)",
+                 ablation);
     cmd.Parse(argc, argv);
 
     try
@@ -106,9 +126,63 @@ main(int argc, char* argv[])
             configs.push_back(c);
         }
 
+        // the ablation's runs: every device under each listed algorithm and its native one
+        std::vector<std::string> ablationCcs;
+        std::vector<SprayExperimentConfig> ablationRuns;
+        std::map<std::string, std::string> native;
+        if (!ablation.empty())
+        {
+            std::istringstream is(ablation);
+            for (std::string cc; std::getline(is, cc, ',');)
+            {
+                if (cc == "native" ||
+                    std::find(ablationCcs.begin(), ablationCcs.end(), cc) != ablationCcs.end())
+                {
+                    throw PrestoInputError("--ablation=" + ablation +
+                                           ": list each congestion control once, without "
+                                           "native (every device's native one runs anyway)");
+                }
+                SprayExperiment::CongestionTypeId("presto", cc); // refuses an unknown name
+                ablationCcs.push_back(cc);
+            }
+            for (const auto& c : configs)
+            {
+                native[c.label] = SprayExperiment::NativeCongestion(c.device);
+                std::vector<std::string> ccs = ablationCcs;
+                if (std::find(ccs.begin(), ccs.end(), native[c.label]) == ccs.end())
+                {
+                    ccs.push_back(native[c.label]);
+                }
+                for (const auto& cc : ccs)
+                {
+                    SprayExperimentConfig a = c;
+                    a.cc = cc;
+                    a.out = (std::filesystem::path(base.out) / "ablation" / (c.label + "-" + cc))
+                                .string();
+                    try
+                    {
+                        SprayExperiment check(a);
+                    }
+                    catch (const PrestoInputError&)
+                    {
+                        continue; // this design cannot run it (host-tcp: no rate DCTCP)
+                    }
+                    ablationRuns.push_back(a);
+                }
+            }
+            for (const auto& [label, cc] : native)
+            {
+                if (std::find(ablationCcs.begin(), ablationCcs.end(), cc) == ablationCcs.end())
+                {
+                    ablationCcs.push_back(cc);
+                }
+            }
+        }
+
         std::cout << "presto-compare: " << configs.size() << " devices, " << base.workload
                   << " at load " << base.load << ", lb " << base.lb << ", " << base.topology
-                  << ", simTime " << base.simTime << " s, seed " << base.seed << std::endl;
+                  << ", simTime " << base.simTime << " s, seed " << base.seed << ", cc " << base.cc
+                  << std::endl;
         std::vector<ComparisonRow> rows;
         for (std::size_t i = 0; i < configs.size(); ++i)
         {
@@ -138,6 +212,54 @@ main(int argc, char* argv[])
         std::cout << "outputs: " << out.string()
                   << "/{comparison.csv,slowdown-by-bucket.png,p99-small.png,host-cpu.png} and "
                   << out.string() << "/<device>/" << std::endl;
+
+        if (!ablationRuns.empty())
+        {
+            // the main table's runs are ablation cells already (same seed, same config)
+            auto small = [](const ComparisonRow& r) {
+                const auto& s = r.slow[static_cast<std::size_t>(SizeClass::SMALL)];
+                return s.count > 0 ? s.p99 : std::nan("");
+            };
+            AblationTable table;
+            std::vector<std::string> labels;
+            for (const auto& r : rows)
+            {
+                table[{r.label, r.cc}] = small(r);
+            }
+            std::cout << "\nablation: " << ablationRuns.size() << " runs (the table's "
+                      << rows.size() << " reused)" << std::endl;
+            for (const auto& a : ablationRuns)
+            {
+                if (std::find(labels.begin(), labels.end(), a.label) == labels.end())
+                {
+                    labels.push_back(a.label);
+                }
+                if (table.count({a.label, a.cc}))
+                {
+                    continue;
+                }
+                SprayExperimentConfig quiet = a;
+                quiet.plot = false;
+                SprayExperiment e(quiet);
+                e.Run();
+                const ComparisonRow row = MakeComparisonRow(a.label,
+                                                            a.device,
+                                                            e.GetRecords(),
+                                                            e.GetSummary(),
+                                                            e.GetReport());
+                table[{a.label, a.cc}] = small(row);
+                std::cout << "  " << std::left << std::setw(14) << a.label << std::setw(16) << a.cc
+                          << std::right << "small p99 " << std::fixed << std::setprecision(2)
+                          << table[{a.label, a.cc}] << std::defaultfloat << std::endl;
+            }
+            const auto splits = SplitDifferences(table, labels, native);
+            std::cout
+                << "\n"
+                << FormatAblation("small-flow p99 slowdown", table, labels, ablationCcs, splits);
+            WriteAtomically((out / "ablation.csv").string(), AblationCsv(splits));
+            std::cout << "outputs: " << out.string() << "/ablation.csv and " << out.string()
+                      << "/ablation/<device>-<cc>/" << std::endl;
+        }
     }
     catch (const PrestoInputError& e)
     {

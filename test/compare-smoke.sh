@@ -19,15 +19,15 @@ out=$tmp/compare
 rc=$?
 cat "$tmp/stdout" "$tmp/stderr"
 check "exit status 0 (got $rc)" test "$rc" -eq 0
-check "table header" grep -Eq '^device +small n +p50 +p99 +medium n' "$tmp/stdout"
+check "table header" grep -Eq '^device +cc +small n +p50 +p99 +medium n' "$tmp/stdout"
 for label in host-tcp presto-K1 flextoe; do
-    check "table row $label" grep -Eq "^$label +[0-9]" "$tmp/stdout"
-    check "csv row $label" grep -Eq "^$label,[a-z-]+,[0-9]+," "$out/comparison.csv"
+    check "table row $label (every row under dctcp)" grep -Eq "^$label +dctcp +[0-9]" "$tmp/stdout"
+    check "csv row $label" grep -Eq "^$label,[a-z-]+,dctcp,[0-9]+," "$out/comparison.csv"
     check "run outputs $label" test -s "$out/$label/fct.csv" -a -s "$out/$label/summary.json"
 done
 check "table order line" grep -Eq '^order by small-flow p99: [a-zK0-9-]+ < [a-zK0-9-]+ < [a-zK0-9-]+$' \
     "$tmp/stdout"
-check "csv header" grep -q '^label,device,flows,unfinished,small_count,small_p50,small_p99,' \
+check "csv header" grep -q '^label,device,cc,flows,unfinished,small_count,small_p50,small_p99,' \
     "$out/comparison.csv"
 check "csv has 4 lines" test "$(wc -l <"$out/comparison.csv")" -eq 4
 for png in slowdown-by-bucket p99-small host-cpu; do
@@ -35,6 +35,23 @@ for png in slowdown-by-bucket p99-small host-cpu; do
         = 89504e470d0a1a0a
 done
 check "no temporary files left" test -z "$(find "$out" -name '*.tmp.*')"
+
+# ablation: every device under dctcp (the table's runs) and rate DCTCP; host-tcp has no rate
+# DCTCP, flextoe's native is it; three pairs split into design + cc
+abl=$tmp/ablation
+"$bin" --simTime=0.002 --devices=host-tcp,presto:1,flextoe --ablation=dctcp,dctcp-rate \
+    --out="$abl" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+cat "$tmp/stdout" "$tmp/stderr"
+check "ablation: exit status 0 (got $rc)" test "$rc" -eq 0
+check "ablation: csv header" grep -q '^a,b,cc_a,cc_b,total,from_design,from_cc,design_at$' \
+    "$abl/ablation.csv"
+check "ablation: 3 pairs" test "$(wc -l <"$abl/ablation.csv")" -eq 4
+check "ablation: flextoe under its native rate DCTCP" \
+    grep -q '^presto-K1,flextoe,dctcp,dctcp-rate,' "$abl/ablation.csv"
+check "ablation: runs of the other algorithm" test -s "$abl/ablation/presto-K1-dctcp-rate/fct.csv"
+check "ablation: host-tcp has no rate DCTCP run" test ! -e "$abl/ablation/host-tcp-dctcp-rate"
+check "ablation: split printed" grep -q 'difference = from design + from cc' "$tmp/stdout"
 
 bad=$tmp/bad
 "$bin" --simTime=0.001 --devices=host-tcp,warp-drive --out="$bad" >"$tmp/stdout" 2>"$tmp/stderr"

@@ -259,6 +259,11 @@ MakeComparisonRow(const std::string& label,
     ComparisonRow row;
     row.label = label;
     row.device = device;
+    if (report.contains("config") && report["config"].contains("cc") &&
+        report["config"]["cc"].is_string())
+    {
+        row.cc = report["config"]["cc"].get<std::string>();
+    }
     row.buckets = summary.buckets;
 
     // Percentiles of a class come from its flows: bucket percentiles cannot be averaged.
@@ -377,7 +382,13 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
     {
         labelWidth = std::max(labelWidth, r.label.size() + 1);
     }
-    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device" << std::right;
+    std::size_t ccWidth = 3;
+    for (const auto& r : rows)
+    {
+        ccWidth = std::max(ccWidth, r.cc.size() + 1);
+    }
+    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
+       << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right;
     for (std::size_t c = 0; c < kSizeClasses; ++c)
     {
         const std::string name = SizeClassName(static_cast<SizeClass>(c));
@@ -388,7 +399,8 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
        << "  nic\n";
     for (const auto& r : rows)
     {
-        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label << std::right;
+        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label
+           << std::setw(static_cast<int>(ccWidth)) << (r.cc.empty() ? "-" : r.cc) << std::right;
         for (std::size_t c = 0; c < kSizeClasses; ++c)
         {
             const auto& s = r.slow[c];
@@ -420,7 +432,8 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
         os << (nic.empty() ? "-" : Join(nic, ", ")) << "\n";
     }
     os << "slowdown = FCT / ideal FCT; small <= 100KB < medium <= 10MB < large; retx = "
-          "retransmitted segments; cores = host cores on networking\n"
+          "retransmitted segments; cores = host cores on networking over the arrival window "
+          "(the same for every row); cyc/B = host cycles per delivered byte\n"
        << "order by small-flow p99: " << Join(OrderBySmallP99(rows), " < ") << "\n"
        << "tiers (~: 95% bootstrap intervals of p99 overlap): " << TieredOrderBySmallP99(rows)
        << "\n";
@@ -461,7 +474,7 @@ TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows)
 std::string
 ComparisonCsv(const std::vector<ComparisonRow>& rows)
 {
-    std::string out = "label,device,flows,unfinished";
+    std::string out = "label,device,cc,flows,unfinished";
     for (std::size_t c = 0; c < kSizeClasses; ++c)
     {
         const std::string n = SizeClassName(static_cast<SizeClass>(c));
@@ -473,7 +486,7 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
            "small_p99_ci95_high\n";
     for (const auto& r : rows)
     {
-        out += r.label + "," + r.device + "," + std::to_string(r.flows) + "," +
+        out += r.label + "," + r.device + "," + r.cc + "," + std::to_string(r.flows) + "," +
                std::to_string(r.unfinished);
         for (const auto& s : r.slow)
         {

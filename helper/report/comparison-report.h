@@ -85,6 +85,7 @@ struct ComparisonRow
 {
     std::string label;                                  //!< the run label
     std::string device;                                 //!< the device name
+    std::string cc;                                     //!< its congestion control (--cc)
     std::array<DistributionSummary, kSizeClasses> slow; //!< slowdown per SizeClass
     std::vector<BucketSummary> buckets;                 //!< the run's own size buckets
     uint64_t flows{0};                                  //!< flows counted (after warm-up)
@@ -117,7 +118,8 @@ struct ComparisonRow
  * summary.json object: "nic" (offload devices: fidelity_drops, retx_bytes, retx_segments,
  * out_of_order_placed, "pipeline" classes, "flextoe_stages", nic_utilisation, migrations,
  * queue_drops / nic_drops), else retransmissions from the records' retx_bytes and
- * "tcp"."retx_segments"; "host_cpu"."cores_used" and "cycles_per_byte".
+ * "tcp"."retx_segments"; "host_cpu"."cores_used" and "cycles_per_byte"; the congestion
+ * control from "config"."cc".
  * \param label the run label
  * \param device the device name
  * \param records the run's flows

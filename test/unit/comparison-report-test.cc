@@ -264,16 +264,17 @@ TEST(ComparisonReport, CsvFormat)
     std::vector<FctRecord> records = {Flow(0, 1000, 1.5), Flow(1, 20000000, 3.0)};
     FctSummary summary = SummarizeFct(records, {}, 0);
     nlohmann::json rep = {{"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}}},
-                          {"host_cpu", {{"cores_used", 0.1}, {"cycles_per_byte", 3}}}};
+                          {"host_cpu", {{"cores_used", 0.1}, {"cycles_per_byte", 3}}},
+                          {"config", {{"cc", "dctcp"}}}};
     std::vector<ComparisonRow> rows = {
         MakeComparisonRow("cora", "cora", records, summary, rep),
         MakeComparisonRow("host-tcp", "host-tcp", records, summary, {})};
     const auto lines = Lines(ComparisonCsv(rows));
     ASSERT_EQ(lines.size(), 3u);
     const auto header = Fields(lines[0]);
-    ASSERT_EQ(header.size(), 28u);
+    ASSERT_EQ(header.size(), 29u);
     EXPECT_EQ(lines[0].substr(0, 60),
-              std::string("label,device,flows,unfinished,small_count,small_p50,small_p99,m")
+              std::string("label,device,cc,flows,unfinished,small_count,small_p50,small_p99")
                   .substr(0, 60));
     auto col = [&header](const std::string& name) {
         return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
@@ -282,6 +283,7 @@ TEST(ComparisonReport, CsvFormat)
     const auto cora = Fields(lines[1]);
     ASSERT_EQ(cora.size(), header.size()) << lines[1];
     EXPECT_EQ(cora[col("label")], "cora");
+    EXPECT_EQ(cora[col("cc")], "dctcp");
     EXPECT_EQ(cora[col("flows")], "2");
     EXPECT_EQ(cora[col("small_count")], "1");
     EXPECT_EQ(cora[col("small_p99")], "1.5");
@@ -297,6 +299,7 @@ TEST(ComparisonReport, CsvFormat)
     EXPECT_EQ(cora[col("nic_stages_used")], "");
     const auto host = Fields(lines[2]);
     ASSERT_EQ(host.size(), header.size()) << lines[2];
+    EXPECT_EQ(host[col("cc")], ""); // not in the report
     EXPECT_EQ(host[col("fidelity_drops")], "0");
     EXPECT_EQ(host[col("retx_bytes")], ""); // records do not know it
     EXPECT_EQ(host[col("host_cores_used")], "");

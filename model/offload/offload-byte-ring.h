@@ -5,6 +5,7 @@
 #define PRESTO_OFFLOAD_BYTE_RING_H
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -18,6 +19,12 @@ namespace ns3
  *
  * The ring holds the bytes in [head, head + capacity) of the sequence space, where head is
  * the first byte not yet consumed (receive) or not yet acknowledged (send). Pure logic.
+ *
+ * Memory follows use, not capacity: the bytes live in pages of PAGE_BYTES that are allocated
+ * when first written and freed when the head passes them, so an idle connection holds no
+ * buffer memory and a connection with one small RPC in flight holds one page (10,000
+ * connections per host with 256 KiB buffers would otherwise take 5 GiB per host). A page
+ * read before it was written reads as zeros.
  */
 class OffloadByteRing
 {
@@ -57,10 +64,26 @@ class OffloadByteRing
      */
     void Advance(uint32_t len);
 
+    /** \return bytes of page memory allocated now */
+    uint64_t GetAllocatedBytes() const;
+
+    /// Size of one page of storage, bytes.
+    static constexpr uint32_t PAGE_BYTES = 1024;
+
   private:
-    std::vector<uint8_t> m_data; //!< storage
-    uint32_t m_head;             //!< sequence number of m_data[m_headIndex]
-    uint32_t m_headIndex;        //!< index of the head byte
+    /**
+     * \brief Copy between the pages and a flat buffer.
+     * \param offset bytes from the head
+     * \param buf the flat buffer
+     * \param len bytes
+     * \param write true: buf -> pages (allocating), false: pages -> buf
+     */
+    void Copy(uint32_t offset, uint8_t* buf, uint32_t len, bool write);
+
+    uint32_t m_capacity;                             //!< bytes
+    uint32_t m_head;                                 //!< sequence number of the first byte
+    uint32_t m_headInPage{0};                        //!< offset of the head in m_pages[0]
+    std::vector<std::unique_ptr<uint8_t[]>> m_pages; //!< from the head's page on (null: unwritten)
 };
 
 /**

@@ -374,10 +374,6 @@ OffloadNetDevice::AllocateSlot()
     m_freeSlots.pop_back();
     m_slots[id].activeIndex = static_cast<uint32_t>(m_active.size());
     m_active.push_back(id);
-    if (!m_scanEvent.IsRunning())
-    {
-        m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
-    }
     return id;
 }
 
@@ -418,6 +414,7 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     {
         c.socket->Finished();
     }
+    RemoveTimed(id);
     uint32_t pos = c.activeIndex;
     m_active[pos] = m_active.back();
     m_slots[m_active[pos]].activeIndex = pos;
@@ -893,9 +890,44 @@ OffloadNetDevice::MaybeFinish(uint32_t id)
 }
 
 void
+OffloadNetDevice::AddTimed(uint32_t id)
+{
+    Conn& c = m_slots[id];
+    if (!c.timed)
+    {
+        c.timed = true;
+        c.timedIndex = static_cast<uint32_t>(m_timed.size());
+        m_timed.push_back(id);
+    }
+    if (!m_scanEvent.IsRunning())
+    {
+        m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
+    }
+}
+
+void
+OffloadNetDevice::RemoveTimed(uint32_t id)
+{
+    Conn& c = m_slots[id];
+    if (!c.timed)
+    {
+        return;
+    }
+    const uint32_t pos = c.timedIndex;
+    m_timed[pos] = m_timed.back();
+    m_slots[m_timed[pos]].timedIndex = pos;
+    m_timed.pop_back();
+    c.timed = false;
+}
+
+void
 OffloadNetDevice::Ready(uint32_t id)
 {
     Conn& c = m_slots[id];
+    if (c.tcp && c.tcp->NeedsTimers())
+    {
+        AddTimed(id); // something to send or in flight: the timer scan watches it
+    }
     if (!c.ready && c.tcp)
     {
         c.ready = true;
@@ -1122,8 +1154,12 @@ void
 OffloadNetDevice::TimerScan()
 {
     uint64_t now = Simulator::Now().GetNanoSeconds();
-    for (uint32_t id : m_active)
+    // Only the connections with something in flight or to send: an idle one has no timer
+    // that can expire and nothing for the control loop to judge (TAS's loop would carry its
+    // zero counts over), so thousands of idle persistent connections cost nothing here.
+    for (size_t i = m_timed.size(); i-- > 0;)
     {
+        const uint32_t id = m_timed[i];
         Conn& c = m_slots[id];
         if (c.tcp && c.tcp->UsesControlLoop() && now >= c.nextControlNs)
         {
@@ -1145,9 +1181,13 @@ OffloadNetDevice::TimerScan()
                 m_readyList.push_back(id);
             }
         }
+        if (c.tcp && !c.tcp->NeedsTimers() && !c.ready)
+        {
+            RemoveTimed(id);
+        }
     }
     PumpTx();
-    if (!m_active.empty())
+    if (!m_timed.empty())
     {
         m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
     }

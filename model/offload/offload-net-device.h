@@ -291,6 +291,8 @@ class OffloadNetDevice : public PointToPointNetDevice
         bool appClosed{false};                     //!< application closed
         bool peerClosedSeen{false};                //!< peer FIN reported
         uint32_t activeIndex{0};                   //!< position in m_active
+        bool timed{false};                         //!< in m_timed (the timer scan visits it)
+        uint32_t timedIndex{0};                    //!< position in m_timed
         uint64_t nextControlNs{0};                 //!< next host control-loop run (rate-based CC)
         EventId paceWake;     //!< pacing: wake-up at the next allowed send time
         bool ownsPort{false}; //!< active open: the local port returns to the pool at teardown
@@ -334,6 +336,10 @@ class OffloadNetDevice : public PointToPointNetDevice
     void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
     /** Periodic timer scan. */
     void TimerScan();
+    /** Put a slot on the timer scan's list (and start the scan if it is not running). */
+    void AddTimed(uint32_t id);
+    /** Take a slot off the timer scan's list. */
+    void RemoveTimed(uint32_t id);
     /** Teardown if both directions are done. */
     void MaybeFinish(uint32_t id);
     /** \return map key of a connection */
@@ -357,12 +363,13 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_lineRateBytesPerS{0}; //!< the DataRate attribute, bytes/s (set by Setup)
     Time m_timeWait;                 //!< how long a torn-down connection's 4-tuple is remembered
 
-    Ptr<OffloadCongestionControl> m_congestion;         //!< built from m_congestionType
-    NetDevice::ReceiveCallback m_hostRx;                //!< to the host stack
-    mutable Ipv4Address m_local;                        //!< cached host address
-    std::deque<Conn> m_slots;                           //!< the connection table (grows to max)
-    std::vector<uint32_t> m_freeSlots;                  //!< free slot ids
-    std::vector<uint32_t> m_active;                     //!< slots in use
+    Ptr<OffloadCongestionControl> m_congestion; //!< built from m_congestionType
+    NetDevice::ReceiveCallback m_hostRx;        //!< to the host stack
+    mutable Ipv4Address m_local;                //!< cached host address
+    std::deque<Conn> m_slots;                   //!< the connection table (grows to max)
+    std::vector<uint32_t> m_freeSlots;          //!< free slot ids
+    std::vector<uint32_t> m_active;             //!< slots in use
+    std::vector<uint32_t> m_timed; //!< slots the timer scan visits (not idle, or handshaking)
     std::unordered_map<uint64_t, uint32_t> m_lookup;    //!< 4-tuple -> slot
     std::map<uint16_t, Ptr<OffloadSocket>> m_listeners; //!< port -> listener
     std::vector<bool> m_portUsed;                       //!< local ports taken

@@ -662,6 +662,18 @@ OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
 }
 
 bool
+OffloadTcpConnection::NeedsTimers() const
+{
+    if (m_reset)
+    {
+        return false;
+    }
+    const bool finUnsent = m_closeRequested && seq::Lt(m_sndMax, m_sndBufEnd + 1);
+    return seq::Lt(m_sndUna, m_sndMax) || UnsentFrom(m_sndNxt) > 0 || finUnsent || m_rtoArmed ||
+           m_persistArmed || m_probePending;
+}
+
+bool
 OffloadTcpConnection::UsesControlLoop() const
 {
     return m_config.hostLoopTimeouts || m_cc->UsesControlLoop();

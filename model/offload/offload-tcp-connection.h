@@ -324,6 +324,14 @@ class OffloadTcpConnection
     bool OnControlInterval(uint64_t nowNs);
 
     /**
+     * \return true while the connection needs the timer scan and the control loop: data in
+     * flight or waiting to be sent, a FIN to send, or a retransmission or persist timer
+     * running. An idle connection (everything sent and acknowledged) needs neither; the
+     * device leaves it out of its scans until it has something to send again.
+     */
+    bool NeedsTimers() const;
+
+    /**
      * \return true if the device must call OnControlInterval (a rate-based congestion control
      * or host-loop timeouts)
      */

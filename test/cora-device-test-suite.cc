@@ -205,7 +205,8 @@ class CoraOverloadTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(programCycles[0], 0, "state partition uses no host cores");
         NS_TEST_EXPECT_MSG_GT(evictions[1], 0, "Cora evicts connections");
         NS_TEST_EXPECT_MSG_GT(programCycles[1], 0, "Cora's evicted connections cost host cycles");
-        NS_TEST_EXPECT_MSG_LT(util[1], util[0], "Cora relieves the NIC");
+        // (the NIC's utilisation is no measure here: with fewer drops TCP pushes more through)
+        NS_TEST_EXPECT_MSG_LT(drops[1], drops[0], "Cora drops fewer segments at the NIC");
         std::filesystem::remove_all(dir);
     }
 };

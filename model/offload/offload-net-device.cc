@@ -48,6 +48,9 @@ namespace
 constexpr uint16_t IPV4 = 0x0800;
 constexpr uint8_t TCP_PROTOCOL = 6;
 constexpr uint16_t EPHEMERAL_FIRST = 49152;
+/// Bytes a segment takes in the device queue besides its payload: PPP 2, IPv4 20, TCP 20
+/// (no options on data segments).
+constexpr uint32_t WIRE_HEADER_BYTES = 42;
 
 /// Smallest window-scale shift that lets a 16-bit field carry the whole buffer.
 uint8_t
@@ -128,18 +131,26 @@ OffloadNetDevice::GetTypeId()
                           DoubleValue(2.5e9),
                           MakeDoubleAccessor(&OffloadNetDevice::m_hostClockHz),
                           MakeDoubleChecker<double>(1e6))
+            .AddAttribute("TxQueueTime",
+                          "Wire time the NIC keeps committed towards the wire, in flight "
+                          "inside it or in the device queue, at the device's DataRate: it "
+                          "produces the next segment when less is committed. Must cover the "
+                          "NIC's per-segment latency; bounds the wire queue's delay",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_txQueueTime),
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("TxQueuePackets",
                           "Segments the NIC keeps committed towards the wire, in flight inside "
-                          "it or in the device queue; it produces the next one when one "
-                          "leaves. Must cover the NIC's per-segment latency at line rate, and "
-                          "fit the device queue (checked at initialisation), packets",
-                          UintegerValue(8),
+                          "it or in the device queue, at most (small segments: the wire time "
+                          "alone would commit many); must fit the device queue (checked at "
+                          "initialisation), packets",
+                          UintegerValue(64),
                           MakeUintegerAccessor(&OffloadNetDevice::m_txQueuePackets),
                           MakeUintegerChecker<uint32_t>(1, 10000))
             .AddAttribute("TxPipelineDepth",
                           "Segments the NIC may have in flight inside it (payload DMA, "
                           "pipeline) before they reach the wire queue, packets",
-                          UintegerValue(16),
+                          UintegerValue(64),
                           MakeUintegerAccessor(&OffloadNetDevice::m_txPipelineDepth),
                           MakeUintegerChecker<uint32_t>(1, 100000))
             .AddAttribute("MinRto",
@@ -245,6 +256,10 @@ OffloadNetDevice::Setup()
     DataRateValue rate;
     GetAttribute("DataRate", rate);
     m_lineRateBytesPerS = rate.Get().GetBitRate() / 8;
+    // at least one full segment, so that a slow link still sends
+    m_txQueueBytes =
+        std::max<uint64_t>(static_cast<uint64_t>(m_lineRateBytesPerS * m_txQueueTime.GetSeconds()),
+                           1500);
     SetupModel();
     m_congestion = cc;
 }
@@ -943,8 +958,14 @@ OffloadNetDevice::PumpTx()
     // Segments still inside the NIC (fetching payload, crossing the execution model's
     // pipeline) are bounded separately from those queued at the wire, so that a pipeline
     // with latency can be kept full without letting the wire queue grow.
-    while (!m_readyList.empty() && GetQueue()->GetNPackets() + m_txInFlight < m_txQueuePackets &&
-           m_txInFlight < m_txPipelineDepth)
+    // What the NIC has committed towards the wire (in flight inside it, or in the device
+    // queue) is bounded in wire time, so that it covers the NIC's latency at line rate
+    // without queueing more than that in front of the wire, and in packets, so that small
+    // segments never overflow the device queue.
+    Ptr<Queue<Packet>> queue = GetQueue();
+    while (!m_readyList.empty() && m_txInFlight < m_txPipelineDepth &&
+           queue->GetNPackets() + m_txInFlight < m_txQueuePackets &&
+           queue->GetNBytes() + m_txInFlightBytes < m_txQueueBytes)
     {
         if (m_readyCursor >= m_readyList.size())
         {
@@ -1006,15 +1027,19 @@ OffloadNetDevice::PumpTx()
         }
         else
         {
+            const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
             ++m_txInFlight;
-            Simulator::Schedule(delay, [this, id, seg, payload, gen = m_generation[id]]() {
-                --m_txInFlight;
-                if (m_generation[id] == gen)
-                {
-                    SendSegment(id, seg, payload);
-                }
-                PumpTx();
-            });
+            m_txInFlightBytes += wireBytes;
+            Simulator::Schedule(delay,
+                                [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
+                                    --m_txInFlight;
+                                    m_txInFlightBytes -= wireBytes;
+                                    if (m_generation[id] == gen)
+                                    {
+                                        SendSegment(id, seg, payload);
+                                    }
+                                    PumpTx();
+                                });
         }
         ++m_readyCursor; // round robin among connections
     }

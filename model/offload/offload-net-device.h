@@ -356,7 +356,9 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint32_t m_synRetries;           //!< handshake transmissions before giving up
     uint64_t m_controlCycles;        //!< host cycles per control-plane event
     double m_hostClockHz;            //!< host core clock, Hz
-    uint32_t m_txQueuePackets;       //!< segments the NIC keeps queued at the wire
+    Time m_txQueueTime;              //!< wire time committed towards the wire, at most
+    uint64_t m_txQueueBytes{1500};   //!< the same in bytes at the line rate (Setup)
+    uint32_t m_txQueuePackets;       //!< segments committed towards the wire, at most
     uint32_t m_txPipelineDepth;      //!< segments in flight inside the NIC
     Time m_minRto;                   //!< data-path minimum RTO
     TypeId m_congestionType;         //!< congestion control (an OffloadCongestionControl)
@@ -377,6 +379,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     std::vector<uint32_t> m_readyList;                  //!< slots with something to send
     size_t m_readyCursor{0};                            //!< round robin
     uint32_t m_txInFlight{0};                           //!< segments scheduled, not queued
+    uint64_t m_txInFlightBytes{0};                      //!< their wire bytes
     EventId m_scanEvent;                                //!< next timer scan
     uint16_t m_ipId{0};                                 //!< IPv4 identification
     std::vector<uint32_t> m_generation;                 //!< per slot, bumps on free

@@ -147,6 +147,13 @@ OffloadNetDevice::GetTypeId()
                           UintegerValue(64),
                           MakeUintegerAccessor(&OffloadNetDevice::m_txQueuePackets),
                           MakeUintegerChecker<uint32_t>(1, 10000))
+            .AddAttribute("TxBacklogPackets",
+                          "Segments that may wait in the NIC for room in a full device queue "
+                          "(ACKs, handshakes sent beside the data); beyond, a segment is "
+                          "dropped and counted, packets",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_txBacklogPackets),
+                          MakeUintegerChecker<uint32_t>(0, 100000000))
             .AddAttribute("TxPipelineDepth",
                           "Segments the NIC may have in flight inside it (payload DMA, "
                           "pipeline) before they reach the wire queue, packets",
@@ -278,6 +285,7 @@ OffloadNetDevice::GetCongestionControl() const
 void
 OffloadNetDevice::Cleanup()
 {
+    m_txBacklog.clear();
     m_slots.clear();
     m_listeners.clear();
     m_hostRx =
@@ -1048,6 +1056,7 @@ OffloadNetDevice::PumpTx()
 void
 OffloadNetDevice::TxDone(Ptr<const Packet>)
 {
+    DrainBacklog();
     if (!m_readyList.empty())
     {
         PumpTx();
@@ -1101,13 +1110,44 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
 void
 OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
 {
-    if (!PointToPointNetDevice::Send(p, GetBroadcast(), IPV4))
+    // A segment waits behind those already waiting (the NIC never reorders its output), and
+    // waits when the device queue is full: ACKs and handshake segments are sent beside the
+    // data the transmit admission bounds, and a burst of handshakes (thousands of
+    // connections opening) would otherwise be lost to the host's own queue.
+    if (m_txBacklog.empty() && QueueHasRoom(p))
     {
-        // The device queue was full (or the link down): PointToPointNetDevice fired MacTxDrop.
-        // Data segments are bounded by TxQueuePackets; what overflows is an ACK or a
-        // handshake segment sent beside them, repaired by the peer's timers.
+        PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+        return;
+    }
+    if (!IsLinkUp() || m_txBacklog.size() >= m_txBacklogPackets)
+    {
         ++m_wireDrops;
         m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::WIRE_QUEUE);
+        return;
+    }
+    m_txBacklog.push_back(p);
+    m_txBacklogMax = std::max<uint64_t>(m_txBacklogMax, m_txBacklog.size());
+}
+
+bool
+OffloadNetDevice::QueueHasRoom(Ptr<const Packet> p) const
+{
+    Ptr<Queue<Packet>> q = GetQueue();
+    const QueueSize max = q->GetMaxSize();
+    if (max.GetUnit() == QueueSizeUnit::PACKETS)
+    {
+        return q->GetNPackets() < max.GetValue();
+    }
+    return q->GetNBytes() + p->GetSize() + 2 <= max.GetValue(); // + the PPP header
+}
+
+void
+OffloadNetDevice::DrainBacklog()
+{
+    while (!m_txBacklog.empty() && QueueHasRoom(m_txBacklog.front()))
+    {
+        PointToPointNetDevice::Send(m_txBacklog.front(), GetBroadcast(), IPV4);
+        m_txBacklog.pop_front();
     }
 }
 
@@ -1346,6 +1386,8 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("nic_rx_drops", m_nicRxDrops);
     add("nic_tx_drops", m_nicTxDrops);
     add("nic_tx_queue_drops", m_wireDrops);
+    nic["nic_tx_backlog_max"] =
+        std::max(nic.value("nic_tx_backlog_max", uint64_t(0)), m_txBacklogMax);
     add("app_notifications", m_notifications);
 }
 

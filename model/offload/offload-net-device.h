@@ -332,8 +332,12 @@ class OffloadNetDevice : public PointToPointNetDevice
     void TxDone(Ptr<const Packet>);
     /** Build and send one segment of a slot. */
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
-    /** Hand a packet to the wire; a full device queue drops it (counted and traced). */
+    /** Hand a packet to the wire; it waits in the backlog while the device queue is full. */
     void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
+    /** \return true if the device queue can take p now */
+    bool QueueHasRoom(Ptr<const Packet> p) const;
+    /** Move waiting segments into the device queue while it has room. */
+    void DrainBacklog();
     /** Periodic timer scan. */
     void TimerScan();
     /** Put a slot on the timer scan's list (and start the scan if it is not running). */
@@ -380,20 +384,23 @@ class OffloadNetDevice : public PointToPointNetDevice
     size_t m_readyCursor{0};                            //!< round robin
     uint32_t m_txInFlight{0};                           //!< segments scheduled, not queued
     uint64_t m_txInFlightBytes{0};                      //!< their wire bytes
-    EventId m_scanEvent;                                //!< next timer scan
-    uint16_t m_ipId{0};                                 //!< IPv4 identification
-    std::vector<uint32_t> m_generation;                 //!< per slot, bumps on free
-    OffloadTcpCounters m_finished;                      //!< counters of freed connections
-    uint64_t m_refused{0};                              //!< connections refused (table full)
-    uint64_t m_established{0};                          //!< connections established
-    uint64_t m_controlLoops{0};                         //!< host control-loop runs (rate-based CC)
-    uint64_t m_nicRxDrops{0};        //!< received segments the execution model dropped
-    uint64_t m_nicTxDrops{0};        //!< transmitted segments the execution model dropped
-    uint64_t m_wireDrops{0};         //!< segments the full device queue refused
-    uint64_t m_dmaTransfers{0};      //!< DMA transfers NIC <-> host memory (payload)
-    uint64_t m_notifications{0};     //!< data notifications to applications
-    uint64_t m_cpCycles{0};          //!< control-plane host cycles
-    uint64_t m_handshakeFailures{0}; //!< handshakes given up
+    std::deque<Ptr<Packet>> m_txBacklog; //!< segments waiting for room in the device queue
+    uint32_t m_txBacklogPackets;         //!< attribute TxBacklogPackets
+    uint64_t m_txBacklogMax{0};          //!< longest backlog seen
+    EventId m_scanEvent;                 //!< next timer scan
+    uint16_t m_ipId{0};                  //!< IPv4 identification
+    std::vector<uint32_t> m_generation;  //!< per slot, bumps on free
+    OffloadTcpCounters m_finished;       //!< counters of freed connections
+    uint64_t m_refused{0};               //!< connections refused (table full)
+    uint64_t m_established{0};           //!< connections established
+    uint64_t m_controlLoops{0};          //!< host control-loop runs (rate-based CC)
+    uint64_t m_nicRxDrops{0};            //!< received segments the execution model dropped
+    uint64_t m_nicTxDrops{0};            //!< transmitted segments the execution model dropped
+    uint64_t m_wireDrops{0};             //!< segments the full device queue refused
+    uint64_t m_dmaTransfers{0};          //!< DMA transfers NIC <-> host memory (payload)
+    uint64_t m_notifications{0};         //!< data notifications to applications
+    uint64_t m_cpCycles{0};              //!< control-plane host cycles
+    uint64_t m_handshakeFailures{0};     //!< handshakes given up
 
     /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
     struct TimeWaitEntry

@@ -204,22 +204,44 @@ main(int argc, char* argv[])
         }
 
         const std::filesystem::path out(base.out);
-        WriteAtomically((out / "comparison.csv").string(), ComparisonCsv(rows));
-        std::cout << "\n" << FormatComparisonTable(rows);
-        RenderPng(&SlowdownByBucketScript, rows, (out / "slowdown-by-bucket.png").string());
-        RenderPng(&P99SmallScript, rows, (out / "p99-small.png").string());
-        RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string());
-        std::cout << "outputs: " << out.string()
-                  << "/{comparison.csv,slowdown-by-bucket.png,p99-small.png,host-cpu.png} and "
-                  << out.string() << "/<device>/" << std::endl;
+        const bool rpcWorkload = base.workload == "rpc";
+        if (rpcWorkload)
+        {
+            WriteAtomically((out / "comparison.csv").string(), RpcCsv(rows));
+            std::cout << "\n" << FormatRpcTable(rows);
+            RenderPng(&RpcLatencyScript, rows, (out / "rpc.png").string());
+            RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string());
+            std::cout << "outputs: " << out.string()
+                      << "/{comparison.csv,rpc.png,host-cpu.png} and " << out.string()
+                      << "/<device>/" << std::endl;
+        }
+        else
+        {
+            WriteAtomically((out / "comparison.csv").string(), ComparisonCsv(rows));
+            std::cout << "\n" << FormatComparisonTable(rows);
+            RenderPng(&SlowdownByBucketScript, rows, (out / "slowdown-by-bucket.png").string());
+            RenderPng(&P99SmallScript, rows, (out / "p99-small.png").string());
+            RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string());
+            std::cout << "outputs: " << out.string()
+                      << "/{comparison.csv,slowdown-by-bucket.png,p99-small.png,host-cpu.png} "
+                         "and "
+                      << out.string() << "/<device>/" << std::endl;
+        }
 
         if (!ablationRuns.empty())
         {
             // the main table's runs are ablation cells already (same seed, same config)
-            auto small = [](const ComparisonRow& r) {
+            // the metric: small-flow p99 slowdown, or the RPC latency p99
+            auto small = [rpcWorkload](const ComparisonRow& r) {
+                if (rpcWorkload)
+                {
+                    return r.rpcP99Us;
+                }
                 const auto& s = r.slow[static_cast<std::size_t>(SizeClass::SMALL)];
                 return s.count > 0 ? s.p99 : std::nan("");
             };
+            const std::string metric =
+                rpcWorkload ? "RPC latency p99 (us)" : "small-flow p99 slowdown";
             AblationTable table;
             std::vector<std::string> labels;
             for (const auto& r : rows)
@@ -249,13 +271,11 @@ main(int argc, char* argv[])
                                                             e.GetReport());
                 table[{a.label, a.cc}] = small(row);
                 std::cout << "  " << std::left << std::setw(14) << a.label << std::setw(16) << a.cc
-                          << std::right << "small p99 " << std::fixed << std::setprecision(2)
+                          << std::right << metric << " " << std::fixed << std::setprecision(2)
                           << table[{a.label, a.cc}] << std::defaultfloat << std::endl;
             }
             const auto splits = SplitDifferences(table, labels, native);
-            std::cout
-                << "\n"
-                << FormatAblation("small-flow p99 slowdown", table, labels, ablationCcs, splits);
+            std::cout << "\n" << FormatAblation(metric, table, labels, ablationCcs, splits);
             WriteAtomically((out / "ablation.csv").string(), AblationCsv(splits));
             std::cout << "outputs: " << out.string() << "/ablation.csv and " << out.string()
                       << "/ablation/<device>-<cc>/" << std::endl;

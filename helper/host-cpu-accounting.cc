@@ -105,8 +105,62 @@ HostCpuAccounting::SetClockHz(double hz)
 void
 HostCpuAccounting::Install(const NodeContainer& hosts,
                            const NetDeviceContainer& devices,
+                           Ptr<RpcEndpoint> rpc)
+{
+    InstallHosts(hosts, devices);
+    rpc->TraceConnectWithoutContext("AppWrite", MakeCallback(&HostCpuAccounting::AppWrite, this));
+    rpc->TraceConnectWithoutContext("AppRead", MakeCallback(&HostCpuAccounting::AppRead, this));
+    rpc->TraceConnectWithoutContext("Connection",
+                                    MakeCallback(&HostCpuAccounting::ConnectionOpened, this));
+}
+
+void
+HostCpuAccounting::AppWrite(uint32_t host, uint64_t bytes)
+{
+    m_hosts.at(host)->counts.bytesCopied += bytes;
+}
+
+void
+HostCpuAccounting::AppRead(uint32_t host, uint64_t bytes)
+{
+    HostState& h = *m_hosts.at(host);
+    h.counts.bytesCopied += bytes;
+    h.counts.bytesDelivered += bytes;
+}
+
+void
+HostCpuAccounting::ConnectionOpened(uint32_t host)
+{
+    HostState& h = *m_hosts.at(host);
+    if (!h.offload)
+    {
+        ++h.counts.connectionsOpened; // persistent: set up once, never torn down in the run
+    }
+}
+
+void
+HostCpuAccounting::Install(const NodeContainer& hosts,
+                           const NetDeviceContainer& devices,
                            const std::vector<FlowSpec>& flows,
                            Ptr<FlowEndpoint> endpoint)
+{
+    InstallHosts(hosts, devices);
+    for (const auto& f : flows)
+    {
+        NS_ABORT_MSG_IF(f.src >= m_hosts.size() || f.dst >= m_hosts.size(),
+                        "HostCpuAccounting: flow " << f.id << " names a host beyond "
+                                                   << m_hosts.size());
+        m_flowHosts[f.id] = {f.src, f.dst};
+    }
+    m_endpoint = endpoint;
+    endpoint->TraceConnectWithoutContext("FlowStart",
+                                         MakeCallback(&HostCpuAccounting::FlowStarted, this));
+    endpoint->TraceConnectWithoutContext("FlowFinish",
+                                         MakeCallback(&HostCpuAccounting::FlowFinished, this));
+}
+
+void
+HostCpuAccounting::InstallHosts(const NodeContainer& hosts, const NetDeviceContainer& devices)
 {
     NS_ABORT_MSG_IF(!m_hosts.empty(), "HostCpuAccounting::Install called twice");
     NS_ABORT_MSG_IF(hosts.GetN() != devices.GetN(),
@@ -130,18 +184,6 @@ HostCpuAccounting::Install(const NodeContainer& hosts,
                                               MakeBoundCallback(&HostCpuAccounting::Wire, hp));
         m_hosts.push_back(std::move(h));
     }
-    for (const auto& f : flows)
-    {
-        NS_ABORT_MSG_IF(f.src >= m_hosts.size() || f.dst >= m_hosts.size(),
-                        "HostCpuAccounting: flow " << f.id << " names a host beyond "
-                                                   << m_hosts.size());
-        m_flowHosts[f.id] = {f.src, f.dst};
-    }
-    m_endpoint = endpoint;
-    endpoint->TraceConnectWithoutContext("FlowStart",
-                                         MakeCallback(&HostCpuAccounting::FlowStarted, this));
-    endpoint->TraceConnectWithoutContext("FlowFinish",
-                                         MakeCallback(&HostCpuAccounting::FlowFinished, this));
 }
 
 bool

@@ -11,6 +11,7 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/packet.h"
+#include "ns3/rpc-endpoint.h"
 
 #include <cstdint>
 #include <memory>
@@ -88,6 +89,18 @@ class HostCpuAccounting
                  Ptr<FlowEndpoint> endpoint);
 
     /**
+     * \brief The same for the RPC workload: the application bytes written and read come from
+     * the RPC endpoint's AppWrite/AppRead traces, and each persistent connection is set up
+     * once at each end (host-tcp hosts; offload NICs count their own control plane).
+     * \param hosts host nodes by host index
+     * \param devices their fabric devices, same order
+     * \param rpc the RPC endpoint
+     */
+    void Install(const NodeContainer& hosts,
+                 const NetDeviceContainer& devices,
+                 Ptr<RpcEndpoint> rpc);
+
+    /**
      * \brief After the run: read the NICs' counters and the endpoint's delivered bytes and
      * build the report. Call before Simulator::Destroy().
      * \param simSeconds simulated time the run covered, s (> 0)
@@ -122,6 +135,14 @@ class HostCpuAccounting
     static bool TcpPayload(Ptr<const Packet> p, uint32_t& payload);
     /** Endpoint "FlowStart". */
     void FlowStarted(uint32_t flowId, uint64_t sizeBytes);
+    /** Connect to every host's traces. */
+    void InstallHosts(const NodeContainer& hosts, const NetDeviceContainer& devices);
+    /** RPC: an application wrote bytes. */
+    void AppWrite(uint32_t host, uint64_t bytes);
+    /** RPC: an application read bytes. */
+    void AppRead(uint32_t host, uint64_t bytes);
+    /** RPC: a connection end was set up. */
+    void ConnectionOpened(uint32_t host);
     /** Endpoint "FlowFinish". */
     void FlowFinished(uint32_t flowId, uint64_t sizeBytes);
     /** \param hs hosts \return their counts with the NIC counters added (one host each) */

@@ -22,7 +22,9 @@
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-net-device.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/rpc-endpoint.h"
 #include "ns3/simulator.h"
+#include "ns3/splitmix.h"
 #include "ns3/string.h"
 #include "ns3/tcp-socket-endpoint.h"
 #include "ns3/uinteger.h"
@@ -245,8 +247,19 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  coraStrategy);
     cmd.AddValue("lb", "Load balancing in the switches: ecmp|spray|spray-rr|flowlet", lb);
     cmd.AddValue("workload",
-                 "Flow-size CDF: websearch|datamining|hadoop or a CDF file path",
+                 "Flow-size CDF: websearch|datamining|hadoop or a CDF file path; or rpc, the "
+                 "closed-loop RPC workload (--rpc* options)",
                  workload);
+    cmd.AddValue("rpcConnections",
+                 "rpc: persistent client connections each host opens to servers on the other "
+                 "hosts",
+                 rpcConnections);
+    cmd.AddValue("rpcOutstanding", "rpc: requests in flight per connection", rpcOutstanding);
+    cmd.AddValue("rpcRequest",
+                 "rpc: request size, bytes, or a size distribution (a built-in CDF name or "
+                 "a CDF file)",
+                 rpcRequest);
+    cmd.AddValue("rpcResponse", "rpc: response size, bytes, or a size distribution", rpcResponse);
     cmd.AddValue("load", "Offered load, fraction of host NIC bandwidth (0,1]", load);
     cmd.AddValue("pattern", "Traffic pattern: all-to-all|permutation|incast", pattern);
     cmd.AddValue("incastSenders", "Senders per incast event", incastSenders);
@@ -292,6 +305,10 @@ SprayExperimentConfig::ToJson() const
 {
     return {{"device", device},
             {"fidelity", fidelity},
+            {"rpc_connections", rpcConnections},
+            {"rpc_outstanding", rpcOutstanding},
+            {"rpc_request", rpcRequest},
+            {"rpc_response", rpcResponse},
             {"cc", cc},
             {"cora_strategy", coraStrategy},
             {"class_rules", classRules},
@@ -512,7 +529,32 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(c.seed);
-    if (!c.flowFile.empty())
+    if (IsRpc())
+    {
+        if (!c.flowFile.empty())
+        {
+            throw PrestoInputError("--workload=rpc and --flowFile exclude each other");
+        }
+        m_rpc.hosts = m_topology.GetNHosts();
+        m_rpc.connectionsPerHost = c.rpcConnections;
+        m_rpc.outstanding = c.rpcOutstanding;
+        m_rpc.seed =
+            SplitMix64(uint64_t(RngSeedManager::GetSeed()) << 32 | RngSeedManager::GetRun());
+        m_rpc.Validate();
+        m_rpcRequest = std::make_unique<RpcSizes>(RpcSizes::FromSpec(c.rpcRequest, "--rpcRequest"));
+        m_rpcResponse =
+            std::make_unique<RpcSizes>(RpcSizes::FromSpec(c.rpcResponse, "--rpcResponse"));
+        // connections open one every 200 ns per host (at least over 100 us, at most over the
+        // first quarter of the run: a storm of handshakes at one instant is not the point);
+        // the measurement starts after twice that unless --warmup says when
+        m_rpcOpen = std::min(Seconds(c.simTime / 4),
+                             std::max(MicroSeconds(100), NanoSeconds(200) * c.rpcConnections));
+        if (c.warmup == 0)
+        {
+            m_config.warmup = 2 * m_rpcOpen.GetSeconds();
+        }
+    }
+    else if (!c.flowFile.empty())
     {
         m_flows = ReadFlowFile(c.flowFile, m_topology.GetNHosts());
     }
@@ -603,20 +645,19 @@ HostCpuLine(const nlohmann::json& h)
     std::ostringstream os;
     os << h.value("model", std::string()) << ", " << h.value("cycles_per_byte", 0.0)
        << " cycles/byte, " << h.value("cycles_per_packet", 0.0) << " cycles/packet, "
-       << h.value("cores_used", 0.0) << " cores over the arrival window, " << h.value("cycles", 0.0)
-       << " cycles";
+       << h.value("cores_used", 0.0) << " cores over the "
+       << (h.value("cores_basis", std::string()) == "run" ? "run" : "arrival window") << ", "
+       << h.value("cycles", 0.0) << " cycles";
     return os.str();
 }
 
 } // namespace
 
 void
-SprayExperiment::Run()
+SprayExperiment::BuildFabric(FabricHelper& fabric)
 {
     const auto& c = m_config;
     std::filesystem::path out(c.out);
-
-    FabricHelper fabric;
     static const std::map<std::string, FabricSwitch::LoadBalancing> lbModes = {
         {"ecmp", FabricSwitch::ECMP},
         {"spray", FabricSwitch::SPRAY},
@@ -692,6 +733,26 @@ SprayExperiment::Run()
     {
         fabric.EnablePcapHosts((out / "host").string());
     }
+}
+
+bool
+SprayExperiment::IsRpc() const
+{
+    return m_config.workload == "rpc";
+}
+
+void
+SprayExperiment::Run()
+{
+    const auto& c = m_config;
+    std::filesystem::path out(c.out);
+    FabricHelper fabric;
+    BuildFabric(fabric);
+    if (IsRpc())
+    {
+        RunRpc(fabric);
+        return;
+    }
 
     Ptr<FlowEndpoint> endpoint = MakeEndpoint(c.device, m_ccType);
     std::vector<Ipv4Address> addresses;
@@ -742,31 +803,18 @@ SprayExperiment::Run()
         r.retxBytes = endpoint->GetRetxBytes(r.flow.id);
     }
     m_speed.wallS = std::chrono::duration<double>(wallEnd - wallStart).count();
-    m_speed.simS = Simulator::Now().GetSeconds();
     m_speed.events = Simulator::GetEventCount() - eventsBefore;
+
+    m_summary = SummarizeFct(m_records, m_edges, static_cast<int64_t>(c.warmup * 1e9));
+    m_speed.simS = Simulator::Now().GetSeconds();
     m_speed.packetHops = fabric.GetPacketHops();
     m_speed.packetHopsPerS = m_speed.wallS > 0 ? m_speed.packetHops / m_speed.wallS : 0;
     m_speed.peakRssKb = PeakRssKb();
-
-    m_summary = SummarizeFct(m_records, m_edges, static_cast<int64_t>(c.warmup * 1e9));
     m_report = SummaryToJson(m_summary, m_speed);
     m_report["config"] = c.ToJson();
     m_report["topology"] = m_topology.Describe();
     endpoint->AddReport(m_report);
-    nlohmann::json nic = nlohmann::json::object();
-    NetDeviceContainer hostDevices = fabric.GetHostDevices();
-    for (uint32_t h = 0; h < hostDevices.GetN(); ++h)
-    {
-        if (auto d = DynamicCast<OffloadNetDevice>(hostDevices.Get(h)))
-        {
-            d->AddCounters(nic);
-        }
-    }
-    if (!nic.empty())
-    {
-        m_report["nic"] = nic;
-    }
-    // the simulated time the hosts spent (at least 1 ns, so an empty run still reports)
+    AddNetworkReport(fabric);
     // Cores over the arrival window, the same for every device and seed of a configuration:
     // averaged over the run's own length instead, a run that finishes later would look
     // cheaper for the same work. cycles_per_byte is the per-work figure.
@@ -774,18 +822,6 @@ SprayExperiment::Run()
     cpu["cores_basis"] = "arrival_window";
     cpu["run_seconds"] = m_speed.simS;
     m_report["host_cpu"] = cpu;
-    uint64_t drops = 0;
-    uint64_t marks = 0;
-    uint64_t forwarded = 0;
-    for (const auto& sw : fabric.GetSwitchObjects())
-    {
-        drops += sw->GetDropped();
-        marks += sw->GetMarked();
-        forwarded += sw->GetForwarded();
-    }
-    m_report["fabric"] = {{"switch_forwarded", forwarded},
-                          {"switch_drops", drops},
-                          {"switch_ecn_marks", marks}};
 
     std::string label = c.label.empty() ? c.device : c.label;
     WriteFlowFile((out / "flows.txt").string(), m_flows);
@@ -809,6 +845,117 @@ SprayExperiment::Run()
         PlotRun run{label, m_summary, m_records};
         PlotFct({run}, (out / "fct.png").string());
     }
+}
+
+void
+SprayExperiment::AddNetworkReport(const FabricHelper& fabric)
+{
+    nlohmann::json nic = nlohmann::json::object();
+    NetDeviceContainer hostDevices = fabric.GetHostDevices();
+    for (uint32_t h = 0; h < hostDevices.GetN(); ++h)
+    {
+        if (auto d = DynamicCast<OffloadNetDevice>(hostDevices.Get(h)))
+        {
+            d->AddCounters(nic);
+        }
+    }
+    if (!nic.empty())
+    {
+        m_report["nic"] = nic;
+    }
+    uint64_t drops = 0;
+    uint64_t marks = 0;
+    uint64_t forwarded = 0;
+    for (const auto& sw : fabric.GetSwitchObjects())
+    {
+        drops += sw->GetDropped();
+        marks += sw->GetMarked();
+        forwarded += sw->GetForwarded();
+    }
+    m_report["fabric"] = {{"switch_forwarded", forwarded},
+                          {"switch_drops", drops},
+                          {"switch_ecn_marks", marks}};
+}
+
+void
+SprayExperiment::RunRpc(FabricHelper& fabric)
+{
+    const auto& c = m_config;
+    const std::filesystem::path out(c.out);
+    Ptr<TcpSocketEndpoint> transport = MakeEndpoint(c.device, m_ccType);
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        addresses.push_back(fabric.GetHostAddress(h));
+    }
+    transport->Install(fabric.GetHosts(), addresses);
+    Ptr<RpcEndpoint> rpc = CreateObject<RpcEndpoint>();
+    rpc->Install(transport, fabric.GetHosts(), addresses, m_rpc, *m_rpcRequest, *m_rpcResponse);
+    HostCpuAccounting hostCpu;
+    hostCpu.Install(fabric.GetHosts(), fabric.GetHostDevices(), rpc);
+    rpc->Start(m_rpcOpen, Seconds(c.warmup), Seconds(c.simTime));
+
+    Simulator::Stop(Seconds(c.simTime));
+    const uint64_t eventsBefore = Simulator::GetEventCount();
+    const auto wallStart = std::chrono::steady_clock::now();
+    Simulator::Run();
+    m_speed.wallS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    m_speed.events = Simulator::GetEventCount() - eventsBefore;
+    m_speed.simS = Simulator::Now().GetSeconds();
+    m_speed.packetHops = fabric.GetPacketHops();
+    m_speed.packetHopsPerS = m_speed.wallS > 0 ? m_speed.packetHops / m_speed.wallS : 0;
+    m_speed.peakRssKb = PeakRssKb();
+
+    m_report = nlohmann::json::object();
+    m_report["config"] = c.ToJson();
+    m_report["topology"] = m_topology.Describe();
+    m_report["speed"] = SpeedToJson(m_speed);
+    rpc->AddReport(m_report);
+    nlohmann::json tcp;
+    transport->AddReport(tcp);
+    if (tcp.contains("tcp"))
+    {
+        m_report["tcp"] = tcp["tcp"];
+    }
+    AddNetworkReport(fabric);
+    // cores over the run, the same window for every device; cycles per request is the
+    // per-work figure (every response read, over the cycles of the whole run)
+    nlohmann::json cpu = hostCpu.Report(c.simTime);
+    cpu["cores_basis"] = "run";
+    // per request, without the one-time setup of the persistent connections (host-tcp: the
+    // handshakes; offload: the control plane's events), which a short run would otherwise
+    // spread over few requests
+    const HostCpuCounts& n = hostCpu.GetTotals();
+    const HostCpuCosts costs = HostCpuAccounting::Merged();
+    const double setup = n.connectionsOpened * costs.connectionSetup +
+                         n.connectionsClosed * costs.connectionTeardown +
+                         n.controlPlaneEvents * costs.controlPlaneEvent;
+    const uint64_t answered = m_report["rpc"]["responses_read"].get<uint64_t>();
+    cpu["setup_cycles"] = setup;
+    cpu["cycles_per_request"] =
+        answered > 0 ? (cpu["cycles"].get<double>() - setup) / answered : 0.0;
+    m_report["host_cpu"] = cpu;
+    WriteJson((out / "summary.json").string(), m_report);
+    if (!c.quiet)
+    {
+        const auto& r = m_report["rpc"];
+        std::cout << (c.label.empty() ? c.device : c.label) << " rpc: " << r["connections_per_host"]
+                  << " connections per host x " << r["outstanding"] << " outstanding, "
+                  << r["requests_per_s"].get<double>() << " requests/s, latency p50 "
+                  << r["latency_p50_us"].get<double>() << " us, p99 "
+                  << r["latency_p99_us"].get<double>() << " us, p99.99 "
+                  << r["latency_p9999_us"].get<double>() << " us\n"
+                  << "fabric:   " << m_report["fabric"].dump() << "\n"
+                  << (m_report.contains("nic") ? "nic:      " + m_report["nic"].dump() + "\n"
+                                               : std::string())
+                  << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << ", "
+                  << cpu["cycles_per_request"].get<double>() << " cycles/request\n"
+                  << "outputs:  " << out.string() << "/summary.json" << std::endl;
+    }
+    rpc->Dispose();
+    transport->Dispose();
+    Simulator::Destroy();
 }
 
 const std::vector<FctRecord>&

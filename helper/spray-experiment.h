@@ -11,6 +11,7 @@
 #include "ns3/flow-size-cdf.h"
 #include "ns3/flow-spec.h"
 #include "ns3/object-factory.h"
+#include "ns3/rpc-workload.h"
 #include "ns3/run-report.h"
 #include "ns3/tcp-socket-endpoint.h"
 
@@ -43,7 +44,11 @@ struct SprayExperimentConfig
     std::string classRules;             //!< presto: classifier rules file ("": one class)
     std::string coraStrategy{"cora"};   //!< cora: partitioning strategy, cora | state | flow
     std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
-    std::string workload{"websearch"};  //!< built-in CDF name or CDF file path
+    std::string workload{"websearch"};  //!< built-in CDF name, CDF file path, or rpc
+    uint32_t rpcConnections{1};         //!< rpc: client connections each host opens
+    uint32_t rpcOutstanding{1};         //!< rpc: requests in flight per connection
+    std::string rpcRequest{"64"};       //!< rpc: request size, bytes or a CDF
+    std::string rpcResponse{"64"};      //!< rpc: response size, bytes or a CDF
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
     std::string pattern{"all-to-all"};  //!< all-to-all | permutation | incast
     uint32_t incastSenders{8};          //!< senders per incast event
@@ -152,6 +157,14 @@ class SprayExperiment
   private:
     /** Flow finished callback from the endpoint. */
     void FlowFinished(uint32_t flowId);
+    /** Fabric, NICs, losses, link changes, output folder, pcap: what every workload needs. */
+    void BuildFabric(FabricHelper& fabric);
+    /** The closed-loop RPC workload on the built fabric, and its outputs. */
+    void RunRpc(FabricHelper& fabric);
+    /** summary.json's "nic" and "fabric" sections, and the run's speed. */
+    void AddNetworkReport(const FabricHelper& fabric);
+    /** \return true for the RPC workload */
+    bool IsRpc() const;
 
     SprayExperimentConfig m_config;     //!< the run (fidelity and cc resolved)
     TypeId m_ccType;                    //!< congestion control of every host
@@ -172,7 +185,11 @@ class SprayExperiment
         double atS;     //!< when
     };
 
-    std::vector<LinkChange> m_linkChanges; //!< failures and degradations
+    std::vector<LinkChange> m_linkChanges;   //!< failures and degradations
+    RpcWorkloadConfig m_rpc;                 //!< rpc: the workload
+    std::unique_ptr<RpcSizes> m_rpcRequest;  //!< rpc: request sizes
+    std::unique_ptr<RpcSizes> m_rpcResponse; //!< rpc: response sizes
+    Time m_rpcOpen;                          //!< rpc: connections open over [0, this)
 };
 
 } // namespace ns3

@@ -57,6 +57,10 @@ expect_error "presto over the stage budget" "stage budget is 12" --device=presto
 expect_error "presto bad fidelity" "0..16 or full" --device=presto --fidelity=many
 expect_error "attribute out of its range" "StageBudget=0" --ns3::PrestoNetDevice::StageBudget=0
 expect_error "unknown option" "nonsense" --nonsense=1
+expect_error "rpc: no connections" "rpcConnections=0" --workload=rpc --rpcConnections=0
+expect_error "rpc: bad request size" "rpcRequest=lots" --workload=rpc --rpcRequest=lots
+expect_error "rpc: zero response size" "rpcResponse=0" --workload=rpc --rpcResponse=0
+expect_error "rpc: too many outstanding" "rpcOutstanding=5000" --workload=rpc --rpcOutstanding=5000
 expect_error "unknown congestion control" "dctcp, dctcp-rate, dctcp-rate-tas, newreno, native" --cc=cubic
 expect_error "host-tcp has no rate-based DCTCP" "not available for host-tcp" --cc=dctcp-rate
 expect_error "--cc and the attribute disagree" "disagree" --device=presto --cc=dctcp --ns3::OffloadNetDevice::CongestionControl=ns3::OffloadNewRenoCongestion

@@ -245,7 +245,14 @@ ComparisonRow::ComparisonRow()
       migrations(kNaN),
       nicDrops(kNaN),
       outOfOrderPlaced(kNaN),
-      smallP99Ci{kNaN, kNaN}
+      smallP99Ci{kNaN, kNaN},
+      rpcConnections(kNaN),
+      rpcRate(kNaN),
+      rpcP50Us(kNaN),
+      rpcP99Us(kNaN),
+      rpcP9999Us(kNaN),
+      cyclesPerRequest(kNaN),
+      refused(kNaN)
 {
 }
 
@@ -259,6 +266,23 @@ MakeComparisonRow(const std::string& label,
     ComparisonRow row;
     row.label = label;
     row.device = device;
+    if (report.contains("rpc"))
+    {
+        const auto& rpc = report["rpc"];
+        row.rpcConnections = Number(rpc, "connections_per_host");
+        row.rpcRate = Number(rpc, "requests_per_s");
+        row.rpcP50Us = Number(rpc, "latency_p50_us");
+        row.rpcP99Us = Number(rpc, "latency_p99_us");
+        row.rpcP9999Us = Number(rpc, "latency_p9999_us");
+    }
+    if (report.contains("host_cpu"))
+    {
+        row.cyclesPerRequest = Number(report["host_cpu"], "cycles_per_request");
+    }
+    if (report.contains("nic"))
+    {
+        row.refused = Number(report["nic"], "connections_refused");
+    }
     if (report.contains("config") && report["config"].contains("cc") &&
         report["config"]["cc"].is_string())
     {
@@ -374,6 +398,34 @@ OrderBySmallP99(const std::vector<ComparisonRow>& rows)
 }
 
 std::string
+NicCell(const ComparisonRow& r)
+{
+    std::vector<std::string> nic;
+    if (!std::isnan(r.stagesUsed))
+    {
+        nic.push_back("stages " + Cell(r.stagesUsed, 0) + ", regs " +
+                      FormatBytes(static_cast<uint64_t>(r.registerBytes)) + "B");
+    }
+    if (!std::isnan(r.maxStageUtil))
+    {
+        nic.push_back("stage util " + Cell(r.maxStageUtil, 2) + ", q " + Cell(r.maxStageQueue, 0));
+    }
+    if (!std::isnan(r.nicUtilisation))
+    {
+        nic.push_back("util " + Cell(r.nicUtilisation, 2) + ", migr " + Cell(r.migrations, 0));
+    }
+    if (!std::isnan(r.nicDrops) && r.nicDrops > 0)
+    {
+        nic.push_back("drops " + Cell(r.nicDrops, 0));
+    }
+    if (r.refused > 0)
+    {
+        nic.push_back("refused " + Cell(r.refused, 0));
+    }
+    return nic.empty() ? "-" : Join(nic, ", ");
+}
+
+std::string
 FormatComparisonTable(const std::vector<ComparisonRow>& rows)
 {
     std::ostringstream os;
@@ -410,26 +462,7 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
         os << std::setw(7) << r.unfinished << std::setw(10) << Cell(r.fidelityDrops, 0)
            << std::setw(8) << Cell(r.retxSegments, 0) << std::setw(7) << Cell(r.hostCores, 2)
            << std::setw(8) << Cell(r.cyclesPerByte, 2) << "  ";
-        std::vector<std::string> nic;
-        if (!std::isnan(r.stagesUsed))
-        {
-            nic.push_back("stages " + Cell(r.stagesUsed, 0) + ", regs " +
-                          FormatBytes(static_cast<uint64_t>(r.registerBytes)) + "B");
-        }
-        if (!std::isnan(r.maxStageUtil))
-        {
-            nic.push_back("stage util " + Cell(r.maxStageUtil, 2) + ", q " +
-                          Cell(r.maxStageQueue, 0));
-        }
-        if (!std::isnan(r.nicUtilisation))
-        {
-            nic.push_back("util " + Cell(r.nicUtilisation, 2) + ", migr " + Cell(r.migrations, 0));
-        }
-        if (!std::isnan(r.nicDrops) && r.nicDrops > 0)
-        {
-            nic.push_back("drops " + Cell(r.nicDrops, 0));
-        }
-        os << (nic.empty() ? "-" : Join(nic, ", ")) << "\n";
+        os << NicCell(r) << "\n";
     }
     os << "slowdown = FCT / ideal FCT; small <= 100KB < medium <= 10MB < large; retx = "
           "retransmitted segments; cores = host cores on networking over the arrival window "
@@ -608,6 +641,91 @@ HostCpuScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath
               "cycles / byte",
               [](const ComparisonRow& r) { return r.cyclesPerByte; },
               "cpb")
+       << "unset multiplot\nset output\n";
+    return os.str();
+}
+
+std::string
+FormatRpcTable(const std::vector<ComparisonRow>& rows)
+{
+    std::ostringstream os;
+    std::size_t labelWidth = 6;
+    std::size_t ccWidth = 3;
+    for (const auto& r : rows)
+    {
+        labelWidth = std::max(labelWidth, r.label.size() + 1);
+        ccWidth = std::max(ccWidth, r.cc.size() + 1);
+    }
+    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
+       << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(8) << "conns"
+       << std::setw(12) << "req/s" << std::setw(10) << "p50 us" << std::setw(10) << "p99 us"
+       << std::setw(12) << "p99.99 us" << std::setw(8) << "cores" << std::setw(9) << "cyc/req"
+       << "  nic\n";
+    for (const auto& r : rows)
+    {
+        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label
+           << std::setw(static_cast<int>(ccWidth)) << (r.cc.empty() ? "-" : r.cc) << std::right
+           << std::setw(8) << Cell(r.rpcConnections, 0) << std::setw(12) << Cell(r.rpcRate, 0)
+           << std::setw(10) << Cell(r.rpcP50Us, 1) << std::setw(10) << Cell(r.rpcP99Us, 1)
+           << std::setw(12) << Cell(r.rpcP9999Us, 1) << std::setw(8) << Cell(r.hostCores, 2)
+           << std::setw(9) << Cell(r.cyclesPerRequest, 0) << "  " << NicCell(r) << "\n";
+    }
+    os << "req/s = requests answered per second in the measurement window; latency = first "
+          "request byte written to last response byte read; cores = host cores on networking "
+          "over the run (the same for every row); cyc/req = host cycles per request without "
+          "connection setup\n";
+    return os.str();
+}
+
+std::string
+RpcCsv(const std::vector<ComparisonRow>& rows)
+{
+    std::string out = "label,device,cc,connections_per_host,requests_per_s,latency_p50_us,"
+                      "latency_p99_us,latency_p9999_us,host_cores_used,host_cycles_per_request,"
+                      "nic_stages_used,nic_max_stage_utilisation,nic_max_stage_queue,"
+                      "nic_utilisation,nic_migrations,nic_drops,connections_refused\n";
+    for (const auto& r : rows)
+    {
+        out += r.label + "," + r.device + "," + r.cc;
+        for (double v : {r.rpcConnections,
+                         r.rpcRate,
+                         r.rpcP50Us,
+                         r.rpcP99Us,
+                         r.rpcP9999Us,
+                         r.hostCores,
+                         r.cyclesPerRequest,
+                         r.stagesUsed,
+                         r.maxStageUtil,
+                         r.maxStageQueue,
+                         r.nicUtilisation,
+                         r.migrations,
+                         r.nicDrops,
+                         r.refused})
+        {
+            out += "," + CsvNumber(v);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+std::string
+RpcLatencyScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath)
+{
+    std::ostringstream os;
+    os << ScriptHeader(pngPath, 1200, 500) << "set multiplot layout 1,2\n"
+       << BarPanel(
+              rows,
+              "RPC: requests answered per second",
+              "requests / s",
+              [](const ComparisonRow& r) { return r.rpcRate; },
+              "rate")
+       << BarPanel(
+              rows,
+              "RPC latency p99 (us)",
+              "p99 latency, us",
+              [](const ComparisonRow& r) { return r.rpcP99Us; },
+              "p99")
        << "unset multiplot\nset output\n";
     return os.str();
 }

@@ -105,6 +105,13 @@ struct ComparisonRow
     double outOfOrderPlaced; //!< offload: segments placed out of order
     /// small flows: 95% bootstrap interval of the p99 slowdown {low, high} (NaN: none)
     std::array<double, 2> smallP99Ci;
+    double rpcConnections;   //!< rpc: connections per host (NaN: a flow workload)
+    double rpcRate;          //!< rpc: requests answered per second in the window
+    double rpcP50Us;         //!< rpc: median latency, us
+    double rpcP99Us;         //!< rpc: 99th percentile latency, us
+    double rpcP9999Us;       //!< rpc: 99.99th percentile latency, us
+    double cyclesPerRequest; //!< rpc: host cycles per request (setup excluded)
+    double refused;          //!< offload: connections refused (table full)
 
     ComparisonRow();
 };
@@ -154,6 +161,15 @@ std::vector<std::string> OrderBySmallP99(const std::vector<ComparisonRow>& rows)
  * \return the order, e.g. "flextoe < presto-K1 ~ presto-K2 < host-tcp"
  */
 std::string TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief The NIC's resources of a row in words ("stages 7, regs 1.2KB", "stage util 0.83,
+ * q 12", "util 0.40, migr 3", "drops 5", "refused 12"), "-" for none.
+ * \param r the row
+ * \return the text
+ */
+std::string NicCell(const ComparisonRow& r);
 
 /**
  * \ingroup presto
@@ -213,6 +229,36 @@ std::string P99SmallScript(const std::vector<ComparisonRow>& rows, const std::st
  * \return the script
  */
 std::string HostCpuScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
+
+/**
+ * \ingroup presto
+ * \brief The console table of an RPC comparison: per row the connections per host,
+ * requests/s, latency p50/p99/p99.99 (us), host cores, host cycles per request and the NIC's
+ * resources, then the definitions.
+ * \param rows rows made from RPC runs
+ * \return the text, ending in a newline
+ */
+std::string FormatRpcTable(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief comparison.csv of an RPC comparison: "label,device,cc,connections_per_host,
+ * requests_per_s,latency_p50_us,latency_p99_us,latency_p9999_us,host_cores_used,
+ * host_cycles_per_request,nic_stages_used,nic_max_stage_utilisation,nic_max_stage_queue,
+ * nic_utilisation,nic_migrations,nic_drops,connections_refused", one line per row.
+ * \param rows the rows
+ * \return the file's text
+ */
+std::string RpcCsv(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief A gnuplot script with two bar panels per row: requests per second and p99 latency.
+ * \param rows the rows
+ * \param pngPath the image (kGnuplotPngPlaceholder to render it with RenderGnuplotPng)
+ * \return the script
+ */
+std::string RpcLatencyScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
 
 } // namespace ns3
 

@@ -354,13 +354,19 @@ SummaryToJson(const FctSummary& summary, const RunSpeed& speed)
     nlohmann::json overall = nlohmann::json::object();
     PutDistribution(overall, summary.fctNs, summary.slowdown);
     j["overall"] = overall;
-    j["speed"] = {{"wall_s", speed.wallS},
-                  {"sim_s", speed.simS},
-                  {"events", speed.events},
-                  {"packet_hops", speed.packetHops},
-                  {"packet_hops_per_s", speed.packetHopsPerS},
-                  {"peak_rss_kb", speed.peakRssKb}};
+    j["speed"] = SpeedToJson(speed);
     return j;
+}
+
+nlohmann::json
+SpeedToJson(const RunSpeed& speed)
+{
+    return {{"wall_s", speed.wallS},
+            {"sim_s", speed.simS},
+            {"events", speed.events},
+            {"packet_hops", speed.packetHops},
+            {"packet_hops_per_s", speed.packetHopsPerS},
+            {"peak_rss_kb", speed.peakRssKb}};
 }
 
 void

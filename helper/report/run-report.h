@@ -78,6 +78,14 @@ nlohmann::json SummaryToJson(const FctSummary& summary, const RunSpeed& speed);
 
 /**
  * \ingroup presto
+ * \brief The "speed" object of summary.json.
+ * \param speed the measurements
+ * \return wall_s, sim_s, events, packet_hops, packet_hops_per_s, peak_rss_kb
+ */
+nlohmann::json SpeedToJson(const RunSpeed& speed);
+
+/**
+ * \ingroup presto
  * \brief Write a JSON object to a file, pretty-printed with 2-space indent and keys in a
  * fixed order (nlohmann::json keeps keys sorted), with a trailing newline: byte-identical
  * for identical content. Written to a temporary name and renamed, so a failed run leaves no

@@ -17,16 +17,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FctStatistics");
 
-namespace
-{
-
-/**
- * numpy's default percentile ("linear"): position q * (n - 1) in the sorted sample,
- * interpolated between its two neighbours.
- * \param sorted non-empty, increasing
- * \param q quantile in [0, 1]
- * \return the percentile
- */
 double
 Percentile(const std::vector<double>& sorted, double q)
 {
@@ -37,8 +27,6 @@ Percentile(const std::vector<double>& sorted, double q)
     // Written as a + (b - a) * f, like numpy, so equal neighbours give exactly that value.
     return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
 }
-
-} // namespace
 
 DistributionSummary
 Summarize(std::vector<double> values)

@@ -33,6 +33,16 @@ struct DistributionSummary
 
 /**
  * \ingroup presto
+ * \brief numpy's default percentile ("linear"): position q * (n - 1) in the sorted sample,
+ * interpolated between its two neighbours.
+ * \param sorted non-empty, increasing
+ * \param q quantile in [0, 1]
+ * \return the percentile
+ */
+double Percentile(const std::vector<double>& sorted, double q);
+
+/**
+ * \ingroup presto
  * \brief Summarise a sample. Percentiles use linear interpolation between closest ranks
  * (numpy's default), so they are exact for small samples too.
  *

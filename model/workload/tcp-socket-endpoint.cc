@@ -175,7 +175,7 @@ TcpSocketEndpoint::Install(const NodeContainer& hosts, const std::vector<Ipv4Add
 }
 
 void
-TcpSocketEndpoint::Configure(Ptr<Socket> socket) const
+TcpSocketEndpoint::ConfigureSocket(Ptr<Socket> socket) const
 {
     // TcpSocket attributes: every TCP socket, ns-3's or an offload NIC's
     socket->SetAttribute("SegmentSize", UintegerValue(m_segmentSize));
@@ -213,7 +213,7 @@ TcpSocketEndpoint::EnsureListener(uint32_t host, uint16_t port)
         return;
     }
     Ptr<Socket> listener = Socket::CreateSocket(m_hosts.Get(host), FactoryFor(host));
-    Configure(listener); // accepted sockets are forks of the listener and inherit this
+    ConfigureSocket(listener); // accepted sockets are forks of the listener and inherit this
     NS_ABORT_MSG_IF(listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0,
                     "cannot listen on host " << host << " port " << port);
     listener->Listen();
@@ -228,7 +228,7 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
     NS_LOG_FUNCTION(this << flow.id);
     EnsureListener(flow.dst, flow.dport);
     Ptr<Socket> socket = Socket::CreateSocket(m_hosts.Get(flow.src), FactoryFor(flow.src));
-    Configure(socket);
+    ConfigureSocket(socket);
     NS_ABORT_MSG_IF(socket->Bind() != 0,
                     "host " << flow.src << ": no free port for flow " << flow.id);
     Address local;

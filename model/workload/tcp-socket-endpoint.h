@@ -41,6 +41,21 @@ class TcpSocketEndpoint : public FlowEndpoint
     void AddReport(nlohmann::json& doc) const override;
     int64_t GetRetxBytes(uint32_t flowId) const override;
 
+    /**
+     * \param host host index (after Install)
+     * \return the socket factory that host's connections use: the configured one, or ns-3's
+     * TCP on a host without it (a host with no offload NIC in a mixed fabric)
+     */
+    TypeId FactoryFor(uint32_t host) const;
+
+    /**
+     * \brief Apply the TCP attributes (segment size, initial window, buffers, timeouts,
+     * delayed ACKs; for ns-3's TCP also SACK, MinRto, ECN) to a new socket. Other workloads
+     * (RpcEndpoint) configure their sockets with it too, so every workload runs the same TCP.
+     * \param socket the socket
+     */
+    void ConfigureSocket(Ptr<Socket> socket) const;
+
   protected:
     void DoStartFlow(const FlowSpec& flow) override;
     void DoDispose() override;
@@ -83,10 +98,6 @@ class TcpSocketEndpoint : public FlowEndpoint
     void Accept(Ptr<Socket> socket, const Address& from);
     /** \return a listening socket on host:port, created on first use */
     void EnsureListener(uint32_t host, uint16_t port);
-    /** \param host host index \return the socket factory that host's flows use */
-    TypeId FactoryFor(uint32_t host) const;
-    /** Apply the TCP attributes to a new socket. */
-    void Configure(Ptr<Socket> socket) const;
 
     // attributes
     TypeId m_socketFactory;     //!< socket factory of the flows

@@ -1,0 +1,159 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rpc-workload.h"
+
+#include "ns3/fct-statistics.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/splitmix.h"
+
+#include <algorithm>
+#include <sstream>
+
+// Pure logic (no Simulator): RpcEndpoint and the experiment use it, the unit tests alone.
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Largest fixed message, bytes (1 GiB): sizes are counters in 64 bits, but a message
+/// beyond this is certainly a typo.
+constexpr uint64_t MAX_MESSAGE = uint64_t{1} << 30;
+
+/// A uniform double in [0, 1) from 53 random bits.
+double
+Uniform(uint64_t bits)
+{
+    return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
+}
+
+} // namespace
+
+RpcSizes
+RpcSizes::FromSpec(const std::string& spec, const std::string& where)
+{
+    RpcSizes s;
+    s.m_spec = spec;
+    if (!spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos)
+    {
+        std::istringstream is(spec);
+        uint64_t n = 0;
+        if (!(is >> n) || n == 0 || n > MAX_MESSAGE)
+        {
+            throw PrestoInputError(where + "=" + spec + ": a fixed size must be 1.." +
+                                   std::to_string(MAX_MESSAGE) + " bytes");
+        }
+        s.m_fixed = n;
+        return s;
+    }
+    try
+    {
+        s.m_cdf = std::make_shared<FlowSizeCdf>(FlowSizeCdf::Load(spec));
+    }
+    catch (const PrestoInputError& e)
+    {
+        throw PrestoInputError(where + "=" + spec +
+                               ": neither a size in bytes nor a size distribution: " + e.what());
+    }
+    return s;
+}
+
+uint64_t
+RpcSizes::Sample(double u) const
+{
+    return m_cdf ? std::max<uint64_t>(1, m_cdf->Sample(u)) : m_fixed;
+}
+
+double
+RpcSizes::MeanBytes() const
+{
+    return m_cdf ? m_cdf->MeanBytes() : static_cast<double>(m_fixed);
+}
+
+const std::string&
+RpcSizes::GetSpec() const
+{
+    return m_spec;
+}
+
+void
+RpcWorkloadConfig::Validate() const
+{
+    if (hosts < 2)
+    {
+        throw PrestoInputError("the RPC workload needs at least 2 hosts (got " +
+                               std::to_string(hosts) + ")");
+    }
+    if (connectionsPerHost == 0 || connectionsPerHost > 1000000)
+    {
+        throw PrestoInputError("--rpcConnections=" + std::to_string(connectionsPerHost) +
+                               " must be 1..1000000 connections per host");
+    }
+    if (outstanding == 0 || outstanding > 1024)
+    {
+        throw PrestoInputError("--rpcOutstanding=" + std::to_string(outstanding) +
+                               " must be 1..1024 requests per connection");
+    }
+}
+
+uint64_t
+RpcWorkloadConfig::Connections() const
+{
+    return static_cast<uint64_t>(hosts) * connectionsPerHost;
+}
+
+uint32_t
+RpcWorkloadConfig::ClientOf(uint64_t conn) const
+{
+    return static_cast<uint32_t>(conn / connectionsPerHost);
+}
+
+uint32_t
+RpcWorkloadConfig::ServerOf(uint64_t conn) const
+{
+    const uint32_t client = ClientOf(conn);
+    const uint64_t r = SplitMix64(SplitMix64(seed ^ 0x5e7e75ULL) ^ conn);
+    const auto other = static_cast<uint32_t>(r % (hosts - 1));
+    return other >= client ? other + 1 : other; // any host but the client
+}
+
+std::pair<uint64_t, uint64_t>
+RpcMessageSizes(uint64_t seed,
+                uint64_t conn,
+                uint64_t k,
+                const RpcSizes& request,
+                const RpcSizes& response)
+{
+    const uint64_t base = SplitMix64(SplitMix64(seed) ^ (conn * 0x9e3779b97f4a7c15ULL)) ^ k;
+    const uint64_t a = SplitMix64(base * 2);
+    const uint64_t b = SplitMix64(base * 2 + 1);
+    return {request.Sample(Uniform(a)), response.Sample(Uniform(b))};
+}
+
+RpcLatencySummary
+RpcLatencySummary::Of(std::vector<uint64_t>& samples)
+{
+    RpcLatencySummary s;
+    s.count = samples.size();
+    if (samples.empty())
+    {
+        return s;
+    }
+    std::sort(samples.begin(), samples.end());
+    std::vector<double> v(samples.begin(), samples.end());
+    double sum = 0;
+    for (double x : v)
+    {
+        sum += x;
+    }
+    s.meanNs = sum / static_cast<double>(v.size());
+    s.p50Ns = Percentile(v, 0.50);
+    s.p99Ns = Percentile(v, 0.99);
+    s.p9999Ns = Percentile(v, 0.9999);
+    s.maxNs = v.back();
+    return s;
+}
+
+} // namespace ns3

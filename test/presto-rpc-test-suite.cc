@@ -1,0 +1,275 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The closed-loop RPC workload on every design: exact delivery of every message, the
+// measurements it reports, where each NIC saturates and why, and Cora's strategies when the
+// NIC's memory cannot hold every connection.
+
+#include "experiment-checks.h"
+
+#include "ns3/config.h"
+#include "ns3/spray-experiment.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The experiment's default leaf-spine (8 hosts) with the RPC workload, quiet.
+SprayExperimentConfig
+Rpc(const std::string& out, const std::string& device, uint32_t connections, double simTime = 0.003)
+{
+    SprayExperimentConfig c;
+    c.device = device;
+    c.workload = "rpc";
+    c.rpcConnections = connections;
+    c.simTime = simTime;
+    c.out = out;
+    c.quiet = true;
+    c.plot = false;
+    return c;
+}
+
+double
+Num(const nlohmann::json& j, const char* section, const char* key)
+{
+    return j.at(section).value(key, 0.0);
+}
+
+std::string
+Line(const std::string& label, const nlohmann::json& rep)
+{
+    std::ostringstream os;
+    const auto& r = rep["rpc"];
+    os << label << ": " << r["requests_per_s"].get<double>() << " requests/s, p50 "
+       << r["latency_p50_us"].get<double>() << " us, p99 " << r["latency_p99_us"].get<double>()
+       << " us, p99.99 " << r["latency_p9999_us"].get<double>() << " us, host cores "
+       << rep["host_cpu"]["cores_used"].get<double>() << ", cycles/request "
+       << rep["host_cpu"]["cycles_per_request"].get<double>();
+    return os.str();
+}
+
+} // namespace
+
+/**
+ * Every design, requests from Google's RPC size distribution (several segments each) and
+ * 64-byte responses, 2 outstanding per connection, also with 1% loss in the fabric: every
+ * connection is established, every byte read matches the stream (exactly once, in order),
+ * requests are answered and the latency percentiles are in order.
+ */
+class RpcDeliveryTestCase : public TestCase
+{
+  public:
+    /** \param lossRate random loss on the switch links */
+    explicit RpcDeliveryTestCase(double lossRate)
+        : TestCase(std::string("rpc: every design answers every request exactly") +
+                   (lossRate > 0 ? ", with 1% loss" : "")),
+          m_loss(lossRate)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-rpc", "delivery");
+        for (const char* device : {"host-tcp", "presto", "flextoe", "cora"})
+        {
+            // with loss, long enough for a lost SYN's retransmission (SynTimeout 2 ms, doubling)
+            SprayExperimentConfig c =
+                Rpc(dir + "/" + device, device, 10, m_loss > 0 ? 0.012 : 0.003);
+            c.rpcOutstanding = 2;
+            c.rpcRequest = "googlerpc";
+            c.lossRate = m_loss;
+            SprayExperiment e(c);
+            e.Run();
+            const auto& rep = e.GetReport();
+            const auto& r = rep["rpc"];
+            std::cout << "    " << Line(device, rep) << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(r["connections_established"].get<uint64_t>(),
+                                  r["connections"].get<uint64_t>(),
+                                  device << ": every connection established");
+            NS_TEST_EXPECT_MSG_EQ(r["connections_failed"].get<uint64_t>(), 0, device);
+            NS_TEST_EXPECT_MSG_EQ(r["corrupt_bytes"].get<uint64_t>(),
+                                  0,
+                                  device << ": every byte once and in order");
+            NS_TEST_EXPECT_MSG_GT(r["requests_measured"].get<uint64_t>(), 100, device);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(r["responses_read"].get<uint64_t>(),
+                                        r["requests_written"].get<uint64_t>(),
+                                        device);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(r["requests_written"].get<uint64_t>(),
+                                        r["responses_read"].get<uint64_t>() +
+                                            2 * r["connections"].get<uint64_t>(),
+                                        device << ": at most 2 outstanding per connection");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(Num(rep, "rpc", "latency_p50_us"),
+                                        Num(rep, "rpc", "latency_p99_us"),
+                                        device);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(Num(rep, "rpc", "latency_p99_us"),
+                                        Num(rep, "rpc", "latency_p9999_us"),
+                                        device);
+            NS_TEST_EXPECT_MSG_GT(Num(rep, "host_cpu", "cycles_per_request"), 0, device);
+        }
+        std::filesystem::remove_all(dir);
+    }
+
+    double m_loss;
+};
+
+/**
+ * 1,000 persistent connections per host of 64-byte requests and responses: FlexTOE saturates
+ * at its protocol cores (one per flow group: the busiest stage, >= 90% busy) and answers
+ * fewer requests than Presto, whose pipeline processes a packet per clock; Presto's register
+ * arrays hold every connection (none refused).
+ */
+class RpcSaturationTestCase : public TestCase
+{
+  public:
+    RpcSaturationTestCase()
+        : TestCase("rpc: with 1000 connections per host FlexTOE saturates at its protocol cores")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-rpc", "saturation");
+        nlohmann::json rep[2];
+        const char* devices[2] = {"presto", "flextoe"};
+        for (int i = 0; i < 2; ++i)
+        {
+            SprayExperiment e(Rpc(dir + "/" + devices[i], devices[i], 1000, 0.004));
+            e.Run();
+            rep[i] = e.GetReport();
+            std::cout << "    " << Line(devices[i], rep[i]) << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(rep[i]["rpc"]["corrupt_bytes"].get<uint64_t>(), 0, "exact");
+            NS_TEST_EXPECT_MSG_EQ(rep[i]["nic"].value("connections_refused", uint64_t(0)),
+                                  0,
+                                  devices[i] << ": every connection has a slot");
+        }
+        const auto& stages = rep[1]["nic"]["flextoe_stages"];
+        double busiest = 0;
+        std::string which;
+        for (const auto& [name, st] : stages.items())
+        {
+            if (st["max_utilisation"].get<double>() > busiest)
+            {
+                busiest = st["max_utilisation"].get<double>();
+                which = name;
+            }
+        }
+        std::cout << "    flextoe busiest stage " << which << " at " << busiest << std::endl;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(stages["protocol"]["max_utilisation"].get<double>(),
+                                    0.9,
+                                    "FlexTOE's protocol cores are saturated");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(stages["protocol"]["max_utilisation"].get<double>(),
+                                    busiest - 1e-9,
+                                    "the protocol stage is the busiest");
+        NS_TEST_EXPECT_MSG_LT(Num(rep[1], "rpc", "requests_per_s"),
+                              Num(rep[0], "rpc", "requests_per_s"),
+                              "FlexTOE answers fewer requests than Presto");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * Cora's strategies when the NIC's memory holds about a sixth of the connection table (16 KiB
+ * per NIC, 1600 connection ends per host): state partition, static, finds the table does not
+ * fit and runs all of it on host cores; Cora keeps the connections the NIC can hold there and
+ * moves them at run time, answers more than twice the requests, and spends no more host cores
+ * than flow partition.
+ */
+class RpcCoraMemoryTestCase : public TestCase
+{
+  public:
+    RpcCoraMemoryTestCase()
+        : TestCase("rpc: with too little NIC memory Cora beats state partition and uses no "
+                   "more host cores than flow partition")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-rpc", "cora-memory");
+        Config::SetDefault("ns3::CoraNetDevice::NicMemory", UintegerValue(16384));
+        nlohmann::json rep[3];
+        const char* strategies[3] = {"cora", "state", "flow"};
+        for (int i = 0; i < 3; ++i)
+        {
+            SprayExperimentConfig c = Rpc(dir + "/" + strategies[i], "cora", 100);
+            c.coraStrategy = strategies[i];
+            SprayExperiment e(c);
+            e.Run();
+            rep[i] = e.GetReport();
+            std::cout << "    " << Line(strategies[i], rep[i]) << ", nic pairs "
+                      << rep[i]["nic"].value("nic_pairs", uint64_t(0)) << ", host pairs "
+                      << rep[i]["nic"].value("host_pairs", uint64_t(0)) << ", migrations "
+                      << rep[i]["nic"].value("migrations", uint64_t(0)) << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(rep[i]["rpc"]["corrupt_bytes"].get<uint64_t>(), 0, "exact");
+        }
+        Config::Reset();
+        NS_TEST_EXPECT_MSG_EQ(rep[1]["nic"].value("nic_pairs", uint64_t(1)),
+                              0,
+                              "state partition: the table does not fit, nothing on the NIC");
+        NS_TEST_EXPECT_MSG_GT(Num(rep[0], "rpc", "requests_per_s"),
+                              2 * Num(rep[1], "rpc", "requests_per_s"),
+                              "Cora answers more than twice what state partition does");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(Num(rep[0], "host_cpu", "cores_used"),
+                                    Num(rep[2], "host_cpu", "cores_used"),
+                                    "Cora uses no more host cores than flow partition");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/** The same seed gives byte-identical summary.json (its wall-clock "speed" aside). */
+class RpcDeterminismTestCase : public TestCase
+{
+  public:
+    RpcDeterminismTestCase()
+        : TestCase("rpc: same seed, identical results")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-rpc", "determinism");
+        nlohmann::json rep[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            SprayExperimentConfig c = Rpc(dir + "/run" + std::to_string(i), "flextoe", 20, 0.002);
+            c.rpcRequest = "googlerpc";
+            c.lossRate = 0.01;
+            SprayExperiment e(c);
+            e.Run();
+            rep[i] = e.GetReport();
+            rep[i].erase("speed");
+            rep[i]["config"].erase("out");
+        }
+        NS_TEST_EXPECT_MSG_EQ(rep[0].dump(), rep[1].dump(), "identical reports");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/** The presto-rpc suite. */
+class PrestoRpcTestSuite : public TestSuite
+{
+  public:
+    PrestoRpcTestSuite()
+        : TestSuite("presto-rpc", SYSTEM)
+    {
+        AddTestCase(new RpcDeliveryTestCase(0), TestCase::QUICK);
+        AddTestCase(new RpcDeliveryTestCase(0.01), TestCase::QUICK);
+        AddTestCase(new RpcSaturationTestCase, TestCase::QUICK);
+        AddTestCase(new RpcCoraMemoryTestCase, TestCase::QUICK);
+        AddTestCase(new RpcDeterminismTestCase, TestCase::QUICK);
+    }
+};
+
+/// Registers the suite.
+static PrestoRpcTestSuite g_prestoRpcTestSuite;

@@ -1,0 +1,122 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/presto-input-error.h"
+#include "ns3/rpc-workload.h"
+
+#include <gtest/gtest.h>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+TEST(RpcWorkload, SizesAreFixedOrFromACdf)
+{
+    const RpcSizes fixed = RpcSizes::FromSpec("64", "--rpcRequest");
+    EXPECT_EQ(fixed.Sample(0.0), 64u);
+    EXPECT_EQ(fixed.Sample(0.999), 64u);
+    EXPECT_DOUBLE_EQ(fixed.MeanBytes(), 64);
+    const RpcSizes cdf = RpcSizes::FromSpec("googlerpc", "--rpcResponse");
+    EXPECT_GT(cdf.MeanBytes(), 0);
+    EXPECT_LE(cdf.Sample(0.0), cdf.Sample(0.5));
+    EXPECT_LE(cdf.Sample(0.5), cdf.Sample(0.999));
+    EXPECT_GE(cdf.Sample(0.0), 1u);
+    for (const char* bad : {"0", "99999999999", "no-such-distribution"})
+    {
+        try
+        {
+            RpcSizes::FromSpec(bad, "--rpcRequest");
+            ADD_FAILURE() << bad << " was accepted";
+        }
+        catch (const PrestoInputError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("--rpcRequest"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(RpcWorkload, EveryClientTalksToAnotherHostAndServersAreLoadedAlike)
+{
+    RpcWorkloadConfig c;
+    c.hosts = 8;
+    c.connectionsPerHost = 1000;
+    c.seed = 42;
+    c.Validate();
+    ASSERT_EQ(c.Connections(), 8000u);
+    std::vector<uint32_t> served(8, 0);
+    for (uint64_t conn = 0; conn < c.Connections(); ++conn)
+    {
+        const uint32_t client = c.ClientOf(conn);
+        EXPECT_EQ(client, conn / 1000);
+        const uint32_t server = c.ServerOf(conn);
+        ASSERT_LT(server, 8u);
+        EXPECT_NE(server, client) << "connection " << conn;
+        EXPECT_EQ(server, c.ServerOf(conn)) << "deterministic";
+        ++served[server];
+    }
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        EXPECT_NEAR(served[h], 1000, 150) << "host " << h;
+    }
+    RpcWorkloadConfig other = c;
+    other.seed = 43;
+    uint32_t differ = 0;
+    for (uint64_t conn = 0; conn < 100; ++conn)
+    {
+        differ += other.ServerOf(conn) != c.ServerOf(conn) ? 1 : 0;
+    }
+    EXPECT_GT(differ, 50u) << "another seed, other servers";
+}
+
+TEST(RpcWorkload, MessageSizesAreDeterministicPerConnectionAndFollowTheDistribution)
+{
+    const RpcSizes req = RpcSizes::FromSpec("googlerpc", "--rpcRequest");
+    const RpcSizes resp = RpcSizes::FromSpec("100", "--rpcResponse");
+    double sum = 0;
+    const int n = 20000;
+    std::set<uint64_t> seen;
+    for (int k = 0; k < n; ++k)
+    {
+        const auto s = RpcMessageSizes(7, 3, k, req, resp);
+        EXPECT_EQ(s, RpcMessageSizes(7, 3, k, req, resp));
+        EXPECT_EQ(s.second, 100u);
+        sum += static_cast<double>(s.first);
+        seen.insert(s.first);
+    }
+    EXPECT_NEAR(sum / n, req.MeanBytes(), 0.1 * req.MeanBytes());
+    EXPECT_GT(seen.size(), 10u);
+    EXPECT_NE(RpcMessageSizes(7, 3, 0, req, resp), RpcMessageSizes(7, 4, 0, req, resp));
+}
+
+TEST(RpcWorkload, BadNumbersAreRefused)
+{
+    RpcWorkloadConfig c;
+    c.hosts = 1;
+    EXPECT_THROW(c.Validate(), PrestoInputError);
+    c.hosts = 4;
+    c.connectionsPerHost = 0;
+    EXPECT_THROW(c.Validate(), PrestoInputError);
+    c.connectionsPerHost = 1;
+    c.outstanding = 0;
+    EXPECT_THROW(c.Validate(), PrestoInputError);
+    c.outstanding = 1;
+    EXPECT_NO_THROW(c.Validate());
+}
+
+TEST(RpcWorkload, LatencyPercentiles)
+{
+    std::vector<uint64_t> v;
+    for (uint64_t i = 1; i <= 10001; ++i)
+    {
+        v.push_back((10002 - i) * 1000); // reversed: Of sorts
+    }
+    const RpcLatencySummary s = RpcLatencySummary::Of(v);
+    EXPECT_EQ(s.count, 10001u);
+    EXPECT_DOUBLE_EQ(s.p50Ns, 5001000);
+    EXPECT_DOUBLE_EQ(s.p99Ns, 9901000);
+    EXPECT_DOUBLE_EQ(s.p9999Ns, 10000000);
+    EXPECT_DOUBLE_EQ(s.maxNs, 10001000);
+    EXPECT_DOUBLE_EQ(s.meanNs, 5001000);
+    std::vector<uint64_t> none;
+    EXPECT_EQ(RpcLatencySummary::Of(none).count, 0u);
+}

@@ -48,5 +48,26 @@ for d in ("presto", "flextoe", "cora"):
     print(f"ratio {d} / host-tcp (same fabric) = {hps['ref-' + d] / hps['ref-host-tcp']:.2f}")
 PY
 
+if [ "${PRESTO_BENCH_RPC:-1}" = 1 ]; then
+    # The RPC workload at 10,000 persistent connections per host on the reference fabric
+    # (320,000 connections): memory per connection and speed. PRESTO_BENCH_RPC=0 skips it
+    # (it takes several minutes).
+    echo "== RPC workload, 10,000 connections per host, 32 hosts, presto"
+    "$build/presto-spray" --leaves=4 --hostsPerLeaf=8 --spines=4 --hostRate=10Gbps \
+        --coreRate=40Gbps --linkDelay=1us --device=presto --workload=rpc \
+        --rpcConnections=10000 --simTime=0.008 --quiet=1 --plot=0 --out="$out/rpc-10k-presto"
+    python3 - "$out/rpc-10k-presto/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+r, sp = s["rpc"], s["speed"]
+conns = r["connections"]
+print(f"{conns:,} connections ({r['connections_established']:,} established), "
+      f"{r['requests_per_s']:,.0f} requests/s, p99 {r['latency_p99_us']:.0f} us; "
+      f"{sp['wall_s']:.1f} s wall for {sp['sim_s'] * 1e3:.0f} ms simulated, "
+      f"{sp['packet_hops_per_s']:,.0f} packet-hops/s, peak RSS {sp['peak_rss_kb'] / 1024:.0f} MB = "
+      f"{sp['peak_rss_kb'] * 1024 / conns:,.0f} bytes per connection (both ends)")
+PY
+fi
+
 echo "== switch path alone (trivial source, no TCP)"
 "$build/fabric-benchmark"

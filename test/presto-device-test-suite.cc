@@ -752,7 +752,7 @@ class InteropTestCase : public TestCase
     }
 
     bool m_prestoClient;
-    ObjectFactory m_nic; //!< the offload NIC of host 0
+    ObjectFactory m_nic;                         //!< the offload NIC of host 0
     std::deque<TcpSocket::TcpStates_t> m_states; //!< stable addresses for the callbacks
 };
 

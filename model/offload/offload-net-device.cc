@@ -39,6 +39,8 @@ OffloadDropReasonName(OffloadDropReason r)
         return "nic_tx";
     case OffloadDropReason::WIRE_QUEUE:
         return "wire_queue";
+    case OffloadDropReason::MALFORMED:
+        return "malformed";
     }
     return "unknown";
 }
@@ -51,6 +53,9 @@ constexpr uint16_t EPHEMERAL_FIRST = 49152;
 /// Bytes a segment takes in the device queue besides its payload: PPP 2, IPv4 20, TCP 20
 /// (no options on data segments).
 constexpr uint32_t WIRE_HEADER_BYTES = 42;
+/// Bytes of a received frame the parser needs without checksums: the longest IPv4 header
+/// (60) and the longest TCP header (60).
+constexpr uint32_t HEADER_BYTES = 120;
 
 /// Smallest window-scale shift that lets a 16-bit field carry the whole buffer.
 uint8_t
@@ -604,7 +609,7 @@ OffloadNetDevice::SendHandshake(uint32_t id)
 }
 
 void
-OffloadNetDevice::PassiveOpen(Ipv4Address peer, const TcpHeader& th, Ptr<OffloadSocket> listener)
+OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<OffloadSocket> listener)
 {
     uint32_t id = AllocateSlot();
     if (id == NO_SLOT)
@@ -614,23 +619,22 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const TcpHeader& th, Ptr<Offload
     Conn& c = m_slots[id];
     c.state = Conn::SYN_RCVD;
     c.peer = peer;
-    c.localPort = th.GetDestinationPort();
-    c.peerPort = th.GetSourcePort();
-    c.irs = th.GetSequenceNumber().GetValue();
+    c.localPort = th.dstPort;
+    c.peerPort = th.srcPort;
+    c.irs = th.seq;
     c.listener = listener;
     c.mss = listener->GetMss();
     c.sndBuf = listener->GetSndBufSize();
     c.rcvBuf = listener->GetRcvBufSize();
     c.initialCwnd = listener->GetInitialCwndSegments();
     c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
-    c.ecn = (th.GetFlags() & TcpHeader::ECE) && (th.GetFlags() & TcpHeader::CWR);
-    if (th.HasOption(TcpOption::WINSCALE))
+    c.ecn = (th.flags & TcpHeader::ECE) && (th.flags & TcpHeader::CWR);
+    if (th.hasWindowScale)
     {
-        c.peerShift =
-            DynamicCast<const TcpOptionWinScale>(th.GetOption(TcpOption::WINSCALE))->GetScale();
+        c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
         c.ourShift = ShiftFor(c.rcvBuf);
     }
-    c.peerWindow = th.GetWindowSize(); // unscaled in a SYN
+    c.peerWindow = th.window; // unscaled in a SYN
     c.iss = InitialSequence(GetLocalAddress().Get(), peer.Get(), c.localPort, c.peerPort);
     m_lookup[Key(peer, c.peerPort, c.localPort)] = id;
     m_cpCycles += m_controlCycles;
@@ -684,60 +688,72 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
 {
     if (protocol == IPV4)
     {
-        Ipv4Header ih;
-        packet->PeekHeader(ih);
-        if (ih.GetProtocol() == TCP_PROTOCOL && ih.GetDestination() == GetLocalAddress())
+        // The NIC parses the wire itself, bounds-checked: a malformed frame is dropped and
+        // counted here, never handed to a parser that could throw, assert or allocate.
+        const bool checksums = Node::ChecksumEnabled();
+        const uint32_t size = packet->GetSize();
+        const uint32_t want = checksums ? size : std::min<uint32_t>(size, HEADER_BYTES);
+        if (m_rxScratch.size() < want)
         {
-            Ptr<Packet> p = packet->Copy();
-            p->RemoveHeader(ih);
-            TcpHeader th;
-            p->RemoveHeader(th);
-            const uint64_t key = Key(ih.GetSource(), th.GetSourcePort(), th.GetDestinationPort());
+            m_rxScratch.resize(want);
+        }
+        const uint32_t got = packet->CopyData(m_rxScratch.data(), want);
+        WireSegment w;
+        const WireError e = ParseWire(m_rxScratch.data(), got, size, checksums, w);
+        if (e == WireError::NONE && w.dst == GetLocalAddress().Get())
+        {
+            const Ipv4Address src(w.src);
+            Ptr<Packet> payload = packet->CreateFragment(w.payloadOffset, w.payloadLen);
+            const uint64_t key = Key(src, w.srcPort, w.dstPort);
             auto it = m_lookup.find(key);
             if (it != m_lookup.end())
             {
-                HandleSegment(it->second, th, ih.GetEcn() == Ipv4Header::ECN_CE, p);
+                HandleSegment(it->second, w, payload);
                 return true;
             }
-            auto l = m_listeners.find(th.GetDestinationPort());
-            uint8_t flags = th.GetFlags();
-            if (!(flags & TcpHeader::SYN) && HandleTimeWait(key, th))
+            auto l = m_listeners.find(w.dstPort);
+            if (!(w.flags & TcpHeader::SYN) && HandleTimeWait(key, w.flags))
             {
                 return true; // a late segment of a connection the NIC tore down
             }
-            if (l != m_listeners.end() && (flags & TcpHeader::SYN) && !(flags & TcpHeader::ACK))
+            if (l != m_listeners.end() && (w.flags & TcpHeader::SYN) && !(w.flags & TcpHeader::ACK))
             {
-                PassiveOpen(ih.GetSource(), th, l->second);
+                PassiveOpen(src, w, l->second);
                 return true;
             }
+        }
+        else if (e != WireError::NONE && e != WireError::NOT_TCP && e != WireError::FRAGMENT)
+        {
+            // not a well-formed segment: a real NIC drops it and counts why
+            ++m_malformed[static_cast<size_t>(e)];
+            m_dropTrace(NO_SLOT, w.seq, w.payloadLen, OffloadDropReason::MALFORMED);
+            return true;
         }
     }
     return m_hostRx.IsNull() ? false : m_hostRx(device, packet, protocol, from);
 }
 
 void
-OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<Packet> payload)
+OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload)
 {
     Conn& c = m_slots[id];
-    uint8_t flags = th.GetFlags();
+    const uint8_t flags = th.flags;
+    const bool ce = th.ecn == Ipv4Header::ECN_CE;
     if (c.state == Conn::SYN_SENT)
     {
-        if ((flags & TcpHeader::SYN) && (flags & TcpHeader::ACK) &&
-            th.GetAckNumber().GetValue() == c.iss + 1)
+        if ((flags & TcpHeader::SYN) && (flags & TcpHeader::ACK) && th.ack == c.iss + 1)
         {
-            c.irs = th.GetSequenceNumber().GetValue();
+            c.irs = th.seq;
             c.ecn = (flags & TcpHeader::ECE) && !(flags & TcpHeader::CWR);
-            if (th.HasOption(TcpOption::WINSCALE))
+            if (th.hasWindowScale)
             {
-                c.peerShift =
-                    DynamicCast<const TcpOptionWinScale>(th.GetOption(TcpOption::WINSCALE))
-                        ->GetScale();
+                c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
             }
             else
             {
                 c.ourShift = 0; // the peer does not scale: neither do we
             }
-            Establish(id, th.GetWindowSize());
+            Establish(id, th.window);
             SendSegment(id, c.tcp->MakeAck(false), nullptr);
             if (c.appClosed)
             {
@@ -760,14 +776,14 @@ OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<P
         {
             return; // a retransmitted SYN: our SYN-ACK timer answers it
         }
-        if (!(flags & TcpHeader::ACK) || th.GetAckNumber().GetValue() != c.iss + 1)
+        if (!(flags & TcpHeader::ACK) || th.ack != c.iss + 1)
         {
             return;
         }
         // ourShift is already 0 if the peer's SYN had no window-scale option (PassiveOpen).
         // It must not be reset when the peer announced shift 0: our SYN-ACK announced
         // ourShift, and the peer scales every later window of ours by it (RFC 7323).
-        Establish(id, uint32_t(th.GetWindowSize()) << c.peerShift);
+        Establish(id, uint32_t(th.window) << c.peerShift);
         Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
         s->SetDevice(GetNode(), this);
         s->SetAttribute("SndBufSize", UintegerValue(c.sndBuf));
@@ -788,9 +804,9 @@ OffloadNetDevice::HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<P
         return;
     }
     OffloadSegment seg;
-    seg.seq = th.GetSequenceNumber().GetValue();
-    seg.ack = th.GetAckNumber().GetValue();
-    seg.window = uint32_t(th.GetWindowSize()) << c.peerShift;
+    seg.seq = th.seq;
+    seg.ack = th.ack;
+    seg.window = uint32_t(th.window) << c.peerShift;
     seg.payloadLen = payload->GetSize();
     seg.flags = flags;
     seg.ce = ce;
@@ -1168,7 +1184,7 @@ OffloadNetDevice::ExpireTimeWait()
 }
 
 bool
-OffloadNetDevice::HandleTimeWait(uint64_t key, const TcpHeader& th)
+OffloadNetDevice::HandleTimeWait(uint64_t key, uint8_t flags)
 {
     ExpireTimeWait();
     auto it = m_timeWaitTable.find(key);
@@ -1176,7 +1192,7 @@ OffloadNetDevice::HandleTimeWait(uint64_t key, const TcpHeader& th)
     {
         return false;
     }
-    if (th.GetFlags() & TcpHeader::FIN)
+    if (flags & TcpHeader::FIN)
     {
         // the peer did not get our ACK of its FIN: ACK it again (RFC 793 TIME-WAIT)
         const TimeWaitEntry& tw = it->second;
@@ -1386,6 +1402,17 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("nic_rx_drops", m_nicRxDrops);
     add("nic_tx_drops", m_nicTxDrops);
     add("nic_tx_queue_drops", m_wireDrops);
+    uint64_t malformed = 0;
+    for (size_t e = 0; e < m_malformed.size(); ++e)
+    {
+        if (m_malformed[e] > 0)
+        {
+            const char* name = WireErrorName(static_cast<WireError>(e));
+            nic["malformed"][name] = nic["malformed"].value(name, uint64_t(0)) + m_malformed[e];
+            malformed += m_malformed[e];
+        }
+    }
+    add("malformed_drops", malformed);
     nic["nic_tx_backlog_max"] =
         std::max(nic.value("nic_tx_backlog_max", uint64_t(0)), m_txBacklogMax);
     add("app_notifications", m_notifications);

@@ -7,6 +7,7 @@
 #include "offload-byte-ring.h"
 #include "offload-congestion-control.h"
 #include "offload-tcp-connection.h"
+#include "offload-wire.h"
 
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -15,6 +16,7 @@
 #include "ns3/tcp-header.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -32,7 +34,8 @@ enum class OffloadDropReason : uint8_t
 {
     NIC_RX,     //!< the execution model refused a received segment (e.g. a full NIC queue)
     NIC_TX,     //!< the execution model dropped a segment it produced
-    WIRE_QUEUE, //!< the device queue to the wire was full (MacTxDrop fires too)
+    WIRE_QUEUE, //!< the device queue to the wire was full, beyond the backlog
+    MALFORMED,  //!< a received frame that is not a well-formed IPv4/TCP segment
 };
 
 /**
@@ -305,9 +308,9 @@ class OffloadNetDevice : public PointToPointNetDevice
                   uint16_t protocol,
                   const Address& from);
     /** A segment for an existing slot. */
-    void HandleSegment(uint32_t id, const TcpHeader& th, bool ce, Ptr<Packet> payload);
+    void HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload);
     /** A SYN for a listening port. */
-    void PassiveOpen(Ipv4Address peer, const TcpHeader& th, Ptr<OffloadSocket> listener);
+    void PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<OffloadSocket> listener);
     /** Allocate a slot. \return slot or NO_SLOT */
     uint32_t AllocateSlot();
     /** Release a slot (teardown). */
@@ -384,23 +387,25 @@ class OffloadNetDevice : public PointToPointNetDevice
     size_t m_readyCursor{0};                            //!< round robin
     uint32_t m_txInFlight{0};                           //!< segments scheduled, not queued
     uint64_t m_txInFlightBytes{0};                      //!< their wire bytes
-    std::deque<Ptr<Packet>> m_txBacklog; //!< segments waiting for room in the device queue
-    uint32_t m_txBacklogPackets;         //!< attribute TxBacklogPackets
-    uint64_t m_txBacklogMax{0};          //!< longest backlog seen
-    EventId m_scanEvent;                 //!< next timer scan
-    uint16_t m_ipId{0};                  //!< IPv4 identification
-    std::vector<uint32_t> m_generation;  //!< per slot, bumps on free
-    OffloadTcpCounters m_finished;       //!< counters of freed connections
-    uint64_t m_refused{0};               //!< connections refused (table full)
-    uint64_t m_established{0};           //!< connections established
-    uint64_t m_controlLoops{0};          //!< host control-loop runs (rate-based CC)
-    uint64_t m_nicRxDrops{0};            //!< received segments the execution model dropped
-    uint64_t m_nicTxDrops{0};            //!< transmitted segments the execution model dropped
-    uint64_t m_wireDrops{0};             //!< segments the full device queue refused
-    uint64_t m_dmaTransfers{0};          //!< DMA transfers NIC <-> host memory (payload)
-    uint64_t m_notifications{0};         //!< data notifications to applications
-    uint64_t m_cpCycles{0};              //!< control-plane host cycles
-    uint64_t m_handshakeFailures{0};     //!< handshakes given up
+    std::deque<Ptr<Packet>> m_txBacklog;    //!< segments waiting for room in the device queue
+    uint32_t m_txBacklogPackets;            //!< attribute TxBacklogPackets
+    uint64_t m_txBacklogMax{0};             //!< longest backlog seen
+    EventId m_scanEvent;                    //!< next timer scan
+    uint16_t m_ipId{0};                     //!< IPv4 identification
+    std::vector<uint32_t> m_generation;     //!< per slot, bumps on free
+    OffloadTcpCounters m_finished;          //!< counters of freed connections
+    uint64_t m_refused{0};                  //!< connections refused (table full)
+    uint64_t m_established{0};              //!< connections established
+    uint64_t m_controlLoops{0};             //!< host control-loop runs (rate-based CC)
+    uint64_t m_nicRxDrops{0};               //!< received segments the execution model dropped
+    uint64_t m_nicTxDrops{0};               //!< transmitted segments the execution model dropped
+    uint64_t m_wireDrops{0};                //!< segments the full device queue refused
+    std::array<uint64_t, 16> m_malformed{}; //!< received frames dropped, by WireError
+    std::vector<uint8_t> m_rxScratch;       //!< received frame bytes for the parser
+    uint64_t m_dmaTransfers{0};             //!< DMA transfers NIC <-> host memory (payload)
+    uint64_t m_notifications{0};            //!< data notifications to applications
+    uint64_t m_cpCycles{0};                 //!< control-plane host cycles
+    uint64_t m_handshakeFailures{0};        //!< handshakes given up
 
     /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
     struct TimeWaitEntry
@@ -415,7 +420,7 @@ class OffloadNetDevice : public PointToPointNetDevice
 
     /** Late segment of a torn-down connection: absorb it, re-ACK a FIN.
      * \return true if the 4-tuple is in TIME-WAIT */
-    bool HandleTimeWait(uint64_t key, const TcpHeader& th);
+    bool HandleTimeWait(uint64_t key, uint8_t flags);
     /** Forget the TIME-WAIT entries that expired. */
     void ExpireTimeWait();
     std::unordered_map<uint64_t, TimeWaitEntry> m_timeWaitTable; //!< 4-tuple -> entry

@@ -1,0 +1,266 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "offload-wire.h"
+
+// Pure logic (no ns-3): the offload NIC parses every received frame with it, and the unit
+// tests (including a fuzzer) call it alone.
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr uint8_t PROTO_TCP = 6;
+constexpr uint8_t MAX_WINDOW_SCALE = 14; // RFC 7323 2.3
+
+uint16_t
+Be16(const uint8_t* p)
+{
+    return static_cast<uint16_t>(p[0] << 8 | p[1]);
+}
+
+uint32_t
+Be32(const uint8_t* p)
+{
+    return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+}
+
+/// 32-bit accumulator of 16-bit big-endian words (an odd last byte padded with zero).
+uint32_t
+SumWords(const uint8_t* data, uint32_t len, uint32_t sum)
+{
+    uint32_t i = 0;
+    for (; i + 1 < len; i += 2)
+    {
+        sum += Be16(data + i);
+        if (sum & 0x80000000u)
+        {
+            sum = (sum & 0xffff) + (sum >> 16); // keep headroom for long inputs
+        }
+    }
+    if (i < len)
+    {
+        sum += uint32_t(data[i]) << 8;
+    }
+    return sum;
+}
+
+uint16_t
+Fold(uint32_t sum)
+{
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(sum);
+}
+
+/// Parse the TCP options in [p, end): false when one is malformed.
+bool
+ParseOptions(const uint8_t* p, const uint8_t* end, WireSegment& out)
+{
+    while (p < end)
+    {
+        const uint8_t kind = p[0];
+        if (kind == 0)
+        {
+            return true; // end of option list
+        }
+        if (kind == 1)
+        {
+            ++p; // no-op
+            continue;
+        }
+        if (end - p < 2)
+        {
+            return false; // no room for the length byte
+        }
+        const uint8_t olen = p[1];
+        if (olen < 2 || olen > end - p)
+        {
+            return false; // a zero length would never advance; beyond the header is garbage
+        }
+        switch (kind)
+        {
+        case 2: // MSS
+            if (olen != 4)
+            {
+                return false;
+            }
+            out.hasMss = true;
+            out.mss = Be16(p + 2);
+            break;
+        case 3: // window scale
+            if (olen != 3)
+            {
+                return false;
+            }
+            out.hasWindowScale = true;
+            out.windowScale = p[2];
+            if (out.windowScale > MAX_WINDOW_SCALE)
+            {
+                out.windowScale = MAX_WINDOW_SCALE; // RFC 7323: use 14, log it
+                out.windowScaleClamped = true;
+            }
+            break;
+        case 4: // SACK permitted
+            if (olen != 2)
+            {
+                return false;
+            }
+            out.sackPermitted = true;
+            break;
+        case 8: // timestamps
+            if (olen != 10)
+            {
+                return false;
+            }
+            break;
+        default:
+            break; // unknown kinds are skipped by their length (RFC 9293 3.1)
+        }
+        p += olen;
+    }
+    return true;
+}
+
+} // namespace
+
+const char*
+WireErrorName(WireError e)
+{
+    switch (e)
+    {
+    case WireError::NONE:
+        return "none";
+    case WireError::NOT_TCP:
+        return "not_tcp";
+    case WireError::TRUNCATED_IP:
+        return "truncated_ip";
+    case WireError::BAD_IP_VERSION:
+        return "bad_ip_version";
+    case WireError::BAD_IP_HEADER:
+        return "bad_ip_header";
+    case WireError::BAD_TOTAL_LENGTH:
+        return "bad_total_length";
+    case WireError::FRAGMENT:
+        return "fragment";
+    case WireError::BAD_IP_CHECKSUM:
+        return "bad_ip_checksum";
+    case WireError::TRUNCATED_TCP:
+        return "truncated_tcp";
+    case WireError::BAD_DATA_OFFSET:
+        return "bad_data_offset";
+    case WireError::BAD_OPTION:
+        return "bad_option";
+    case WireError::BAD_TCP_CHECKSUM:
+        return "bad_tcp_checksum";
+    }
+    return "unknown";
+}
+
+uint16_t
+InternetChecksum(const uint8_t* data, uint32_t len, uint32_t sum)
+{
+    return Fold(SumWords(data, len, sum));
+}
+
+WireError
+ParseWire(const uint8_t* data,
+          uint32_t len,
+          uint32_t totalLen,
+          bool verifyChecksums,
+          WireSegment& out)
+{
+    out = WireSegment();
+    if (len > totalLen)
+    {
+        len = totalLen;
+    }
+    // IPv4 header
+    if (len < 20)
+    {
+        return WireError::TRUNCATED_IP;
+    }
+    if ((data[0] >> 4) != 4)
+    {
+        return WireError::BAD_IP_VERSION;
+    }
+    const uint32_t ihl = (data[0] & 0x0f) * 4u;
+    if (ihl < 20 || ihl > len)
+    {
+        return WireError::BAD_IP_HEADER;
+    }
+    const uint32_t total = Be16(data + 2);
+    if (total < ihl || total > totalLen)
+    {
+        return WireError::BAD_TOTAL_LENGTH;
+    }
+    const uint16_t frag = Be16(data + 6);
+    if ((frag & 0x2000) != 0 || (frag & 0x1fff) != 0)
+    {
+        return WireError::FRAGMENT; // MF set, or a later fragment
+    }
+    if (verifyChecksums && InternetChecksum(data, ihl) != 0xffff)
+    {
+        return WireError::BAD_IP_CHECKSUM;
+    }
+    out.ecn = data[1] & 0x03;
+    out.src = Be32(data + 12);
+    out.dst = Be32(data + 16);
+    if (data[9] != PROTO_TCP)
+    {
+        return WireError::NOT_TCP;
+    }
+    // TCP header
+    const uint32_t tcpLen = total - ihl; // the segment, header and payload
+    if (tcpLen < 20 || ihl + 20 > len)
+    {
+        return WireError::TRUNCATED_TCP;
+    }
+    const uint8_t* t = data + ihl;
+    const uint32_t doff = (t[12] >> 4) * 4u;
+    if (doff < 20 || doff > tcpLen || ihl + doff > len)
+    {
+        return WireError::BAD_DATA_OFFSET;
+    }
+    out.srcPort = Be16(t);
+    out.dstPort = Be16(t + 2);
+    out.seq = Be32(t + 4);
+    out.ack = Be32(t + 8);
+    out.flags = t[13];
+    out.window = Be16(t + 14);
+    if (!ParseOptions(t + 20, t + doff, out))
+    {
+        return WireError::BAD_OPTION;
+    }
+    out.payloadOffset = ihl + doff;
+    out.payloadLen = tcpLen - doff;
+    if (verifyChecksums)
+    {
+        if (ihl + tcpLen > len)
+        {
+            return WireError::TRUNCATED_TCP; // the caller must give the whole segment
+        }
+        // pseudo-header: source, destination, zero + protocol, TCP length
+        uint8_t pseudo[12];
+        for (int i = 0; i < 8; ++i)
+        {
+            pseudo[i] = data[12 + i];
+        }
+        pseudo[8] = 0;
+        pseudo[9] = PROTO_TCP;
+        pseudo[10] = static_cast<uint8_t>(tcpLen >> 8);
+        pseudo[11] = static_cast<uint8_t>(tcpLen);
+        const uint32_t sum = SumWords(pseudo, 12, 0);
+        if (InternetChecksum(t, tcpLen, sum) != 0xffff)
+        {
+            return WireError::BAD_TCP_CHECKSUM;
+        }
+    }
+    return WireError::NONE;
+}
+
+} // namespace ns3

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Bad input to presto-spray: a clear message naming the file and line (or the option and the
-# valid values), a nonzero exit, and no output directory left behind.
+# valid values), exit status 1 (not a signal: no abort, no core dump), no output directory
+# left behind, and a short message: one line of at most 400 bytes (bad input is quoted as an
+# excerpt, ns-3's --help is not dumped).
 # usage: cli-bad-inputs.sh PRESTO_SPRAY_BINARY SOURCE_DIR
 set -u
 bin=$1
@@ -21,6 +23,16 @@ expect_error() {
     fi
     if [ $rc -gt 128 ]; then
         echo "FAIL $name: crashed with signal $((rc - 128))"; fail=$((fail + 1)); return
+    fi
+    if [ $rc -ne 1 ]; then
+        echo "FAIL $name: exit status $rc, expected 1"; fail=$((fail + 1)); return
+    fi
+    local lines bytes
+    lines=$(wc -l <"$tmp/stderr")
+    bytes=$(wc -c <"$tmp/stderr")
+    if [ "$lines" -gt 1 ] || [ "$bytes" -gt 400 ]; then
+        echo "FAIL $name: message of $lines lines, $bytes bytes:"; head -c 600 "$tmp/stderr"
+        fail=$((fail + 1)); return
     fi
     if ! grep -Eq -- "$pattern" "$tmp/stderr"; then
         echo "FAIL $name: message does not match '$pattern':"; cat "$tmp/stderr"
@@ -77,6 +89,13 @@ expect_error "cora malformed program file" "broken.cora:2" --device=cora --ns3::
 printf 'program other\nelement T key=flow entries=10 entry_bytes=8 instructions=5\nbranch http stateless=1 T\n' >"$tmp/nottcp.cora"
 expect_error "cora program without a tcp branch" "branch named tcp" --device=cora --ns3::CoraNetDevice::Program="$tmp/nottcp.cora"
 expect_error "cora thresholds inverted" "UnderloadThreshold" --device=cora --ns3::CoraNetDevice::UnderloadThreshold=0.95
+
+# Attributes and options: one line naming the argument and what is valid, not the --help
+expect_error "MaxConnections=0: name, value, range" "MaxConnections=0 is not valid for ns3::OffloadNetDevice::MaxConnections .*expected uint32_t 1:" --ns3::OffloadNetDevice::MaxConnections=0
+expect_error "unknown attribute" "ns3::OffloadNetDevice has no attribute Bogus" --ns3::OffloadNetDevice::Bogus=1
+expect_error "unknown class" "there is no class ns3::NoSuchThing" --ns3::NoSuchThing::Attr=1
+expect_error "enum attribute" "LoadBalancing=random is not valid.*expected Ecmp\|Spray\|SprayRr\|Flowlet" --ns3::FabricSwitch::LoadBalancing=random
+expect_error "option that does not parse" "invalid command-line argument --drainTime=inf \(--PrintHelp" --drainTime=inf
 
 # Issue 13, inputs: every reproducer stops before the output folder exists, with its place.
 expect_error "--simTime beyond ns-3's time" "simTime=1e\+10 is too large" --simTime=1e10

@@ -29,6 +29,9 @@ namespace
 
 constexpr int64_t NS_PER_S = 1000000000;
 
+/// Most flows reserved from the count line before they are read.
+constexpr uint64_t RESERVE_FLOWS_MAX = uint64_t{1} << 20;
+
 /// Largest flow file read from a pipe, whose text is kept (a regular file is streamed).
 constexpr uint64_t FLOW_FILE_PIPE_MAX_BYTES = uint64_t{1} << 30;
 
@@ -220,8 +223,10 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
                                        Quote(tokens[1]) + " after the flow count");
             }
             countLine = lineNo;
-            // No reserve(count): the count is a claim, memory follows the lines actually
-            // read (a file announcing 4294967295 flows and holding three costs three).
+            // The count is a claim: reserve for at most 2^20 flows (40 MB of address space,
+            // resident only as the flows are read), so a file announcing 4294967295 flows
+            // and holding three costs three; a longer file grows the vector as it is read.
+            flows.reserve(std::min<uint64_t>(count, RESERVE_FLOWS_MAX));
             continue;
         }
         if (flows.size() == count)
@@ -321,7 +326,10 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
            << countLine << " announces " << count;
         throw PrestoInputError(os.str());
     }
-    flows.shrink_to_fit();
+    if (flows.capacity() > flows.size() + flows.size() / 8)
+    {
+        flows.shrink_to_fit(); // grown past the reservation: give back the slack
+    }
     std::stable_sort(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
         return a.startNs < b.startNs;
     });

@@ -11,13 +11,15 @@
 #include "ns3/command-line.h"
 #include "ns3/dumbbell-scenario.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 
 #include <iostream>
 
 using namespace ns3;
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     DumbbellConfig c;
     double durationMs = 60;
@@ -33,7 +35,7 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup", "Measurements start after this, ms", warmupMs);
     cmd.AddValue("seed", "ns-3 run number", c.seed);
     cmd.AddValue("lossRate", "Random loss of every packet on the bottleneck link", c.lossRate);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
     c.duration = MilliSeconds(durationMs);
     c.warmup = MilliSeconds(warmupMs);
     try
@@ -54,4 +56,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("cc-dumbbell", [argc, argv] { return Main(argc, argv); });
 }

@@ -24,6 +24,7 @@
 #include "ns3/cora-replay.h"
 #include "ns3/cora-traffic.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 
 #include <filesystem>
 #include <fstream>
@@ -177,8 +178,9 @@ RunScenario(const Setup& s,
 
 } // namespace
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     uint32_t flows = 20000;
     double baseMpps = 8;
@@ -217,7 +219,7 @@ main(int argc, char* argv[])
                  compare);
     cmd.AddValue("seed", "Seed of the arrivals and of the random eviction policy", seed);
     cmd.AddValue("out", "Output directory", out);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
     try
     {
         if (!(fitFraction > 0 && fitFraction <= 1) || !(shrinkFraction > 0 && shrinkFraction <= 1))
@@ -329,4 +331,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("cora-dynamic", [argc, argv] { return Main(argc, argv); });
 }

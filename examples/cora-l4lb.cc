@@ -20,6 +20,7 @@
 #include "ns3/cora-replay.h"
 #include "ns3/cora-traffic.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 
 #include <filesystem>
 #include <fstream>
@@ -68,8 +69,9 @@ BlockName(const CoraProgram& program, uint32_t block)
 
 } // namespace
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     uint32_t l4lbFlows = 50000;
     uint32_t httpFlows = 20000;
@@ -97,7 +99,7 @@ main(int argc, char* argv[])
     cmd.AddValue("hostCores", "Host cores for the host part", hostCores);
     cmd.AddValue("replayMs", "Packet replay per plan, ms (0: plans only)", replayMs);
     cmd.AddValue("out", "Output directory (plans.csv)", out);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
     try
     {
         CoraProgram program = CoraPrograms::L4lbHttp();
@@ -220,4 +222,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("cora-l4lb", [argc, argv] { return Main(argc, argv); });
 }

@@ -23,6 +23,7 @@
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/udp-header.h"
 
 #include <algorithm>
@@ -189,8 +190,9 @@ RunVariant(bool ns3Routers,
 
 } // namespace
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     double simTime = 0.01;
     std::string variant = "both";
@@ -210,7 +212,7 @@ main(int argc, char* argv[])
     cmd.AddValue("hostsPerLeaf", "hosts under each leaf", hostsPerLeaf);
     cmd.AddValue("payload", "UDP payload bytes per packet (frame = payload + 30 B)", payload);
     cmd.AddValue("seed", "seed of the partner permutation", seed);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
 
     try
     {
@@ -272,4 +274,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("fabric-benchmark", [argc, argv] { return Main(argc, argv); });
 }

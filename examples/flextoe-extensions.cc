@@ -17,6 +17,7 @@
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
 
@@ -25,8 +26,9 @@
 
 using namespace ns3;
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     SprayExperimentConfig c;
     c.device = "flextoe";
@@ -38,7 +40,7 @@ main(int argc, char* argv[])
     cmd.AddValue("firewall",
                  "Firewall rules separated by ';', words by ',' (FlexToeFirewall syntax)",
                  firewall);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
     std::replace(firewall.begin(), firewall.end(), ',', ' ');
     try
     {
@@ -74,4 +76,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("flextoe-extensions", [argc, argv] { return Main(argc, argv); });
 }

@@ -22,6 +22,7 @@
 #include "ns3/core-module.h"
 #include "ns3/gnuplot-png.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/sweep-aggregate.h"
 
 #include <algorithm>
@@ -195,8 +196,9 @@ PlotP99(const std::vector<SweepAggregateRow>& rows, const std::string& pngPath)
 
 } // namespace
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     std::string in;
     std::string out;
@@ -208,7 +210,7 @@ main(int argc, char* argv[])
     cmd.AddValue("in", "the sweep folder (holds runs/NAME/summary.json)", in);
     cmd.AddValue("out", "output folder (default: IN/aggregate)", out);
     cmd.AddValue("plot", "write slowdown_p99.png (needs gnuplot)", plot);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
 
     try
     {
@@ -255,4 +257,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("presto-aggregate", [argc, argv] { return Main(argc, argv); });
 }

@@ -26,6 +26,7 @@
 #include "ns3/comparison-report.h"
 #include "ns3/gnuplot-png.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
 
 #include <algorithm>
@@ -77,8 +78,9 @@ RenderPng(std::string (*script)(const std::vector<ComparisonRow>&, const std::st
 
 } // namespace
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     SprayExperimentConfig base;
     base.out = "results/compare";
@@ -101,7 +103,7 @@ main(int argc, char* argv[])
                  "native one, and split each pairwise difference into design and congestion "
                  "control (comma separated, e.g. dctcp,dctcp-rate,newreno; empty: off)",
                  ablation);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
 
     try
     {
@@ -287,4 +289,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("presto-compare", [argc, argv] { return Main(argc, argv); });
 }

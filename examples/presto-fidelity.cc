@@ -12,6 +12,7 @@
 #include "ns3/command-line.h"
 #include "ns3/fct-plot.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
 
 #include <iomanip>
@@ -20,8 +21,9 @@
 
 using namespace ns3;
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     SprayExperimentConfig base;
     base.device = "presto";
@@ -34,7 +36,7 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     base.AddToCommandLine(cmd);
     cmd.AddValue("fidelities", "Reassembly fidelities to compare, comma separated", fidelities);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
 
     try
     {
@@ -109,4 +111,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("presto-fidelity", [argc, argv] { return Main(argc, argv); });
 }

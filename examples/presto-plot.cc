@@ -21,6 +21,7 @@
 #include "ns3/fct-plot.h"
 #include "ns3/fct-statistics.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/run-report.h"
 
 #include <fstream>
@@ -108,8 +109,9 @@ LoadRun(const std::string& dir)
 
 } // namespace
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     std::string out;
     CommandLine cmd(__FILE__);
@@ -117,7 +119,7 @@ main(int argc, char* argv[])
               "usage: presto-plot --out=plot.png RUN_DIR [RUN_DIR...]\n"
               "Each RUN_DIR holds the fct.csv and summary.json of one run.");
     cmd.AddValue("out", "the PNG file to write", out);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
 
     try
     {
@@ -151,4 +153,10 @@ main(int argc, char* argv[])
         return 1;
     }
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("presto-plot", [argc, argv] { return Main(argc, argv); });
 }

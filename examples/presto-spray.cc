@@ -8,31 +8,32 @@
 //
 // Writes fct.csv, summary.json, flows.txt and fct.png into --out and prints a table.
 // Any ns-3 attribute can be set too, e.g. --ns3::FabricSwitch::EcnThreshold=30000.
+// A configuration error prints one line naming the option, attribute or file and line, and
+// exits with status 1 before anything is written.
 
 #include "ns3/command-line.h"
-#include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
 
 #include <iostream>
 
 using namespace ns3;
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     SprayExperimentConfig config;
     CommandLine cmd(__FILE__);
     config.AddToCommandLine(cmd);
-    cmd.Parse(argc, argv);
-    try
-    {
-        SprayExperiment experiment(config);
-        experiment.Run();
-    }
-    catch (const PrestoInputError& e)
-    {
-        std::cerr << "presto-spray: error: " << e.what() << std::endl;
-        return 1;
-    }
+    ParseCommandLine(cmd, argc, argv);
+    SprayExperiment experiment(config);
+    experiment.Run();
     return 0;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("presto-spray", [argc, argv] { return Main(argc, argv); });
 }

@@ -14,6 +14,7 @@
 #include "ns3/flow-generator.h"
 #include "ns3/host-cpu-accounting.h"
 #include "ns3/ideal-fct.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/offload-congestion-control.h"
@@ -31,6 +32,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -110,6 +112,67 @@ ParseTimeNs(const std::string& option, const std::string& text)
                            " is not a time with a unit (examples: 1us, 500ns, 2ms)");
 }
 
+/// Longest --simTime, --drainTime or --warmup, s. ns-3's Time counts int64 ns (+-9.2e9 s);
+/// the arrival window plus the drain must fit with room for the events after it.
+constexpr double MAX_SECONDS = 1e9;
+
+/// \param option its name \param value seconds \param positive whether 0 is refused
+void
+CheckSeconds(const std::string& option, double value, bool positive)
+{
+    std::ostringstream os;
+    if (!std::isfinite(value) || value < 0 || (positive && value == 0))
+    {
+        os << "--" << option << "=" << value << " must be a finite number of seconds "
+           << (positive ? "> 0" : ">= 0");
+    }
+    else if (value > MAX_SECONDS)
+    {
+        os << "--" << option << "=" << value << " is too large: at most " << MAX_SECONDS
+           << " s (ns-3's time spans +-9.2e9 s in ns)";
+    }
+    if (!os.str().empty())
+    {
+        throw PrestoInputError(os.str());
+    }
+}
+
+/// Every text option goes into summary.json, which must be UTF-8: refuse others up front
+/// instead of failing after the run.
+void
+CheckUtf8(const SprayExperimentConfig& c)
+{
+    const std::pair<const char*, const std::string*> options[] = {{"device", &c.device},
+                                                                  {"fidelity", &c.fidelity},
+                                                                  {"cc", &c.cc},
+                                                                  {"classRules", &c.classRules},
+                                                                  {"coraStrategy", &c.coraStrategy},
+                                                                  {"lb", &c.lb},
+                                                                  {"workload", &c.workload},
+                                                                  {"rpcRequest", &c.rpcRequest},
+                                                                  {"rpcResponse", &c.rpcResponse},
+                                                                  {"pattern", &c.pattern},
+                                                                  {"flowFile", &c.flowFile},
+                                                                  {"topology", &c.topology},
+                                                                  {"hostRate", &c.hostRate},
+                                                                  {"coreRate", &c.coreRate},
+                                                                  {"linkDelay", &c.linkDelay},
+                                                                  {"failLinks", &c.failLinks},
+                                                                  {"degradeLinks", &c.degradeLinks},
+                                                                  {"fabric", &c.fabric},
+                                                                  {"buckets", &c.buckets},
+                                                                  {"out", &c.out},
+                                                                  {"label", &c.label}};
+    for (const auto& [name, value] : options)
+    {
+        if (!IsValidUtf8(*value))
+        {
+            throw PrestoInputError(std::string("--") + name + "='" + InputExcerpt(*value) +
+                                   "' is not valid UTF-8 (summary.json holds it as text)");
+        }
+    }
+}
+
 std::vector<uint64_t>
 ParseEdges(const std::string& text)
 {
@@ -122,10 +185,10 @@ ParseEdges(const std::string& text)
         uint64_t e;
         if (!(one >> e) || !one.eof() || e == 0 || (!edges.empty() && e <= edges.back()))
         {
-            throw PrestoInputError("--buckets=" + text +
+            throw PrestoInputError("--buckets=" + InputExcerpt(text) +
                                    ": expected increasing positive byte counts separated by "
                                    "commas, got '" +
-                                   item + "'");
+                                   InputExcerpt(item) + "'");
         }
         edges.push_back(e);
     }
@@ -391,6 +454,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     : m_config(config)
 {
     const auto& c = m_config;
+    CheckUtf8(c);
     RequireOneOf("device", c.device, Devices());
     if (!c.cc.empty())
     {
@@ -465,9 +529,14 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         throw PrestoInputError("--load=" + std::to_string(c.load) + " must be in (0, 1]");
     }
-    if (!(c.simTime > 0) || !(c.drainTime >= 0) || !(c.warmup >= 0) || c.warmup >= c.simTime)
+    CheckSeconds("simTime", c.simTime, true);
+    CheckSeconds("drainTime", c.drainTime, false);
+    CheckSeconds("warmup", c.warmup, false);
+    if (c.warmup >= c.simTime)
     {
-        throw PrestoInputError("need simTime > 0, drainTime >= 0 and 0 <= warmup < simTime");
+        throw PrestoInputError("--warmup=" + std::to_string(c.warmup) +
+                               " must be below --simTime=" + std::to_string(c.simTime) +
+                               " (flows starting before it are not counted)");
     }
     double hostRate = ParseRate("hostRate", c.hostRate);
     double coreRate = ParseRate("coreRate", c.coreRate);
@@ -573,6 +642,42 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
         u->SetStream(WORKLOAD_STREAM);
         m_flows = GenerateFlows(g, *m_cdf, u);
+    }
+    // Every flow's ideal FCT now, from the path it takes on the idle fabric: a flow whose
+    // ideal FCT does not fit in ns-3's time stops the run here, before anything is written.
+    if (!IsRpc())
+    {
+        const WireModel wire = MakeEndpoint(c.device, m_ccType)->GetWireModel();
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<PathHop>> paths;
+        m_records.reserve(m_flows.size());
+        for (const auto& f : m_flows)
+        {
+            auto key = std::make_pair(f.src, f.dst);
+            auto p = paths.find(key);
+            if (p == paths.end())
+            {
+                p = paths.emplace(key, m_topology.BestPath(f.src, f.dst)).first;
+            }
+            FctRecord r;
+            r.flow = f;
+            try
+            {
+                r.idealNs = IdealFctNs(f.sizeBytes, p->second, wire);
+            }
+            catch (const PrestoInputError& e)
+            {
+                std::ostringstream os;
+                os << (c.flowFile.empty() ? "workload '" + c.workload + "'"
+                                          : "--flowFile=" + c.flowFile)
+                   << ": flow " << f.id << " (host " << f.src << " to " << f.dst << ", "
+                   << f.sizeBytes << " bytes): " << e.what();
+                throw PrestoInputError(os.str());
+            }
+            m_records.push_back(r);
+        }
+        std::sort(m_records.begin(), m_records.end(), [](const FctRecord& a, const FctRecord& b) {
+            return a.flow.id < b.flow.id;
+        });
     }
     if (!c.buckets.empty())
     {
@@ -766,28 +871,17 @@ SprayExperiment::Run()
     HostCpuAccounting hostCpu;
     hostCpu.Install(fabric.GetHosts(), fabric.GetHostDevices(), m_flows, endpoint);
 
-    // records in id order; ideal FCT from the path as it is at the flow's start
-    const WireModel wire = endpoint->GetWireModel();
-    m_records.clear();
+    // records in id order, with their ideal FCT, were made by the constructor
+    for (auto& r : m_records)
+    {
+        r.finishNs = -1;
+        r.retxBytes = -1;
+    }
     m_finished = 0;
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<PathHop>> paths;
     for (const auto& f : m_flows)
     {
-        auto key = std::make_pair(f.src, f.dst);
-        auto p = paths.find(key);
-        if (p == paths.end())
-        {
-            p = paths.emplace(key, fabric.GetTopology().BestPath(f.src, f.dst)).first;
-        }
-        FctRecord r;
-        r.flow = f;
-        r.idealNs = IdealFctNs(f.sizeBytes, p->second, wire);
-        m_records.push_back(r);
         Simulator::Schedule(NanoSeconds(f.startNs), &FlowEndpoint::StartFlow, endpoint, f);
     }
-    std::sort(m_records.begin(), m_records.end(), [](const FctRecord& a, const FctRecord& b) {
-        return a.flow.id < b.flow.id;
-    });
 
     Simulator::Stop(Seconds(c.simTime + c.drainTime));
     uint64_t eventsBefore = Simulator::GetEventCount();

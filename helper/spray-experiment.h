@@ -10,6 +10,7 @@
 #include "ns3/flow-endpoint.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/flow-spec.h"
+#include "ns3/input-file.h"
 #include "ns3/object-factory.h"
 #include "ns3/rpc-workload.h"
 #include "ns3/run-report.h"
@@ -90,8 +91,12 @@ struct SprayExperimentConfig
  * \ingroup presto
  * \brief One run of the FCT experiment: fabric, endpoint, workload, records, reports.
  *
- * The constructor validates the whole configuration and reads every input file, throwing
- * PrestoInputError before anything is written; Run() simulates and writes fct.csv,
+ * The constructor validates the whole configuration, reads every input file once (an
+ * InputFileScope: the devices reuse the text the validation read) and computes every flow's
+ * ideal FCT, throwing PrestoInputError before anything is written: text options that are
+ * not UTF-8, --simTime, --drainTime or --warmup that are not finite or above 1e9 s, a
+ * workload asking for more than 10^7 flows, a flow whose ideal FCT is beyond ns-3's time.
+ * Run() simulates and writes fct.csv,
  * summary.json, flows.txt (the workload in HPCC format) and fct.png into the output directory.
  * All of them are byte-identical for the same configuration and seed, except the "speed"
  * object of summary.json (wall-clock measurements).
@@ -166,6 +171,10 @@ class SprayExperiment
     /** \return true for the RPC workload */
     bool IsRpc() const;
 
+    /// every input file (CDF, flow file, rules, Cora program) is read once while the
+    /// experiment lives: validation and the devices share the text (first member: it must
+    /// outlive the reads of the others' construction)
+    InputFileScope m_inputs;
     SprayExperimentConfig m_config;     //!< the run (fidelity and cc resolved)
     TypeId m_ccType;                    //!< congestion control of every host
     FabricTopology m_topology;          //!< built from the config

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Bad input to presto-spray: a clear message naming the file and line (or the option and the
-# valid values), a nonzero exit, and no output directory left behind.
+# valid values), exit status 1 (not a signal: no abort, no core dump), no output directory
+# left behind, and a short message: one line of at most 400 bytes (bad input is quoted as an
+# excerpt, ns-3's --help is not dumped).
 # usage: cli-bad-inputs.sh PRESTO_SPRAY_BINARY SOURCE_DIR
 set -u
 bin=$1
@@ -14,13 +16,23 @@ expect_error() {
     local name=$1 pattern=$2
     shift 2
     rm -rf "$tmp/out"
-    "$bin" --out="$tmp/out" --quiet=1 --plot=0 "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+    timeout 120 "$bin" --out="$tmp/out" --quiet=1 --plot=0 "$@" >"$tmp/stdout" 2>"$tmp/stderr"
     local rc=$?
     if [ $rc -eq 0 ]; then
         echo "FAIL $name: exit status 0"; fail=$((fail + 1)); return
     fi
     if [ $rc -gt 128 ]; then
         echo "FAIL $name: crashed with signal $((rc - 128))"; fail=$((fail + 1)); return
+    fi
+    if [ $rc -ne 1 ]; then
+        echo "FAIL $name: exit status $rc, expected 1"; fail=$((fail + 1)); return
+    fi
+    local lines bytes
+    lines=$(wc -l <"$tmp/stderr")
+    bytes=$(wc -c <"$tmp/stderr")
+    if [ "$lines" -gt 1 ] || [ "$bytes" -gt 400 ]; then
+        echo "FAIL $name: message of $lines lines, $bytes bytes:"; head -c 600 "$tmp/stderr"
+        fail=$((fail + 1)); return
     fi
     if ! grep -Eq -- "$pattern" "$tmp/stderr"; then
         echo "FAIL $name: message does not match '$pattern':"; cat "$tmp/stderr"
@@ -77,6 +89,61 @@ expect_error "cora malformed program file" "broken.cora:2" --device=cora --ns3::
 printf 'program other\nelement T key=flow entries=10 entry_bytes=8 instructions=5\nbranch http stateless=1 T\n' >"$tmp/nottcp.cora"
 expect_error "cora program without a tcp branch" "branch named tcp" --device=cora --ns3::CoraNetDevice::Program="$tmp/nottcp.cora"
 expect_error "cora thresholds inverted" "UnderloadThreshold" --device=cora --ns3::CoraNetDevice::UnderloadThreshold=0.95
+
+# Attributes and options: one line naming the argument and what is valid, not the --help
+expect_error "MaxConnections=0: name, value, range" "MaxConnections=0 is not valid for ns3::OffloadNetDevice::MaxConnections .*expected uint32_t 1:" --ns3::OffloadNetDevice::MaxConnections=0
+expect_error "unknown attribute" "ns3::OffloadNetDevice has no attribute Bogus" --ns3::OffloadNetDevice::Bogus=1
+expect_error "unknown class" "there is no class ns3::NoSuchThing" --ns3::NoSuchThing::Attr=1
+expect_error "enum attribute" "LoadBalancing=random is not valid.*expected Ecmp\|Spray\|SprayRr\|Flowlet" --ns3::FabricSwitch::LoadBalancing=random
+expect_error "option that does not parse" "invalid command-line argument --drainTime=inf \(--PrintHelp" --drainTime=inf
+
+# Issue 13, inputs: every reproducer stops before the output folder exists, with its place.
+expect_error "--simTime beyond ns-3's time" "simTime=1e\+10 is too large" --simTime=1e10
+expect_error "--drainTime beyond ns-3's time" "drainTime=2e\+09 is too large" --drainTime=2e9
+expect_error "--warmup beyond ns-3's time" "warmup=5e\+09 is too large" --warmup=5e9
+expect_error "--warmup not below --simTime" "warmup=0.02.*simTime=0.01" --warmup=0.02 --simTime=0.01
+expect_error "--label not UTF-8" "label='caf.xe9' is not valid UTF-8" --label="$(printf 'caf\xe9')"
+expect_error "--load above 1" "load=1.5.*must be in \(0, 1\]" --load=1.5
+printf '4294967295\n0 1 3 100 1000 0.0\n1 2 3 100 1000 0.0\n' >"$tmp/count.txt"
+expect_error "flow count 4294967295, two flows" "count.txt', line 3: file ends after 2 flows, but line 1 announces 4294967295" --flowFile="$tmp/count.txt"
+printf '2\n0 1 3 100 1000 0.0\n0 1 3 100 11500000000000000000 0.0\n' >"$tmp/hugeflow.txt"
+expect_error "flow size >= 1.15e19" "hugeflow.txt', line 3: cannot parse size" --flowFile="$tmp/hugeflow.txt"
+printf '1\n0 1 3 100 9007199254740992 0.0\n' >"$tmp/slowflow.txt"
+expect_error "ideal FCT beyond int64 ns" "slowflow.txt: flow 0 .*ideal FCT" --flowFile="$tmp/slowflow.txt" --hostRate=1Mbps
+printf '0 0\n1000 0.5\n1e20 1\n' >"$tmp/huge.cdf"
+expect_error "CDF size above 2^64" "huge.cdf', line 3: size '1e20' above the largest flow" --workload="$tmp/huge.cdf"
+printf '1e-300 1\n' >"$tmp/tiny.cdf"
+expect_error "CDF with a tiny mean" "tiny.cdf' has mean 1e-300 bytes, below 1 byte" --workload="$tmp/tiny.cdf"
+printf '0 0\n0 1\n' >"$tmp/zero.cdf"
+expect_error "CDF with mean 0" "zero.cdf' has mean 0 bytes" --workload="$tmp/zero.cdf"
+printf '1 1\n' >"$tmp/one.cdf"
+expect_error "CDF asking for 10^8 flows" "one.cdf' \(mean 1 bytes\).*needs about 100000000 flows, more than the limit of 10000000" --workload="$tmp/one.cdf"
+{ printf '0 0\n'; head -c 2000000 /dev/zero | tr '\0' '7'; printf ' 1\n'; } >"$tmp/longline.cdf"
+expect_error "2 MB line in a CDF" "longline.cdf', line 2: line longer than 4096 characters" --workload="$tmp/longline.cdf"
+{ printf '0 0\n'; head -c 3000 /dev/zero | tr '\0' '7'; printf 'x 1\n'; } >"$tmp/longtoken.cdf"
+expect_error "3000-character token in a CDF" "longtoken.cdf', line 2: cannot parse size '7777.*\(3001 characters\)" --workload="$tmp/longtoken.cdf"
+printf 'program locks\nelement T key=flow entries=10 entry_bytes=8 instructions=5 locks=2147483648 lock_accesses=1\nbranch tcp stateless=1 T\n' >"$tmp/locks.cora"
+expect_error "cora locks=2147483648" "locks.cora:2: .*2147483648 locks, more than 1048576" --device=cora --ns3::CoraNetDevice::Program="$tmp/locks.cora"
+printf 'program heavy\nelement T key=flow entries=10 entry_bytes=8 instructions=5\nbranch tcp stateless=1e12 T\n' >"$tmp/stateless.cora"
+expect_error "cora stateless=1e12" "stateless.cora:3: .*stateless instructions must be finite and in \[0, 1e\+07\]" --device=cora --ns3::CoraNetDevice::Program="$tmp/stateless.cora"
+printf 'program acc\nelement T key=flow entries=10 entry_bytes=8 instructions=1e300 access=EMEM/read/bulk/4:1\nbranch tcp stateless=1 T\n' >"$tmp/instr.cora"
+expect_error "cora instructions=1e300" "instr.cora:2: .*instructions must be finite and in \[0, 1e\+07\]" --device=cora --ns3::CoraNetDevice::Program="$tmp/instr.cora"
+
+# --classRules=/dev/stdin: the rules are read once and used by every device (they were read by
+# the check, then found empty by the devices, which ran without rules)
+rm -rf "$tmp/out"
+printf 'default 0\n100 1 dport=100\n' | timeout 120 "$bin" --out="$tmp/out" --quiet=1 --plot=0 \
+    --device=presto --fidelity=2,0 --classRules=/dev/stdin --simTime=0.002 >"$tmp/stdout" 2>"$tmp/stderr"
+# summary.json's "nic"."pipeline": one object per class, keys sorted ("class", "connections")
+flat=$(tr -d ' \n' <"$tmp/out/summary.json" 2>/dev/null)
+if grep -q '"class":0,"connections":0,' <<<"$flat" &&
+    grep -Eq '"class":1,"connections":[1-9][0-9]*,' <<<"$flat"; then
+    echo "ok   --classRules=/dev/stdin: every connection in class 1, as the rules say"
+    pass=$((pass + 1))
+else
+    echo "FAIL --classRules=/dev/stdin: the rules were not applied"; cat "$tmp/stderr"
+    fail=$((fail + 1))
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -3,6 +3,7 @@
  */
 #include "run-report.h"
 
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
 
@@ -114,11 +115,11 @@ class FctCsvParser
         const auto res = std::from_chars(first, last, value);
         if (field.empty() || res.ec == std::errc::invalid_argument || res.ptr != last)
         {
-            Fail(std::string(name) + " '" + field + "' is not a whole number");
+            Fail(std::string(name) + " '" + InputExcerpt(field) + "' is not a whole number");
         }
         if (res.ec == std::errc::result_out_of_range)
         {
-            Fail(std::string(name) + " '" + field + "' is out of range");
+            Fail(std::string(name) + " '" + InputExcerpt(field) + "' is out of range");
         }
         return value;
     }
@@ -131,7 +132,7 @@ class FctCsvParser
         const auto res = std::from_chars(field.data(), last, value);
         if (field.empty() || res.ec != std::errc() || res.ptr != last || !std::isfinite(value))
         {
-            Fail(std::string(name) + " '" + field + "' is not a finite number");
+            Fail(std::string(name) + " '" + InputExcerpt(field) + "' is not a finite number");
         }
         return value;
     }

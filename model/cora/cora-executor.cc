@@ -239,16 +239,44 @@ CoraExecutor::Serve(Fifo& q, double t, double s)
 void
 CoraExecutor::AddBusy(double from, double to)
 {
+    // Partial buckets at the ends get an entry each; the whole buckets between them are one
+    // run, so a packet that holds the NIC for a long time (a huge instruction count, a tiny
+    // NicRateScale) costs O(1) entries instead of one per bucket.
     const auto b = static_cast<double>(m_cfg.utilBucketNs);
     auto i = static_cast<int64_t>(std::floor(from / b));
     while (from < to)
     {
         const double edge = static_cast<double>(i + 1) * b;
+        if (from == static_cast<double>(i) * b && to >= edge)
+        {
+            const auto j = static_cast<int64_t>(std::floor(to / b)); // i..j-1 are whole
+            AddBusyRun(i, j);
+            from = static_cast<double>(j) * b;
+            i = j;
+            continue;
+        }
         const double end = std::min(edge, to);
         m_busy[i] += end - from;
         from = end;
         ++i;
     }
+}
+
+void
+CoraExecutor::AddBusyRun(int64_t first, int64_t end)
+{
+    // The NIC is one FIFO server: busy intervals do not overlap, so a run extends the last
+    // one or starts after it (an overlap, which only rounding could make, is merged).
+    if (!m_busyRuns.empty())
+    {
+        auto last = std::prev(m_busyRuns.end());
+        if (last->first <= first && first <= last->second)
+        {
+            last->second = std::max(last->second, end);
+            return;
+        }
+    }
+    m_busyRuns.emplace(first, end);
 }
 
 double
@@ -269,6 +297,36 @@ CoraExecutor::WindowSum(const std::map<int64_t, double>& rec, int64_t from, int6
     return sum;
 }
 
+double
+CoraExecutor::BusyRunSum(int64_t from, int64_t to) const
+{
+    // A whole bucket holds b ns of work spread over it: its share of the window is the
+    // overlap, so a run contributes the overlap of its span with the window.
+    const int64_t b = m_cfg.utilBucketNs;
+    auto it = m_busyRuns.upper_bound(from / b);
+    if (it != m_busyRuns.begin())
+    {
+        --it;
+    }
+    double sum = 0;
+    for (; it != m_busyRuns.end() && it->first * b < to; ++it)
+    {
+        const int64_t lo = std::max(from, it->first * b);
+        const int64_t hi = std::min(to, it->second * b);
+        if (hi > lo)
+        {
+            sum += static_cast<double>(hi - lo);
+        }
+    }
+    return sum;
+}
+
+std::size_t
+CoraExecutor::GetBusyRecordEntries() const
+{
+    return m_busy.size() + m_busyRuns.size();
+}
+
 void
 CoraExecutor::PruneHistory(int64_t now)
 {
@@ -276,6 +334,15 @@ CoraExecutor::PruneHistory(int64_t now)
     while (!m_busy.empty() && m_busy.begin()->first < oldest)
     {
         m_busy.erase(m_busy.begin());
+    }
+    while (!m_busyRuns.empty() && m_busyRuns.begin()->first < oldest)
+    {
+        const int64_t end = m_busyRuns.begin()->second;
+        m_busyRuns.erase(m_busyRuns.begin());
+        if (end > oldest)
+        {
+            m_busyRuns.emplace(oldest, end); // the part still inside the history
+        }
     }
     while (!m_offered.empty() && m_offered.begin()->first < oldest)
     {
@@ -290,7 +357,8 @@ CoraExecutor::GetNicUtilisation(int64_t fromNs, int64_t toNs) const
     {
         return 0;
     }
-    const double u = WindowSum(m_busy, fromNs, toNs) / static_cast<double>(toNs - fromNs);
+    const double u = (WindowSum(m_busy, fromNs, toNs) + BusyRunSum(fromNs, toNs)) /
+                     static_cast<double>(toNs - fromNs);
     return std::clamp(u, 0.0, 1.0);
 }
 

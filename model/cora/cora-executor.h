@@ -287,6 +287,11 @@ class CoraExecutor
     bool Release(int64_t nowNs, uint32_t block, uint64_t key);
     /// \param block block \param key aggregate key \return packets of it a full lock dropped
     uint64_t GetPairLockDrops(uint32_t block, uint64_t key) const;
+    /**
+     * \return entries of the NIC busy-time record: at most a few per packet in the system
+     * and per bucket of history, however long a packet holds the NIC
+     */
+    std::size_t GetBusyRecordEntries() const;
     /// \return the configuration
     const CoraExecutorConfig& GetConfig() const;
     /// \return the program
@@ -341,8 +346,12 @@ class CoraExecutor
     static double Serve(Fifo& q, double t, double s);
     /// \param from start \param to end: add NIC busy time, ns
     void AddBusy(double from, double to);
+    /// \param first first whole bucket \param end one past the last: add a run of busy buckets
+    void AddBusyRun(int64_t first, int64_t end);
     /// \param rec record \param from window \param to window \return sum over the window
     double WindowSum(const std::map<int64_t, double>& rec, int64_t from, int64_t to) const;
+    /// \param from window \param to window \return busy ns of the runs inside the window
+    double BusyRunSum(int64_t from, int64_t to) const;
     /// \param now time: drop busy-time buckets older than the history
     void PruneHistory(int64_t now);
     /// \param bytes entry size \param now time \return true if the entry fits and the NIC is not
@@ -360,7 +369,8 @@ class CoraExecutor
     std::map<std::pair<uint32_t, uint32_t>, Fifo> m_locks; //!< (block, lock) -> server
     std::vector<Fifo> m_cores;                             //!< host cores
     mutable std::map<std::pair<uint32_t, std::vector<bool>>, Rates> m_rates; //!< rate cache
-    std::map<int64_t, double> m_busy;          //!< bucket -> NIC busy ns
+    std::map<int64_t, double> m_busy;          //!< bucket -> NIC busy ns (partly busy buckets)
+    std::map<int64_t, int64_t> m_busyRuns;     //!< first bucket -> one past the last, all busy
     std::map<int64_t, double> m_offered;       //!< bucket -> NIC work offered, ns
     std::multimap<int64_t, PairKey> m_pending; //!< commit time -> migrating pair
     int64_t m_now{0};                          //!< latest time seen

@@ -3,8 +3,10 @@
  */
 #include "cora-program-file.h"
 
+#include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -44,6 +46,13 @@ class LineError
     std::string m_prefix; //!< "file:line: "
 };
 
+/// \param s a piece of the input \return it quoted as messages show it (at most 80 characters)
+std::string
+Q(const std::string& s)
+{
+    return "'" + InputExcerpt(s) + "'";
+}
+
 /// \param text line without its comment \return its white-space separated tokens
 std::vector<std::string>
 Tokenize(const std::string& text)
@@ -66,7 +75,7 @@ ParseUnsigned(const LineError& err, const std::string& what, const std::string& 
         !s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() <= 19;
     if (!digits)
     {
-        err.Throw(what + " '" + s + "' is not a non-negative integer");
+        err.Throw(what + " " + Q(s) + " is not a non-negative integer (at most 19 digits)");
     }
     return std::stoull(s);
 }
@@ -81,7 +90,7 @@ ParseCount(const LineError& err, const std::string& what, const std::string& s)
     const double v = std::strtod(begin, &end);
     if (s.empty() || end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < 0)
     {
-        err.Throw(what + " '" + s + "' is not a finite non-negative number");
+        err.Throw(what + " " + Q(s) + " is not a finite non-negative number");
     }
     return v;
 }
@@ -98,7 +107,7 @@ ParseKey(const LineError& err, const std::string& s)
             return k;
         }
     }
-    err.Throw("unknown key '" + s + "' (valid: flow, src_ip, dst_ip, global)");
+    err.Throw("unknown key " + Q(s) + " (valid: flow, src_ip, dst_ip, global)");
 }
 
 /// \param err where \param s "<MEM>/<op>/<mode>/<width>:<per-packet>" \return the access
@@ -108,7 +117,7 @@ ParseAccess(const LineError& err, const std::string& s)
     const auto colon = s.find(':');
     if (colon == std::string::npos)
     {
-        err.Throw("access '" + s + "' must be <MEM>/<read|write>/<atomic|bulk>/<width>:<count>");
+        err.Throw("access " + Q(s) + " must be <MEM>/<read|write>/<atomic|bulk>/<width>:<count>");
     }
     std::vector<std::string> parts;
     std::istringstream is(s.substr(0, colon));
@@ -119,7 +128,7 @@ ParseAccess(const LineError& err, const std::string& s)
     }
     if (parts.size() != 4)
     {
-        err.Throw("access '" + s + "' must be <MEM>/<read|write>/<atomic|bulk>/<width>:<count>");
+        err.Throw("access " + Q(s) + " must be <MEM>/<read|write>/<atomic|bulk>/<width>:<count>");
     }
     CoraAccessCount acc;
     const std::map<std::string, CoraMemoryType> mems{{"CLS", CoraMemoryType::CLS},
@@ -129,8 +138,8 @@ ParseAccess(const LineError& err, const std::string& s)
     auto mem = mems.find(parts[0]);
     if (mem == mems.end())
     {
-        err.Throw("access '" + s + "': unknown memory type '" + parts[0] +
-                  "' (valid: CLS, CTM, IMEM, EMEM)");
+        err.Throw("access " + Q(s) + ": unknown memory type " + Q(parts[0]) +
+                  " (valid: CLS, CTM, IMEM, EMEM)");
     }
     acc.kind.memory = mem->second;
     if (parts[1] == "read" || parts[1] == "write")
@@ -139,7 +148,8 @@ ParseAccess(const LineError& err, const std::string& s)
     }
     else
     {
-        err.Throw("access '" + s + "': unknown operation '" + parts[1] + "' (valid: read, write)");
+        err.Throw("access " + Q(s) + ": unknown operation " + Q(parts[1]) +
+                  " (valid: read, write)");
     }
     if (parts[2] == "atomic" || parts[2] == "bulk")
     {
@@ -147,7 +157,7 @@ ParseAccess(const LineError& err, const std::string& s)
     }
     else
     {
-        err.Throw("access '" + s + "': unknown mode '" + parts[2] + "' (valid: atomic, bulk)");
+        err.Throw("access " + Q(s) + ": unknown mode " + Q(parts[2]) + " (valid: atomic, bulk)");
     }
     std::string width = parts[3];
     if (!width.empty() && width.back() == 'B')
@@ -157,7 +167,7 @@ ParseAccess(const LineError& err, const std::string& s)
     const uint64_t w = ParseUnsigned(err, "access width", width);
     if (w < 4 || w > 128 || w % 4 != 0)
     {
-        err.Throw("access '" + s + "': width " + std::to_string(w) +
+        err.Throw("access " + Q(s) + ": width " + std::to_string(w) +
                   " must be a multiple of 4 bytes in [4, 128]");
     }
     acc.kind.widthBytes = static_cast<uint32_t>(w);
@@ -181,7 +191,7 @@ ParseElement(const LineError& err, const std::vector<std::string>& tokens)
         const auto eq = tokens[i].find('=');
         if (eq == std::string::npos || eq == 0)
         {
-            err.Throw("element '" + e.name + "': expected key=value, got '" + tokens[i] + "'");
+            err.Throw("element " + Q(e.name) + ": expected key=value, got " + Q(tokens[i]));
         }
         const std::string k = tokens[i].substr(0, eq);
         const std::string v = tokens[i].substr(eq + 1);
@@ -193,32 +203,32 @@ ParseElement(const LineError& err, const std::vector<std::string>& tokens)
         if (k != "key" && k != "entries" && k != "entry_bytes" && k != "instructions" &&
             k != "locks" && k != "lock_accesses")
         {
-            err.Throw("element '" + e.name + "': unknown field '" + k +
-                      "' (valid: key, entries, entry_bytes, instructions, access, locks, "
+            err.Throw("element " + Q(e.name) + ": unknown field " + Q(k) +
+                      " (valid: key, entries, entry_bytes, instructions, access, locks, "
                       "lock_accesses)");
         }
         if (!fields.emplace(k, v).second)
         {
-            err.Throw("element '" + e.name + "': duplicate field '" + k + "'");
+            err.Throw("element " + Q(e.name) + ": duplicate field " + Q(k));
         }
     }
     for (const char* required : {"key", "entries", "entry_bytes", "instructions"})
     {
         if (fields.count(required) == 0)
         {
-            err.Throw("element '" + e.name + "': missing field '" + required + "'");
+            err.Throw("element " + Q(e.name) + ": missing field '" + required + "'");
         }
     }
     if (fields.count("locks") != fields.count("lock_accesses"))
     {
-        err.Throw("element '" + e.name + "': locks and lock_accesses go together");
+        err.Throw("element " + Q(e.name) + ": locks and lock_accesses go together");
     }
     e.key = ParseKey(err, fields["key"]);
     e.entries = ParseUnsigned(err, "entries", fields["entries"]);
     const uint64_t entryBytes = ParseUnsigned(err, "entry_bytes", fields["entry_bytes"]);
     if (entryBytes > UINT32_MAX)
     {
-        err.Throw("element '" + e.name + "': entry_bytes " + fields["entry_bytes"] +
+        err.Throw("element " + Q(e.name) + ": entry_bytes " + Q(fields["entry_bytes"]) +
                   " is too large");
     }
     e.entryBytes = static_cast<uint32_t>(entryBytes);
@@ -228,7 +238,7 @@ ParseElement(const LineError& err, const std::vector<std::string>& tokens)
         const uint64_t locks = ParseUnsigned(err, "locks", fields["locks"]);
         if (locks > UINT32_MAX)
         {
-            err.Throw("element '" + e.name + "': locks " + fields["locks"] + " is too large");
+            err.Throw("element " + Q(e.name) + ": locks " + Q(fields["locks"]) + " is too large");
         }
         e.locks = static_cast<uint32_t>(locks);
         e.lockAccessesPerPacket = ParseCount(err, "lock_accesses", fields["lock_accesses"]);
@@ -258,22 +268,22 @@ ParseBranch(const LineError& err, const std::vector<std::string>& tokens)
         const std::string k = tokens[i].substr(0, eq);
         if (k != "stateless")
         {
-            err.Throw("branch '" + b.name + "': unknown field '" + k + "' (valid: stateless)");
+            err.Throw("branch " + Q(b.name) + ": unknown field " + Q(k) + " (valid: stateless)");
         }
         if (haveStateless)
         {
-            err.Throw("branch '" + b.name + "': duplicate field 'stateless'");
+            err.Throw("branch " + Q(b.name) + ": duplicate field 'stateless'");
         }
         haveStateless = true;
         b.statelessInstructions = ParseCount(err, "stateless", tokens[i].substr(eq + 1));
     }
     if (!haveStateless)
     {
-        err.Throw("branch '" + b.name + "': missing field 'stateless'");
+        err.Throw("branch " + Q(b.name) + ": missing field 'stateless'");
     }
     if (b.elements.empty())
     {
-        err.Throw("branch '" + b.name + "': lists no element");
+        err.Throw("branch " + Q(b.name) + ": lists no element");
     }
     return b;
 }
@@ -286,10 +296,20 @@ CoraParseProgram(std::istream& in, const std::string& fileName)
     std::unique_ptr<CoraProgram> program;
     std::string line;
     uint32_t lineNo = 0;
-    while (std::getline(in, line))
+    while (true)
     {
+        const InputLineStatus status = ReadInputLine(in, line);
+        if (status == InputLineStatus::END)
+        {
+            break;
+        }
         ++lineNo;
         const LineError err(fileName, lineNo);
+        if (status == InputLineStatus::TOO_LONG)
+        {
+            err.Throw("line longer than " + std::to_string(INPUT_LINE_MAX) +
+                      " characters, starting " + Q(line));
+        }
         const auto hash = line.find('#');
         const auto tokens = Tokenize(hash == std::string::npos ? line : line.substr(0, hash));
         if (tokens.empty())
@@ -307,13 +327,20 @@ CoraParseProgram(std::istream& in, const std::string& fileName)
             {
                 err.Throw("expected 'program <name>'");
             }
-            program = std::make_unique<CoraProgram>(tokens[1]);
+            try
+            {
+                program = std::make_unique<CoraProgram>(tokens[1]);
+            }
+            catch (const PrestoInputError& e)
+            {
+                err.Throw(e.what());
+            }
             continue;
         }
         if (directive != "element" && directive != "depends" && directive != "branch")
         {
-            err.Throw("unknown directive '" + directive +
-                      "' (valid: program, element, depends, branch)");
+            err.Throw("unknown directive " + Q(directive) +
+                      " (valid: program, element, depends, branch)");
         }
         if (!program)
         {
@@ -349,9 +376,10 @@ CoraParseProgram(std::istream& in, const std::string& fileName)
             err.Throw(msg); // a CoraProgram check: add the place
         }
     }
+    // problems of the program as a whole name the file (no line is to blame)
     if (in.bad())
     {
-        throw PrestoInputError(fileName + ": read error");
+        throw PrestoInputError(fileName + ": read error after line " + std::to_string(lineNo));
     }
     if (!program)
     {
@@ -371,11 +399,8 @@ CoraParseProgram(std::istream& in, const std::string& fileName)
 CoraProgram
 CoraLoadProgramFile(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw PrestoInputError("cannot open Cora program file '" + path + "'");
-    }
+    // read once per InputFileScope: the experiment's check and every device share the text
+    InputTextStream in(ReadInputText(path, "Cora program file"));
     return CoraParseProgram(in, path);
 }
 

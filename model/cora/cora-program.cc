@@ -3,6 +3,7 @@
  */
 #include "cora-program.h"
 
+#include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
 
 #include <algorithm>
@@ -30,17 +31,30 @@ IsNonNegativeFinite(double x)
     return std::isfinite(x) && x >= 0;
 }
 
-/// \param s a name \return true if it is non-empty and has no white space (so files can hold it)
+/// \param s a name \return true if it is non-empty, at most CoraProgramLimits::NAME_CHARS
+/// characters of UTF-8 without white space, control characters or '#' (files and
+/// summary.json can hold it)
 bool
 IsValidName(const std::string& s)
 {
-    if (s.empty())
+    if (s.empty() || s.size() > CoraProgramLimits::NAME_CHARS || !IsValidUtf8(s))
     {
         return false;
     }
     return std::none_of(s.begin(), s.end(), [](unsigned char c) {
-        return std::isspace(c) != 0 || c == '#';
+        return std::isspace(c) != 0 || c < 0x20 || c == 0x7f || c == '#';
     });
+}
+
+/// The rule for names, for messages.
+const char* const NAME_RULE = "name must be 1 to 64 characters of UTF-8, without spaces, "
+                              "control characters or '#'";
+
+/// \param s a name from the input \return it quoted as messages show it
+std::string
+Q(const std::string& s)
+{
+    return "'" + InputExcerpt(s) + "'";
 }
 
 } // namespace
@@ -65,19 +79,28 @@ ToString(CoraFlowKey k)
 CoraProgram::CoraProgram(std::string name)
     : m_name(std::move(name))
 {
+    if (!IsValidName(m_name))
+    {
+        throw PrestoInputError("Cora program " + Q(m_name) + ": " + NAME_RULE);
+    }
 }
 
 void
 CoraProgram::AddElement(const CoraStateElement& e)
 {
-    const std::string where = "Cora program '" + m_name + "': element '" + e.name + "': ";
+    const std::string where = "Cora program '" + m_name + "': element " + Q(e.name) + ": ";
     if (m_finalized)
     {
         throw PrestoInputError(where + "cannot be added after Finalize()");
     }
     if (!IsValidName(e.name))
     {
-        throw PrestoInputError(where + "name must be non-empty, without spaces or '#'");
+        throw PrestoInputError(where + NAME_RULE);
+    }
+    if (m_elements.size() >= CoraProgramLimits::ELEMENTS)
+    {
+        throw PrestoInputError(where + "more than " + std::to_string(CoraProgramLimits::ELEMENTS) +
+                               " elements");
     }
     for (const auto& other : m_elements)
     {
@@ -86,27 +109,46 @@ CoraProgram::AddElement(const CoraStateElement& e)
             throw PrestoInputError(where + "duplicate element name");
         }
     }
+    uint64_t programLocks = 0;
+    for (const auto& other : m_elements)
+    {
+        programLocks += other.locks;
+    }
     std::ostringstream os;
-    if (e.entries < 1)
+    if (e.entries < 1 || e.entries > CoraProgramLimits::ENTRIES)
     {
-        os << "entries must be >= 1 (got " << e.entries << ")";
+        os << "entries must be >= 1 and <= 2^40 (got " << e.entries << ")";
     }
-    else if (e.entryBytes < 1)
+    else if (e.entryBytes < 1 || e.entryBytes > CoraProgramLimits::ENTRY_BYTES)
     {
-        os << "entry bytes must be >= 1 (got " << e.entryBytes << ")";
+        os << "entry bytes must be >= 1 and <= 2^20 (got " << e.entryBytes << ")";
     }
-    else if (!IsNonNegativeFinite(e.instructions))
+    else if (e.entries * e.entryBytes > CoraProgramLimits::STATE_BYTES)
     {
-        os << "instructions must be finite and >= 0 (got " << e.instructions << ")";
+        os << "entries x entry bytes = " << e.entries * e.entryBytes
+           << " bytes, more than 2^50 (1 PiB)";
     }
-    else if (!IsNonNegativeFinite(e.lockAccessesPerPacket))
+    else if (!IsNonNegativeFinite(e.instructions) ||
+             e.instructions > CoraProgramLimits::INSTRUCTIONS)
     {
-        os << "lock accesses per packet must be finite and >= 0 (got " << e.lockAccessesPerPacket
-           << ")";
+        os << "instructions must be finite and in [0, " << CoraProgramLimits::INSTRUCTIONS
+           << "] per packet (got " << e.instructions << ")";
+    }
+    else if (!IsNonNegativeFinite(e.lockAccessesPerPacket) ||
+             e.lockAccessesPerPacket > CoraProgramLimits::ACCESSES)
+    {
+        os << "lock accesses per packet must be finite and in [0, " << CoraProgramLimits::ACCESSES
+           << "] (got " << e.lockAccessesPerPacket << ")";
     }
     else if (e.locks == 0 && e.lockAccessesPerPacket > 0)
     {
         os << "lock accesses per packet " << e.lockAccessesPerPacket << " but no locks";
+    }
+    else if (programLocks + e.locks > CoraProgramLimits::LOCKS)
+    {
+        os << "locks " << e.locks << " bring the program to " << programLocks + e.locks
+           << " locks, more than " << CoraProgramLimits::LOCKS
+           << " (2^20; the allocator keeps a rate per lock)";
     }
     if (!os.str().empty())
     {
@@ -121,11 +163,11 @@ CoraProgram::AddElement(const CoraStateElement& e)
             throw PrestoInputError(where + "access " + acc.kind.ToString() +
                                    ": width must be a multiple of 4 bytes in [4, 128]");
         }
-        if (!IsNonNegativeFinite(acc.perPacket))
+        if (!IsNonNegativeFinite(acc.perPacket) || acc.perPacket > CoraProgramLimits::ACCESSES)
         {
             std::ostringstream msg;
             msg << where << "access " << acc.kind.ToString() << ": count " << acc.perPacket
-                << " must be finite and >= 0";
+                << " must be finite and in [0, " << CoraProgramLimits::ACCESSES << "] per packet";
             throw PrestoInputError(msg.str());
         }
     }
@@ -135,11 +177,16 @@ CoraProgram::AddElement(const CoraStateElement& e)
 void
 CoraProgram::AddDependency(const CoraDependency& d)
 {
-    const std::string where =
-        "Cora program '" + m_name + "': dependency " + d.writer + " -> " + d.reader + ": ";
+    const std::string where = "Cora program '" + m_name + "': dependency " +
+                              InputExcerpt(d.writer) + " -> " + InputExcerpt(d.reader) + ": ";
     if (m_finalized)
     {
         throw PrestoInputError(where + "cannot be added after Finalize()");
+    }
+    if (m_dependencies.size() >= CoraProgramLimits::DEPENDENCIES)
+    {
+        throw PrestoInputError(where + "more than " +
+                               std::to_string(CoraProgramLimits::DEPENDENCIES) + " dependencies");
     }
     for (const auto* name : {&d.writer, &d.reader})
     {
@@ -150,7 +197,7 @@ CoraProgram::AddDependency(const CoraDependency& d)
         }
         if (!found)
         {
-            throw PrestoInputError(where + "unknown element '" + *name + "'");
+            throw PrestoInputError(where + "unknown element " + Q(*name));
         }
     }
     m_dependencies.push_back(d);
@@ -159,14 +206,19 @@ CoraProgram::AddDependency(const CoraDependency& d)
 void
 CoraProgram::AddBranch(const CoraBranch& b)
 {
-    const std::string where = "Cora program '" + m_name + "': branch '" + b.name + "': ";
+    const std::string where = "Cora program '" + m_name + "': branch " + Q(b.name) + ": ";
     if (m_finalized)
     {
         throw PrestoInputError(where + "cannot be added after Finalize()");
     }
     if (!IsValidName(b.name))
     {
-        throw PrestoInputError(where + "name must be non-empty, without spaces or '#'");
+        throw PrestoInputError(where + NAME_RULE);
+    }
+    if (m_branches.size() >= CoraProgramLimits::BRANCHES)
+    {
+        throw PrestoInputError(where + "more than " + std::to_string(CoraProgramLimits::BRANCHES) +
+                               " branches");
     }
     for (const auto& other : m_branches)
     {
@@ -175,11 +227,13 @@ CoraProgram::AddBranch(const CoraBranch& b)
             throw PrestoInputError(where + "duplicate branch name");
         }
     }
-    if (!IsNonNegativeFinite(b.statelessInstructions))
+    if (!IsNonNegativeFinite(b.statelessInstructions) ||
+        b.statelessInstructions > CoraProgramLimits::INSTRUCTIONS)
     {
         std::ostringstream os;
-        os << where << "stateless instructions must be finite and >= 0 (got "
-           << b.statelessInstructions << ")";
+        os << where << "stateless instructions must be finite and in [0, "
+           << CoraProgramLimits::INSTRUCTIONS << "] per packet (got " << b.statelessInstructions
+           << ")";
         throw PrestoInputError(os.str());
     }
     std::set<std::string> seen;
@@ -192,11 +246,11 @@ CoraProgram::AddBranch(const CoraBranch& b)
         }
         if (!found)
         {
-            throw PrestoInputError(where + "unknown element '" + name + "'");
+            throw PrestoInputError(where + "unknown element " + Q(name));
         }
         if (!seen.insert(name).second)
         {
-            throw PrestoInputError(where + "element '" + name + "' listed twice");
+            throw PrestoInputError(where + "element " + Q(name) + " listed twice");
         }
     }
     m_branches.push_back(b);
@@ -378,7 +432,7 @@ CoraProgram::GetElementIndex(const std::string& name) const
             return i;
         }
     }
-    throw PrestoInputError("Cora program '" + m_name + "': no element '" + name + "'");
+    throw PrestoInputError("Cora program '" + m_name + "': no element " + Q(name));
 }
 
 uint32_t
@@ -391,10 +445,17 @@ CoraProgram::GetBranchIndex(const std::string& name) const
         {
             return i;
         }
-        names += (i == 0 ? "" : ", ") + m_branches[i].name;
+        if (i < 10)
+        {
+            names += (i == 0 ? "" : ", ") + m_branches[i].name;
+        }
     }
-    throw PrestoInputError("Cora program '" + m_name + "': no branch '" + name +
-                           "' (branches: " + names + ")");
+    if (m_branches.size() > 10)
+    {
+        names += ", ... (" + std::to_string(m_branches.size()) + " branches)";
+    }
+    throw PrestoInputError("Cora program '" + m_name + "': no branch " + Q(name) +
+                           " (branches: " + names + ")");
 }
 
 const std::vector<uint32_t>&

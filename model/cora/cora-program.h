@@ -6,6 +6,7 @@
 
 #include "cora-perf-model.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,6 +32,27 @@ enum class CoraFlowKey
 
 /// \param k key \return "flow", "src_ip", "dst_ip" or "global"
 std::string ToString(CoraFlowKey k);
+
+/**
+ * \ingroup presto
+ * \brief Limits on a Cora program, checked as it is built (so a program file with an absurd
+ * count is refused at its line instead of making the allocator or the executor allocate
+ * without bound).
+ */
+struct CoraProgramLimits
+{
+    static constexpr std::size_t NAME_CHARS = 64;              //!< program, element, branch names
+    static constexpr uint32_t ELEMENTS = 1024;                 //!< state elements per program
+    static constexpr uint32_t BRANCHES = 1024;                 //!< branches per program
+    static constexpr uint32_t DEPENDENCIES = 16384;            //!< dependencies per program
+    static constexpr uint64_t ENTRIES = uint64_t{1} << 40;     //!< entries of one element
+    static constexpr uint32_t ENTRY_BYTES = 1u << 20;          //!< bytes of one entry
+    static constexpr uint64_t STATE_BYTES = uint64_t{1} << 50; //!< entries x entry bytes
+    /// locks of the whole program (the allocator keeps one rate per lock)
+    static constexpr uint32_t LOCKS = 1u << 20;
+    static constexpr double INSTRUCTIONS = 1e7; //!< per packet: an element's, or stateless
+    static constexpr double ACCESSES = 1e6;     //!< per packet: one access kind, lock accesses
+};
 
 /**
  * \ingroup presto
@@ -107,23 +129,32 @@ struct CoraStateBlock
 class CoraProgram
 {
   public:
-    /// \param name program name, used in messages and reports
+    /**
+     * \param name program name, used in messages and reports (a valid name: 1 to 64
+     *        characters of UTF-8 without white space, control characters or '#')
+     * \throws PrestoInputError on an invalid name
+     */
     explicit CoraProgram(std::string name = "program");
 
     /**
-     * \param e element (name unique and non-empty, entries >= 1, entryBytes >= 1,
-     *          finite non-negative counts)
-     * \throws PrestoInputError on an invalid or duplicate element, or after Finalize()
+     * \param e element (name valid and unique, counts finite, non-negative and within
+     *          CoraProgramLimits: entries in [1, 2^40], entryBytes in [1, 2^20], their product
+     *          at most 2^50, instructions at most 10^7 and accesses at most 10^6 per packet,
+     *          at most 2^20 locks in the program)
+     * \throws PrestoInputError on an invalid or duplicate element, beyond the limits, or
+     *         after Finalize()
      */
     void AddElement(const CoraStateElement& e);
     /**
      * \param d dependency between two elements already added
-     * \throws PrestoInputError naming the unknown element, or after Finalize()
+     * \throws PrestoInputError naming the unknown element, beyond 16384 dependencies, or after
+     *         Finalize()
      */
     void AddDependency(const CoraDependency& d);
     /**
-     * \param b branch (unique name, known elements, each at most once)
-     * \throws PrestoInputError naming the problem, or after Finalize()
+     * \param b branch (valid unique name, known elements, each at most once, stateless
+     *          instructions at most 10^7 per packet)
+     * \throws PrestoInputError naming the problem, beyond 1024 branches, or after Finalize()
      */
     void AddBranch(const CoraBranch& b);
     /**

@@ -3,13 +3,14 @@
  */
 #include "presto-classifier.h"
 
+#include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
 
 #include <fstream>
 #include <istream>
 #include <sstream>
 
-// Pure logic with no ns-3 dependency (no NS_LOG): compiled alone by the unit tests.
+// Pure logic with no Simulator dependency (no NS_LOG).
 
 namespace ns3
 {
@@ -115,18 +116,19 @@ ParseAddress(const std::string& key,
     uint64_t len = 32;
     if (slash != std::string::npos && !ParseUnsigned(v.substr(slash + 1), 32, len))
     {
-        throw PrestoInputError(Where(origin) + key + "=" + v + ": the prefix length must be 0..32");
+        throw PrestoInputError(Where(origin) + key + "=" + InputExcerpt(v) +
+                               ": the prefix length must be 0..32");
     }
     if (!ParseIpv4(v.substr(0, slash), addr))
     {
-        throw PrestoInputError(Where(origin) + key + "=" + v +
+        throw PrestoInputError(Where(origin) + key + "=" + InputExcerpt(v) +
                                ": expected 'any', an IPv4 address a.b.c.d or a prefix "
                                "a.b.c.d/len");
     }
     mask = len == 0 ? 0 : ~uint32_t{0} << (32 - len);
     if ((addr & ~mask) != 0)
     {
-        throw PrestoInputError(Where(origin) + key + "=" + v +
+        throw PrestoInputError(Where(origin) + key + "=" + InputExcerpt(v) +
                                ": the address has bits set beyond the /" + std::to_string(len) +
                                " prefix (did you mean " + Ipv4ToString(addr & mask) + "/" +
                                std::to_string(len) + "?)");
@@ -155,7 +157,7 @@ ParsePorts(const std::string& key,
                                                     ParseUnsigned(v.substr(dash + 1), 65535, b);
     if (!ok)
     {
-        throw PrestoInputError(Where(origin) + key + "=" + v +
+        throw PrestoInputError(Where(origin) + key + "=" + InputExcerpt(v) +
                                ": expected 'any', a port N or a range N-M with ports 0..65535");
     }
     if (dash == std::string::npos)
@@ -164,8 +166,9 @@ ParsePorts(const std::string& key,
     }
     if (a > b)
     {
-        throw PrestoInputError(Where(origin) + key + "=" + v + ": the range is reversed (" +
-                               std::to_string(a) + " > " + std::to_string(b) + ")");
+        throw PrestoInputError(Where(origin) + key + "=" + InputExcerpt(v) +
+                               ": the range is reversed (" + std::to_string(a) + " > " +
+                               std::to_string(b) + ")");
     }
     lo = static_cast<uint16_t>(a);
     hi = static_cast<uint16_t>(b);
@@ -331,14 +334,14 @@ PrestoClassifier::ParseRule(const std::string& line, const std::string& origin)
     const bool neg = !p.empty() && p[0] == '-';
     if (!ParseUnsigned(neg ? p.substr(1) : p, neg ? 2147483648ULL : 2147483647ULL, mag))
     {
-        throw PrestoInputError(Where(origin) + "priority '" + p +
+        throw PrestoInputError(Where(origin) + "priority '" + InputExcerpt(p) +
                                "' is not an integer in -2147483648..2147483647");
     }
     r.priority = neg ? static_cast<int32_t>(-static_cast<int64_t>(mag)) : static_cast<int32_t>(mag);
     uint64_t cls = 0;
     if (!ParseUnsigned(t[1], 0xffffffffULL, cls))
     {
-        throw PrestoInputError(Where(origin) + "class '" + t[1] +
+        throw PrestoInputError(Where(origin) + "class '" + InputExcerpt(t[1]) +
                                "' is not a non-negative integer");
     }
     r.classIndex = static_cast<uint32_t>(cls);
@@ -348,7 +351,7 @@ PrestoClassifier::ParseRule(const std::string& line, const std::string& origin)
         const size_t eq = t[i].find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == t[i].size())
         {
-            throw PrestoInputError(Where(origin) + "'" + t[i] +
+            throw PrestoInputError(Where(origin) + "'" + InputExcerpt(t[i]) +
                                    "' is not key=value (keys: src dst proto sport dport dscp)");
         }
         const std::string k = t[i].substr(0, eq);
@@ -357,7 +360,8 @@ PrestoClassifier::ParseRule(const std::string& line, const std::string& origin)
         {
             if (s == k)
             {
-                throw PrestoInputError(Where(origin) + "key '" + k + "' is given twice");
+                throw PrestoInputError(Where(origin) + "key '" + InputExcerpt(k) +
+                                       "' is given twice");
             }
         }
         seen.push_back(k);
@@ -395,7 +399,7 @@ PrestoClassifier::ParseRule(const std::string& line, const std::string& origin)
             }
             else if (!r.anyProtocol && !ParseUnsigned(v, 255, n))
             {
-                throw PrestoInputError(Where(origin) + "proto=" + v +
+                throw PrestoInputError(Where(origin) + "proto=" + InputExcerpt(v) +
                                        ": expected any, tcp, udp, icmp or 0..255");
             }
             r.protocol = static_cast<uint8_t>(n);
@@ -406,13 +410,14 @@ PrestoClassifier::ParseRule(const std::string& line, const std::string& origin)
             r.anyDscp = v == "any";
             if (!r.anyDscp && !ParseUnsigned(v, 63, n))
             {
-                throw PrestoInputError(Where(origin) + "dscp=" + v + ": expected any or 0..63");
+                throw PrestoInputError(Where(origin) + "dscp=" + InputExcerpt(v) +
+                                       ": expected any or 0..63");
             }
             r.dscp = static_cast<uint8_t>(n);
         }
         else
         {
-            throw PrestoInputError(Where(origin) + "unknown key '" + k +
+            throw PrestoInputError(Where(origin) + "unknown key '" + InputExcerpt(k) +
                                    "' (keys: src dst proto sport dport dscp)");
         }
     }
@@ -425,10 +430,20 @@ PrestoClassifier::LoadRules(std::istream& in, const std::string& sourceName)
     std::string line;
     uint32_t lineNo = 0;
     uint32_t added = 0;
-    while (std::getline(in, line))
+    while (true)
     {
+        const InputLineStatus status = ReadInputLine(in, line);
+        if (status == InputLineStatus::END)
+        {
+            break;
+        }
         ++lineNo;
         const std::string origin = sourceName + ":" + std::to_string(lineNo);
+        if (status == InputLineStatus::TOO_LONG)
+        {
+            throw PrestoInputError(origin + ": line longer than " + std::to_string(INPUT_LINE_MAX) +
+                                   " characters, starting '" + InputExcerpt(line) + "'");
+        }
         const std::vector<std::string> t = Tokens(StripComment(line));
         if (t.empty())
         {
@@ -463,11 +478,13 @@ PrestoClassifier::LoadRules(std::istream& in, const std::string& sourceName)
 uint32_t
 PrestoClassifier::LoadRulesFromFile(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
+    // read once per InputFileScope: the experiment's check and every device share the text
+    auto text = TryReadInputText(path, "classifier rule file");
+    if (!text)
     {
         throw PrestoInputError(path + ": cannot open the classifier rule file");
     }
+    InputTextStream in(text);
     return LoadRules(in, path);
 }
 

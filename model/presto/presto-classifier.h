@@ -77,7 +77,10 @@ struct PrestoClassRule
  * Keys: `src`, `dst` (`any`, `a.b.c.d` or `a.b.c.d/len`, no host bits beyond the prefix),
  * `proto` (`any`, `tcp`, `udp`, `icmp` or 0..255), `sport`, `dport` (`any`, `N` or `N-M`,
  * 0..65535), `dscp` (`any` or 0..63). A key left out matches anything. `default C` sets the
- * default class. Every error throws PrestoInputError naming the source and the line.
+ * default class. Every error throws PrestoInputError naming the source and the line, quoting
+ * at most 80 characters of the bad input; a line longer than INPUT_LINE_MAX (4096)
+ * characters is refused. A rules file is read through ReadInputText (at most 16 MiB; read
+ * once per InputFileScope, a pipe such as `/dev/stdin` once per process).
  *
  * Classification allocates nothing: one PHV and one execution record are reused.
  */

@@ -3,6 +3,7 @@
  */
 #include "flow-file.h"
 
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
 
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string_view>
 
 namespace ns3
 {
@@ -26,6 +28,12 @@ namespace
 {
 
 constexpr int64_t NS_PER_S = 1000000000;
+
+/// Most flows reserved from the count line before they are read.
+constexpr uint64_t RESERVE_FLOWS_MAX = uint64_t{1} << 20;
+
+/// Largest flow file read from a pipe, whose text is kept (a regular file is streamed).
+constexpr uint64_t FLOW_FILE_PIPE_MAX_BYTES = uint64_t{1} << 30;
 
 std::string
 Where(const std::string& source, uint64_t line)
@@ -38,15 +46,27 @@ Where(const std::string& source, uint64_t line)
 /// Whole token as an unsigned integer no larger than maxValue (digits only: no sign, no
 /// fraction, so "1.5" or "-1" are refused instead of being silently truncated).
 bool
-ParseUnsigned(const std::string& token, uint64_t maxValue, uint64_t& value)
+ParseUnsigned(std::string_view token, uint64_t maxValue, uint64_t& value)
 {
-    if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos)
+    if (token.empty())
     {
         return false;
     }
-    errno = 0;
-    value = std::strtoull(token.c_str(), nullptr, 10);
-    return errno != ERANGE && value <= maxValue;
+    value = 0;
+    for (const char c : token)
+    {
+        if (c < '0' || c > '9')
+        {
+            return false;
+        }
+        const auto digit = static_cast<uint64_t>(c - '0');
+        if (digit > maxValue || value > (maxValue - digit) / 10)
+        {
+            return false; // value * 10 + digit > maxValue, checked without overflow
+        }
+        value = value * 10 + digit;
+    }
+    return true;
 }
 
 /// Start time in seconds to ns. Plain decimals are converted digit by digit so that the
@@ -54,7 +74,7 @@ ParseUnsigned(const std::string& token, uint64_t maxValue, uint64_t& value)
 /// through a double. Returns false if the token is not a number; negative values are
 /// returned as such for the caller to report.
 bool
-ParseSeconds(const std::string& token, int64_t& ns)
+ParseSeconds(std::string_view token, int64_t& ns)
 {
     size_t pos = 0;
     bool negative = false;
@@ -68,8 +88,8 @@ ParseSeconds(const std::string& token, int64_t& ns)
     {
         ++pos;
     }
-    const std::string intPart = token.substr(intBegin, pos - intBegin);
-    std::string fracPart;
+    const std::string_view intPart = token.substr(intBegin, pos - intBegin);
+    std::string_view fracPart;
     bool plain = true;
     if (pos < token.size() && token[pos] == '.')
     {
@@ -108,7 +128,8 @@ ParseSeconds(const std::string& token, int64_t& ns)
         ns = negative ? -ns : ns;
         return true;
     }
-    const char* begin = token.c_str();
+    const std::string copy(token); // strtod needs a terminated string
+    const char* begin = copy.c_str();
     char* end = nullptr;
     errno = 0;
     const double s = std::strtod(begin, &end);
@@ -121,17 +142,39 @@ ParseSeconds(const std::string& token, int64_t& ns)
     return true;
 }
 
-std::vector<std::string>
-Tokens(const std::string& line)
+/// White-space separated tokens of a line (as operator>> splits them), without copying
+/// the characters.
+void
+Tokens(const std::string& line, std::vector<std::string_view>& tokens)
 {
-    std::istringstream fields(line);
-    std::vector<std::string> tokens;
-    std::string token;
-    while (fields >> token)
+    tokens.clear();
+    const char* s = line.data();
+    const std::size_t n = line.size();
+    std::size_t i = 0;
+    while (i < n)
     {
-        tokens.push_back(token);
+        while (i < n && std::isspace(static_cast<unsigned char>(s[i])))
+        {
+            ++i;
+        }
+        const std::size_t begin = i;
+        while (i < n && !std::isspace(static_cast<unsigned char>(s[i])))
+        {
+            ++i;
+        }
+        if (i > begin)
+        {
+            tokens.emplace_back(s + begin, i - begin);
+        }
     }
-    return tokens;
+}
+
+/// \return a token as an error message quotes it: '...', at most INPUT_EXCERPT_MAX
+/// characters
+std::string
+Quote(std::string_view token)
+{
+    return "'" + InputExcerpt(std::string(token)) + "'";
 }
 
 } // namespace
@@ -142,13 +185,25 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
     NS_LOG_FUNCTION(sourceName << nHosts);
     std::vector<FlowSpec> flows;
     std::string line;
+    std::vector<std::string_view> tokens;
     uint64_t lineNo = 0;
     uint64_t countLine = 0;
     uint64_t count = 0;
-    while (std::getline(in, line))
+    while (true)
     {
+        const InputLineStatus status = ReadInputLine(in, line);
+        if (status == InputLineStatus::END)
+        {
+            break;
+        }
         ++lineNo;
-        const auto tokens = Tokens(line);
+        if (status == InputLineStatus::TOO_LONG)
+        {
+            throw PrestoInputError(Where(sourceName, lineNo) + "line longer than " +
+                                   std::to_string(INPUT_LINE_MAX) + " characters, starting " +
+                                   Quote(line));
+        }
+        Tokens(line, tokens);
         if (tokens.empty() || tokens[0][0] == '#')
         {
             continue;
@@ -157,18 +212,21 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         {
             if (!ParseUnsigned(tokens[0], std::numeric_limits<uint32_t>::max(), count))
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse flow count '" +
-                                       tokens[0] +
-                                       "' (the first line holds the number of "
-                                       "flows)");
+                throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse flow count " +
+                                       Quote(tokens[0]) +
+                                       " (the first line holds the number of flows, at most " +
+                                       std::to_string(std::numeric_limits<uint32_t>::max()) + ")");
             }
             if (tokens.size() > 1)
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" +
-                                       tokens[1] + "' after the flow count");
+                throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage " +
+                                       Quote(tokens[1]) + " after the flow count");
             }
             countLine = lineNo;
-            flows.reserve(count);
+            // The count is a claim: reserve for at most 2^20 flows (40 MB of address space,
+            // resident only as the flows are read), so a file announcing 4294967295 flows
+            // and holding three costs three; a longer file grows the vector as it is read.
+            flows.reserve(std::min<uint64_t>(count, RESERVE_FLOWS_MAX));
             continue;
         }
         if (flows.size() == count)
@@ -181,36 +239,41 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         if (tokens.size() < 6)
         {
             throw PrestoInputError(Where(sourceName, lineNo) +
-                                   "expected 'src dst priority dport size start_s', got '" + line +
-                                   "'");
+                                   "expected 'src dst priority dport size start_s', got " +
+                                   Quote(line));
         }
         if (tokens.size() > 6)
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" + tokens[6] +
-                                   "' after 'src dst priority dport size start_s'");
+            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage " +
+                                   Quote(tokens[6]) +
+                                   " after 'src dst priority dport size start_s'");
         }
         static const char* const names[] = {"src", "dst", "priority", "dport", "size"};
         static const uint64_t limits[] = {std::numeric_limits<uint32_t>::max(),
                                           std::numeric_limits<uint32_t>::max(),
                                           std::numeric_limits<uint32_t>::max(),
                                           std::numeric_limits<uint16_t>::max(),
-                                          std::numeric_limits<uint64_t>::max()};
+                                          MAX_FLOW_BYTES};
         uint64_t v[5];
         for (size_t i = 0; i < 5; ++i)
         {
             if (!ParseUnsigned(tokens[i], limits[i], v[i]))
             {
                 std::ostringstream os;
-                os << Where(sourceName, lineNo) << "cannot parse " << names[i] << " '" << tokens[i]
-                   << "' as an integer in [0, " << limits[i] << "]";
+                os << Where(sourceName, lineNo) << "cannot parse " << names[i] << " "
+                   << Quote(tokens[i]) << " as an integer in [0, " << limits[i] << "]";
+                if (i == 4)
+                {
+                    os << " (2^53 bytes: the largest flow, exact as a double)";
+                }
                 throw PrestoInputError(os.str());
             }
         }
         int64_t startNs = 0;
         if (!ParseSeconds(tokens[5], startNs))
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse start time '" +
-                                   tokens[5] + "' as seconds");
+            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse start time " +
+                                   Quote(tokens[5]) + " as seconds");
         }
         std::ostringstream err;
         if (v[0] >= nHosts)
@@ -231,7 +294,7 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         }
         else if (startNs < 0)
         {
-            err << "negative start time " << tokens[5];
+            err << "negative start time " << Quote(tokens[5]);
         }
         if (!err.str().empty())
         {
@@ -247,6 +310,10 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         f.startNs = startNs;
         flows.push_back(f);
     }
+    if (in.bad())
+    {
+        throw PrestoInputError(Where(sourceName, lineNo) + "read error");
+    }
     if (countLine == 0)
     {
         throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lineNo, 1)) +
@@ -259,6 +326,10 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
            << countLine << " announces " << count;
         throw PrestoInputError(os.str());
     }
+    if (flows.capacity() > flows.size() + flows.size() / 8)
+    {
+        flows.shrink_to_fit(); // grown past the reservation: give back the slack
+    }
     std::stable_sort(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
         return a.startNs < b.startNs;
     });
@@ -270,6 +341,16 @@ std::vector<FlowSpec>
 ReadFlowFile(const std::string& path, uint32_t nHosts)
 {
     NS_LOG_FUNCTION(path << nHosts);
+    if (!IsRegularInputFile(path))
+    {
+        // a pipe (/dev/stdin) can be read once: its text is kept for every later read
+        auto text = TryReadInputText(path, "flow file", FLOW_FILE_PIPE_MAX_BYTES);
+        if (text)
+        {
+            InputTextStream in(text);
+            return ParseFlowFile(in, path, nHosts);
+        }
+    }
     std::ifstream in(path);
     if (!in)
     {

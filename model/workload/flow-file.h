@@ -20,12 +20,17 @@ namespace ns3
  * First non-comment line: the flow count N. Then N lines "src dst priority dport size
  * start_seconds". Flow ids are assigned 0..N-1 in file order; the result is sorted by start
  * time (stable). Throws PrestoInputError naming file and line for: a count that does not
- * match, a field that does not parse, src or dst outside [0, nHosts), src == dst, size 0,
- * a negative start time, trailing garbage on a line. src, dst, priority, dport (<= 65535)
- * and size are unsigned decimal integers; start_seconds in plain decimal notation is
+ * match, a field that does not parse, src or dst outside [0, nHosts), src == dst, size 0 or
+ * above MAX_FLOW_BYTES (2^53), a negative start time, trailing garbage on a line, a line
+ * longer than INPUT_LINE_MAX (4096) characters. src, dst, priority, dport (<= 65535) and
+ * size are unsigned decimal integers; start_seconds in plain decimal notation is
  * converted digit by digit (exact to the ns, rounded half up beyond 9 decimals), other
  * notations such as 1e-3 through a double. Blank lines and lines starting with '#' are
- * ignored; a missing file throws PrestoInputError naming the path.
+ * ignored; a missing file throws PrestoInputError naming the path. Memory follows the
+ * lines actually read, whatever the count line claims; messages quote at most 80
+ * characters of a bad line. A regular file is streamed; a pipe (`/dev/stdin`, up to 1 GiB)
+ * is read once and its text kept, so that reading the same path again gives the same
+ * flows.
  *
  * \param path the file
  * \param nHosts number of hosts in the fabric

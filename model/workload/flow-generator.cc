@@ -3,9 +3,11 @@
  */
 #include "flow-generator.h"
 
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -143,10 +145,15 @@ GenerateFlows(const FlowGeneratorConfig& config,
         throw PrestoInputError("flow generator: no uniform random stream given");
     }
     const double meanBytes = sizes.MeanBytes();
-    if (!(meanBytes > 0))
+    if (!(meanBytes >= 1))
     {
-        throw PrestoInputError("flow generator: flow-size distribution '" + sizes.GetName() +
-                               "' has mean 0 bytes");
+        // a gap of (almost) 0 ns between arrivals: the loop would never reach the end
+        std::ostringstream os;
+        os << "flow generator: flow-size distribution '" << InputExcerpt(sizes.GetName())
+           << "' has mean " << meanBytes
+           << " bytes, below 1 byte (every flow carries at least one byte; are the sizes in "
+              "bytes?)";
+        throw PrestoInputError(os.str());
     }
     // load = lambda * E[size] * 8 / (nHosts * hostRate), solved for lambda (flows/s).
     const double flowsPerSecond =
@@ -155,6 +162,22 @@ GenerateFlows(const FlowGeneratorConfig& config,
         config.pattern == TrafficPattern::INCAST ? config.incastSenders : 1;
     // An incast event carries N flows, so events arrive N times less often.
     const double meanGapNs = 1e9 * flowsPerEvent / flowsPerSecond;
+    // Refuse a configuration that asks for more flows than can be held, before making any:
+    // the expected count, or maxFlows if that is smaller.
+    const double expected = flowsPerSecond * static_cast<double>(config.durationNs) * 1e-9;
+    const double wanted =
+        config.maxFlows != 0 ? std::min(expected, double(config.maxFlows)) : expected;
+    if (!(wanted <= config.flowLimit))
+    {
+        std::ostringstream os;
+        os << "flow generator: flow-size distribution '" << InputExcerpt(sizes.GetName())
+           << "' (mean " << meanBytes << " bytes) at load " << config.load << " on "
+           << config.nHosts << " hosts of " << config.hostRateBps << " bit/s for "
+           << config.durationNs * 1e-9 << " s needs about " << std::llround(std::min(wanted, 1e18))
+           << " flows, more than the limit of " << config.flowLimit
+           << " (shorten the arrival window, lower the load or cap the flows with maxFlows)";
+        throw PrestoInputError(os.str());
+    }
     NS_LOG_INFO("lambda " << flowsPerSecond << " flows/s, mean gap between events " << meanGapNs
                           << " ns");
 
@@ -179,6 +202,16 @@ GenerateFlows(const FlowGeneratorConfig& config,
             break;
         }
         auto addFlow = [&](uint32_t src, uint32_t dst) {
+            if (flows.size() >= config.flowLimit)
+            {
+                // more than expected (a Poisson count above its mean): still bounded
+                std::ostringstream os;
+                os << "flow generator: flow-size distribution '" << InputExcerpt(sizes.GetName())
+                   << "' gives more than the limit of " << config.flowLimit << " flows in "
+                   << config.durationNs * 1e-9
+                   << " s (shorten the arrival window or cap the flows with maxFlows)";
+                throw PrestoInputError(os.str());
+            }
             FlowSpec f;
             f.id = static_cast<uint32_t>(flows.size());
             f.src = src;

@@ -45,6 +45,9 @@ struct FlowGeneratorConfig
     uint32_t incastSenders{8};                          //!< senders per incast event
     uint16_t dport{100};  //!< destination port written into each FlowSpec
     uint32_t maxFlows{0}; //!< stop after this many flows (0: no limit)
+    /// most flows a run may ask for: a configuration expecting more (with maxFlows, more
+    /// than min(expected, maxFlows)) is refused before any flow is made
+    uint32_t flowLimit{10000000};
 };
 
 /**
@@ -62,7 +65,10 @@ struct FlowGeneratorConfig
  * middle of an incast event); the result is a prefix of the unlimited run.
  * Deterministic for a given random stream. Throws PrestoInputError naming the field for an
  * impossible configuration: nHosts < 2, load outside (0,1], hostRateBps <= 0,
- * durationNs <= 0, startNs < 0, incastSenders outside [1, nHosts-1] (incast only).
+ * durationNs <= 0, startNs < 0, incastSenders outside [1, nHosts-1] (incast only); and
+ * naming the distribution when its mean is below 1 byte (the gap between arrivals would be
+ * 0 ns) or when the configuration would need more than flowLimit flows (10^7 by default;
+ * the message gives the expected count), before making any flow.
  *
  * \param config the parameters
  * \param sizes the flow-size distribution

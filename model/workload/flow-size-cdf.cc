@@ -3,6 +3,8 @@
  */
 #include "flow-size-cdf.h"
 
+#include "ns3/flow-spec.h"
+#include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
 
@@ -48,6 +50,13 @@ JoinNames(const std::vector<std::string>& names)
     return s;
 }
 
+/// \return a piece of input as a message quotes it: '...', at most 80 characters
+std::string
+Quote(const std::string& text)
+{
+    return "'" + InputExcerpt(text) + "'";
+}
+
 /// Parse a whole token as a finite double; false if any character is left over.
 bool
 ParseDouble(const std::string& token, double& value)
@@ -88,8 +97,8 @@ FlowSizeCdf::Load(const std::string& nameOrPath)
     const bool builtin = std::find(names.begin(), names.end(), nameOrPath) != names.end();
     const std::string path = builtin ? DataDirectory() + "/" + nameOrPath + ".cdf" : nameOrPath;
 
-    std::ifstream in(path);
-    if (!in)
+    auto text = TryReadInputText(path, "CDF file");
+    if (!text)
     {
         if (builtin)
         {
@@ -106,6 +115,7 @@ FlowSizeCdf::Load(const std::string& nameOrPath)
         throw PrestoInputError("cannot open CDF file '" + path +
                                "' (built-in names: " + JoinNames(names) + ")");
     }
+    InputTextStream in(text);
     FlowSizeCdf cdf = Parse(in, path);
     if (builtin)
     {
@@ -123,9 +133,20 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
     std::string line;
     uint64_t lineNo = 0;
     uint64_t lastPointLine = 0;
-    while (std::getline(in, line))
+    while (true)
     {
+        const InputLineStatus status = ReadInputLine(in, line);
+        if (status == InputLineStatus::END)
+        {
+            break;
+        }
         ++lineNo;
+        if (status == InputLineStatus::TOO_LONG)
+        {
+            throw PrestoInputError(Where(sourceName, lineNo) + "line longer than " +
+                                   std::to_string(INPUT_LINE_MAX) + " characters, starting " +
+                                   Quote(line));
+        }
         std::istringstream fields(line);
         std::vector<std::string> tokens;
         std::string token;
@@ -140,32 +161,38 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
         if (tokens.size() < 2)
         {
             throw PrestoInputError(Where(sourceName, lineNo) +
-                                   "expected 'size_bytes cumulative_prob', got '" + line + "'");
+                                   "expected 'size_bytes cumulative_prob', got " + Quote(line));
         }
         if (tokens.size() > 2)
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage '" + tokens[2] +
-                                   "' after 'size_bytes cumulative_prob'");
+            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage " +
+                                   Quote(tokens[2]) + " after 'size_bytes cumulative_prob'");
         }
         double size = 0;
         double prob = 0;
         if (!ParseDouble(tokens[0], size))
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse size '" + tokens[0] +
-                                   "' as a number of bytes");
+            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse size " +
+                                   Quote(tokens[0]) + " as a finite number of bytes");
         }
         if (!ParseDouble(tokens[1], prob))
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse probability '" +
-                                   tokens[1] + "' as a number");
+            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse probability " +
+                                   Quote(tokens[1]) + " as a number");
         }
         if (size < 0)
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "negative size " + tokens[0]);
+            throw PrestoInputError(Where(sourceName, lineNo) + "negative size " + Quote(tokens[0]));
+        }
+        if (size > static_cast<double>(MAX_FLOW_BYTES))
+        {
+            throw PrestoInputError(
+                Where(sourceName, lineNo) + "size " + Quote(tokens[0]) +
+                " above the largest flow, 2^53 = " + std::to_string(MAX_FLOW_BYTES) + " bytes");
         }
         if (prob < 0 || prob > 1)
         {
-            throw PrestoInputError(Where(sourceName, lineNo) + "probability " + tokens[1] +
+            throw PrestoInputError(Where(sourceName, lineNo) + "probability " + Quote(tokens[1]) +
                                    " outside [0,1] (percentages must be divided by 100)");
         }
         if (!cdf.m_points.empty())
@@ -173,19 +200,24 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
             const auto& prev = cdf.m_points.back();
             if (size < prev.first)
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "size " + tokens[0] +
+                throw PrestoInputError(Where(sourceName, lineNo) + "size " + Quote(tokens[0]) +
                                        " is smaller than the previous size (sizes must not "
                                        "decrease)");
             }
             if (prob < prev.second)
             {
-                throw PrestoInputError(Where(sourceName, lineNo) + "probability " + tokens[1] +
+                throw PrestoInputError(Where(sourceName, lineNo) + "probability " +
+                                       Quote(tokens[1]) +
                                        " is smaller than the previous probability (a CDF must "
                                        "not decrease)");
             }
         }
         cdf.m_points.emplace_back(size, prob);
         lastPointLine = lineNo;
+    }
+    if (in.bad())
+    {
+        throw PrestoInputError(Where(sourceName, lineNo) + "read error");
     }
     if (cdf.m_points.empty())
     {

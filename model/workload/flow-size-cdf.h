@@ -24,7 +24,11 @@ namespace ns3
  * ConWeave simulators). Two points with the same size make a point mass there (the data
  * mining CDF puts half of its flows at exactly 1460 bytes); the first point's probability is
  * a point mass at the first size. Any violation throws PrestoInputError naming the file and
- * line. The last probability may differ from 1 by at most 1e-9 and is then stored as 1.
+ * line, quoting at most 80 characters of the bad input: a size that is negative, not finite
+ * or above MAX_FLOW_BYTES (2^53 bytes), a line longer than INPUT_LINE_MAX (4096)
+ * characters. The last probability may differ from 1 by at most 1e-9 and is then stored
+ * as 1. A file is read through ReadInputText (at most 16 MiB, read once per
+ * InputFileScope, a pipe once per process).
  */
 class FlowSizeCdf
 {

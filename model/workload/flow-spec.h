@@ -11,6 +11,14 @@ namespace ns3
 
 /**
  * \ingroup presto
+ * \brief Largest flow, bytes: 2^53 (9.0e15), the largest size a double holds exactly (the
+ * statistics and the ideal FCT compute in floating point). Flow files and CDFs with a larger
+ * size are refused when they are read.
+ */
+constexpr uint64_t MAX_FLOW_BYTES = uint64_t{1} << 53;
+
+/**
+ * \ingroup presto
  * \brief One flow of a workload: who sends how many bytes to whom, and when.
  *
  * The fields are those of the HPCC flow-file format (src dst priority dport size start),

@@ -422,3 +422,61 @@ TEST(CoraCountMin, EstimatesNeverUnderAndCloseForHeavyKeys)
     std::printf("count-min 1024x4, 2000 keys: largest overestimate %llu packets\n",
                 (unsigned long long)maxOver);
 }
+
+// A packet that holds the NIC for a long time (here 1 s, through a tiny NicRateScale; in a
+// program file, a huge stateless cost) used to add one busy-time entry per 10 us bucket:
+// 100,000 per packet, until memory ran out. The record now stays a few entries per packet
+// and the utilisation it reports is unchanged.
+TEST(CoraExecutor, LongNicWorkKeepsTheBusyRecordSmall)
+{
+    const CoraProgram prog = ConnCounter();
+    const CoraPerfModel model(CoraPerfProfile::Netronome());
+    // empty state-partition plan: the NIC runs every packet's stateless part, 1 s each
+    CoraExecutorConfig cfg = AmpleQueues(CoraStrategy::STATE_PARTITION);
+    const double normalNs = 1e9 / model.PredictLockFreePps(prog.NicLoad(0, {false, false}));
+    cfg.nicRateScale = normalNs / 1e9;
+    CoraExecutor exec(prog, model, cfg);
+    for (int64_t t = 0; t < 200; ++t)
+    {
+        exec.Process(t * 1000, CoraPacket{Flow(static_cast<uint32_t>(t % 7)), 1024});
+    }
+    EXPECT_LT(exec.GetBusyRecordEntries(), 1000U);
+    // the NIC is busy from the first packet on, for as long as its queue lasts
+    EXPECT_NEAR(exec.GetNicUtilisation(5000000, 95000000), 1.0, 1e-9);
+    EXPECT_NEAR(exec.GetNicUtilisation(12345, 67890), 1.0, 1e-9);
+}
+
+// The busy-time record with runs gives what a record of every bucket gave: utilisation of
+// windows that cut buckets and runs anywhere.
+TEST(CoraExecutor, BusyRunsMatchPerBucketRecord)
+{
+    const CoraProgram prog = ConnCounter();
+    const CoraPerfModel model(CoraPerfProfile::Netronome());
+    CoraExecutorConfig cfg = AmpleQueues(CoraStrategy::STATE_PARTITION);
+    const double normalNs = 1e9 / model.PredictLockFreePps(prog.NicLoad(0, {false, false}));
+    cfg.nicRateScale = normalNs / 37000.0; // 37 us per packet: runs of 3 buckets and ends
+    CoraExecutor exec(prog, model, cfg);
+    std::vector<std::pair<double, double>> busy; // the reference: every busy interval
+    double busyUntil = 0;
+    for (int64_t k = 0; k < 300; ++k)
+    {
+        const int64_t t = k * 50000 + (k % 3) * 7000; // idle gaps between some packets
+        const auto v = exec.Process(t, CoraPacket{Flow(static_cast<uint32_t>(k % 5)), 1024});
+        if (!v.dropped)
+        {
+            const double start = std::max(static_cast<double>(t), busyUntil);
+            busyUntil = start + 37000.0;
+            busy.emplace_back(start, busyUntil);
+        }
+    }
+    for (int64_t from = 0; from < 15000000; from += 123457)
+    {
+        const int64_t to = from + 271828;
+        double ref = 0;
+        for (const auto& [a, b] : busy)
+        {
+            ref += std::max(0.0, std::min<double>(to, b) - std::max<double>(from, a));
+        }
+        EXPECT_NEAR(exec.GetNicUtilisation(from, to), ref / (to - from), 0.02) << from;
+    }
+}

@@ -6,12 +6,16 @@
 #include "ns3/cora-program-file.h"
 #include "ns3/cora-program.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -348,6 +352,91 @@ TEST(CoraProgramFile, EqualityCheckSeesADifference)
     std::string t2 = kValid;
     t2.replace(t2.find("CLS/read/bulk/4:0.25"), 20, "CLS/read/bulk/4:0.50");
     EXPECT_EQ(ProgramDifference(a, Parse(t2)), "access 1 of element Cnt");
+}
+
+TEST(CoraProgramFile, AbsurdCountsAreRefusedAtTheirLine)
+{
+    // locks=2147483648 made the allocator keep one rate per lock (17 GB); stateless=1e12
+    // made the executor's busy-time record grow by one entry per 10 us bucket. Every count
+    // is now checked against CoraProgramLimits where it is read.
+    const std::string head = "program p\n";
+    const std::string elem = "element a key=flow entries=1 entry_bytes=4 instructions=1\n";
+
+    struct Case
+    {
+        std::string text;
+        std::vector<const char*> parts;
+    };
+
+    const std::vector<Case> cases{
+        {head + "element a key=flow entries=1 entry_bytes=4 instructions=1 locks=2147483648 "
+                "lock_accesses=1\n",
+         {"t.cora:2:", "'a'", "2147483648 locks, more than 1048576"}},
+        {head + "element a key=flow entries=1 entry_bytes=4 instructions=1 locks=600000 "
+                "lock_accesses=1\n"
+                "element b key=flow entries=1 entry_bytes=4 instructions=1 locks=600000 "
+                "lock_accesses=1\n",
+         {"t.cora:3:", "'b'", "1200000 locks"}},
+        {head + elem + "branch x stateless=1e12 a\n",
+         {"t.cora:3:", "'x'", "stateless instructions", "1e+07", "1e+12"}},
+        {head + "element a key=flow entries=1 entry_bytes=4 instructions=1e300\n",
+         {"t.cora:2:", "instructions must be finite and in [0, 1e+07]"}},
+        {head + "element a key=flow entries=1 entry_bytes=4 instructions=1 "
+                "access=EMEM/read/bulk/4:1e9\n",
+         {"t.cora:2:", "count 1e+09 must be finite and in [0, 1e+06]"}},
+        {head + "element a key=flow entries=1 entry_bytes=4 instructions=1 locks=1 "
+                "lock_accesses=1e7\n",
+         {"t.cora:2:", "lock accesses per packet"}},
+        {head + "element a key=flow entries=9999999999999999999 entry_bytes=4 instructions=1\n",
+         {"t.cora:2:", "entries must be >= 1 and <= 2^40"}},
+        {head + "element a key=flow entries=1099511627776 entry_bytes=2048 instructions=1\n",
+         {"t.cora:2:", "more than 2^50"}},
+        {head + "element a key=flow entries=1 entry_bytes=4294967295 instructions=1\n",
+         {"t.cora:2:", "entry bytes must be >= 1 and <= 2^20"}},
+        {"program " + std::string(65, 'n') + "\n", {"t.cora:1:", "1 to 64 characters"}},
+        {"program caf\xe9\n", {"t.cora:1:", "caf\\xe9", "UTF-8"}},
+        {head + "element " + std::string(3000, 'e') + " key=flow\n",
+         {"t.cora:2:", "(3000 characters)"}},
+        {head + std::string(5000, ' ') + "x\n", {"t.cora:2:", "longer than 4096 characters"}},
+    };
+    for (const auto& c : cases)
+    {
+        const auto msg = ParseError(c.text);
+        bool all = !msg.empty();
+        for (const char* part : c.parts)
+        {
+            all = all && msg.find(part) != std::string::npos;
+        }
+        EXPECT_TRUE(all) << "input:\n" << c.text.substr(0, 200) << "message: " << msg;
+        EXPECT_LT(msg.size(), 300U) << msg;
+    }
+    // the limits themselves are accepted
+    EXPECT_NO_THROW(Parse(head + "element a key=flow entries=1099511627776 entry_bytes=1024 "
+                                 "instructions=1e7 access=EMEM/read/bulk/4:1e6 locks=1048576 "
+                                 "lock_accesses=1e6\nbranch x stateless=1e7 a\n"));
+}
+
+TEST(CoraProgramFile, PipeIsReadOnce)
+{
+    // every CoraNetDevice loads its Program; a pipe gives its text to all of them
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("cora-program-pipe-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / "p.cora").string();
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&fifo] {
+        std::ofstream out(fifo);
+        out << kValid;
+    });
+    const auto first = CoraLoadProgramFile(fifo);
+    writer.join();
+    auto again = std::async(std::launch::async, [&fifo] { return CoraLoadProgramFile(fifo); });
+    if (again.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
+    {
+        std::ofstream unblock(fifo);
+    }
+    EXPECT_EQ(ProgramDifference(first, again.get()), "");
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace

@@ -402,3 +402,55 @@ TEST(FlowGenerator, MaxFlowsStopsExactly)
         }
     }
 }
+
+TEST(FlowGenerator, TinyMeanIsAnErrorNotAnEndlessLoop)
+{
+    // "1e-300 1": the gap between arrivals is 0 ns and the loop never reached the end of the
+    // window; "0 0 / 0 1": mean 0. Both are refused, naming the distribution.
+    for (const char* text : {"1e-300 1\n", "0 0\n0 1\n", "0 0\n1 1\n"})
+    {
+        std::istringstream in(text);
+        const auto cdf = FlowSizeCdf::Parse(in, "tiny.cdf");
+        try
+        {
+            GenerateFlows(BaseConfig(TrafficPattern::ALL_TO_ALL), cdf, Stream(1));
+            ADD_FAILURE() << text << ": no PrestoInputError";
+        }
+        catch (const PrestoInputError& e)
+        {
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find("'tiny.cdf' has mean"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("below 1 byte"), std::string::npos) << msg;
+        }
+    }
+}
+
+TEST(FlowGenerator, AbsurdFlowCountIsRefusedBeforeGenerating)
+{
+    // Every flow 1 byte at load 0.5 on 16 x 10 Gbit/s for 20 ms: 10^10 flows/s, 2*10^8
+    // flows. Refused up front, with the count; maxFlows makes it a bounded prefix.
+    std::istringstream in("1 1\n");
+    const auto cdf = FlowSizeCdf::Parse(in, "one-byte.cdf");
+    auto c = BaseConfig(TrafficPattern::ALL_TO_ALL);
+    c.durationNs = 20000000;
+    try
+    {
+        GenerateFlows(c, cdf, Stream(1));
+        FAIL() << "no PrestoInputError";
+    }
+    catch (const PrestoInputError& e)
+    {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("'one-byte.cdf' (mean 1 bytes) at load 0.5"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("needs about 200000000 flows, more than the limit of 10000000"),
+                  std::string::npos)
+            << msg;
+    }
+    c.maxFlows = 1000;
+    EXPECT_EQ(GenerateFlows(c, cdf, Stream(1)).size(), 1000U);
+    // the limit is a field: a smaller one refuses a smaller run
+    c.maxFlows = 0;
+    c.flowLimit = 100;
+    c.durationNs = 1000000000; // websearch: about 6,000 flows in 1 s
+    EXPECT_THROW(GenerateFlows(c, FlowSizeCdf::Load("websearch"), Stream(1)), PrestoInputError);
+}

@@ -2,18 +2,23 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/flow-size-cdf.h"
+#include "ns3/flow-spec.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/rng-seed-manager.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -395,4 +400,54 @@ TEST(FlowSizeCdf, MissingBuiltinFileNamesThePath)
         EXPECT_NE(std::string(e.what()).find(dir.Path() + "/websearch.cdf"), std::string::npos)
             << e.what();
     }
+}
+
+TEST(FlowSizeCdf, SizesBeyondTheLargestFlowAreRefusedAtLoad)
+{
+    // A size above 2^64 used to overflow a float-to-integer cast (in Sample and
+    // DefaultBucketEdges) and fail only after the run; every size above 2^53 bytes, and
+    // every size that is not finite, is now refused with the file and the line.
+    for (const char* size :
+         {"1e20", "18446744073709551616", "9007199254740994", "1e400", "inf", "nan"})
+    {
+        const std::string msg =
+            ParseError(std::string("0 0\n1000 0.5\n") + size + " 1\n", "huge.cdf");
+        EXPECT_NE(msg.find("huge.cdf', line 3:"), std::string::npos) << size << ": " << msg;
+        EXPECT_NE(msg.find(size), std::string::npos) << msg;
+    }
+    const auto edge = FromText("0 0\n9007199254740992 1\n");
+    EXPECT_LE(edge.Sample(0.999999), MAX_FLOW_BYTES);
+    EXPECT_EQ(edge.DefaultBucketEdges().back(), MAX_FLOW_BYTES);
+}
+
+TEST(FlowSizeCdf, MessagesQuoteAShortExcerpt)
+{
+    const std::string msg = ParseError("0 0\n" + std::string(1000000, '5') + "x 1\n", "l.cdf");
+    EXPECT_NE(msg.find("l.cdf', line 2: line longer than 4096 characters"), std::string::npos)
+        << msg.substr(0, 200);
+    EXPECT_LT(msg.size(), 250U);
+    const std::string token = ParseError("0 0\n" + std::string(3000, '5') + "x 1\n", "t.cdf");
+    EXPECT_NE(token.find("t.cdf', line 2: cannot parse size '5555"), std::string::npos) << token;
+    EXPECT_LT(token.size(), 250U);
+}
+
+TEST(FlowSizeCdf, PipeIsReadOnce)
+{
+    // --workload=/dev/stdin: the first Load reads the pipe, a later one gets the same text
+    TempDir dir;
+    const std::string fifo = dir.Path() + "/sizes.cdf";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&fifo] {
+        std::ofstream out(fifo);
+        out << "100 0\n300 1\n";
+    });
+    const auto first = FlowSizeCdf::Load(fifo);
+    writer.join();
+    auto again = std::async(std::launch::async, [&fifo] { return FlowSizeCdf::Load(fifo); });
+    if (again.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
+    {
+        std::ofstream unblock(fifo); // not kept: let the second read end (and fail)
+    }
+    EXPECT_DOUBLE_EQ(first.MeanBytes(), 200.0);
+    EXPECT_DOUBLE_EQ(again.get().MeanBytes(), 200.0);
 }

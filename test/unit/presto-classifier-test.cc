@@ -6,13 +6,17 @@
 #include "ns3/presto-classifier.h"
 #include "ns3/presto-input-error.h"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <future>
 #include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -272,4 +276,46 @@ TEST(PrestoClassifier, LoadsAFile)
     EXPECT_EQ(c.Classify(Flow(1, 2, 6, 3, 80, 0)), 0u);
     EXPECT_EQ(c.Classify(Flow(1, 2, 17, 3, 80, 0)), 1u);
     EXPECT_EQ(c.GetRule(0).origin, path + ":2");
+}
+
+TEST(PrestoClassifier, MessagesQuoteAShortExcerpt)
+{
+    PrestoClassifier c(3);
+    const std::string longValue(5000, '9');
+    const std::string line = ErrorOf([&] { Load(c, "1 1 dport=" + longValue + "\n", "r.txt"); });
+    EXPECT_TRUE(Contains(line, {"r.txt:1:", "longer than 4096 characters"})) << line.substr(0, 300);
+    EXPECT_LT(line.size(), 250U);
+    const std::string value(3000, '9');
+    const std::string msg = ErrorOf([&] { Load(c, "1 1 dport=" + value + "\n", "r.txt"); });
+    EXPECT_TRUE(Contains(msg, {"r.txt:1:", "dport=9999", "(3000 characters)", "0..65535"}))
+        << msg.substr(0, 300);
+    EXPECT_LT(msg.size(), 250U);
+    const std::string bin = ErrorOf([&] { Load(c, "1 1 proto=\x01\xfe\n", "r.txt"); });
+    EXPECT_TRUE(Contains(bin, {"proto=\\x01\\xfe"})) << bin;
+}
+
+TEST(PrestoClassifier, RulesFromAPipeAreReadOnce)
+{
+    // --classRules=/dev/stdin: the experiment's check read the pipe, then every device read
+    // it again and found it empty, silently running with no rules. The text is kept now.
+    const std::string fifo = "/tmp/presto-classifier-fifo-" + std::to_string(::getpid());
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::thread writer([&fifo] {
+        std::ofstream out(fifo);
+        out << "default 1\n10 0 proto=tcp dport=80\n";
+    });
+    PrestoClassifier check(2);
+    EXPECT_EQ(check.LoadRulesFromFile(fifo), 1u);
+    writer.join();
+    auto device = std::async(std::launch::async, [&fifo] {
+        PrestoClassifier c(2);
+        c.LoadRulesFromFile(fifo);
+        return std::make_pair(c.GetRuleCount(), c.GetDefaultClass());
+    });
+    if (device.wait_for(std::chrono::seconds(5)) != std::future_status::ready)
+    {
+        std::ofstream unblock(fifo);
+    }
+    EXPECT_EQ(device.get(), std::make_pair(1u, 1u));
+    std::remove(fifo.c_str());
 }

@@ -222,6 +222,10 @@ TEST(FctCsv, MalformedInputNamesFileAndLine)
         {kHeader + "2,0,1,100,0,200,200,100,2,-4\n", "2", "retx_bytes"},
         {kHeader + "2,0,1,100,0,200,200,100,2,7x\n", "2", "retx_bytes"},
         {kHeader + good + "\n" + good, "4", "twice"},
+        // a long field is quoted as an excerpt, not whole
+        {kHeader + "2,0,1," + std::string(5000, '9') + "x,0,200,200,100,2,\n",
+         "2",
+         "(5001 characters)"},
     };
     for (const Case& c : cases)
     {
@@ -236,6 +240,7 @@ TEST(FctCsv, MalformedInputNamesFileAndLine)
             const std::string msg = e.what();
             EXPECT_NE(msg.find(path + ":" + c.line + ":"), std::string::npos) << msg;
             EXPECT_NE(msg.find(c.what), std::string::npos) << msg;
+            EXPECT_LT(msg.size(), path.size() + 300) << msg.substr(0, 300);
         }
     }
     WriteText(path, "");

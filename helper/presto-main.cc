@@ -1,0 +1,176 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "presto-main.h"
+
+#include "ns3/command-line.h"
+#include "ns3/input-file.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// What the exit hook needs while ns-3's CommandLine::Parse runs.
+struct ParseState
+{
+    bool parsing{false};           //!< inside CommandLine::Parse
+    std::string program;           //!< for the message
+    std::ostringstream captured;   //!< what ns-3 wrote to std::cerr meanwhile
+    std::streambuf* cerr{nullptr}; //!< std::cerr's own buffer
+};
+
+ParseState&
+State()
+{
+    static ParseState state;
+    return state;
+}
+
+/// Runs at exit: if ns-3 refused an argument during Parse (it prints "Invalid command-line
+/// argument" and the whole help to std::cerr, then calls std::exit(1)), show its first
+/// line only.
+void
+ShortenParseFailure()
+{
+    ParseState& s = State();
+    if (!s.parsing)
+    {
+        return;
+    }
+    s.parsing = false;
+    std::cerr.rdbuf(s.cerr);
+    std::string text = s.captured.str();
+    if (text.empty())
+    {
+        return;
+    }
+    std::string first = text.substr(0, text.find('\n'));
+    const std::string prefix = "Invalid command-line argument: ";
+    if (first.compare(0, prefix.size(), prefix) == 0)
+    {
+        first = "invalid command-line argument " + first.substr(prefix.size());
+    }
+    std::cerr << s.program << ": error: " << InputExcerpt(first, 200)
+              << " (--PrintHelp lists the options)" << std::endl;
+}
+
+/// \param arg one argument \param name set to what follows the dashes, up to '=' \param value
+/// set to what follows '=' \return true if it is an option (starts with '-')
+bool
+SplitArgument(const std::string& arg, std::string& name, std::string& value)
+{
+    std::size_t start = 0;
+    while (start < arg.size() && start < 2 && arg[start] == '-')
+    {
+        ++start;
+    }
+    if (start == 0)
+    {
+        return false;
+    }
+    const std::size_t eq = arg.find('=', start);
+    name = arg.substr(start, eq == std::string::npos ? std::string::npos : eq - start);
+    value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    return true;
+}
+
+} // namespace
+
+void
+CheckAttributeArguments(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string name;
+        std::string value;
+        if (!SplitArgument(argv[i], name, value) || name.compare(0, 5, "ns3::") != 0)
+        {
+            continue;
+        }
+        const std::size_t sep = name.rfind("::");
+        const std::string arg = "--" + InputExcerpt(name) + "=" + InputExcerpt(value);
+        if (sep == std::string::npos || sep < 5 || sep + 2 >= name.size())
+        {
+            throw PrestoInputError(arg + " is not of the form --ns3::Class::Attribute=value");
+        }
+        const std::string typeName = name.substr(0, sep);
+        const std::string attribute = name.substr(sep + 2);
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe(typeName, &tid))
+        {
+            throw PrestoInputError(arg + ": there is no class " + InputExcerpt(typeName) +
+                                   " (--PrintTypeIds lists them)");
+        }
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(attribute, &info))
+        {
+            throw PrestoInputError(arg + ": " + typeName + " has no attribute " +
+                                   InputExcerpt(attribute) + " (--PrintAttributes=" + typeName +
+                                   " lists them)");
+        }
+        if (!info.checker->CreateValidValue(StringValue(value)))
+        {
+            std::string help = info.help;
+            if (help.size() > 120)
+            {
+                help = help.substr(0, 117) + "...";
+            }
+            throw PrestoInputError(arg + " is not valid for " + typeName + "::" + attribute + " (" +
+                                   help + "): expected " +
+                                   info.checker->GetUnderlyingTypeInformation());
+        }
+    }
+}
+
+void
+ParseCommandLine(CommandLine& cmd, int argc, char* argv[])
+{
+    CheckAttributeArguments(argc, argv);
+    ParseState& s = State();
+    static const bool hooked = std::atexit(&ShortenParseFailure) == 0;
+    if (hooked)
+    {
+        const std::string program = argc > 0 ? argv[0] : "program";
+        s.program = program.substr(program.rfind('/') + 1);
+        s.captured.str("");
+        s.cerr = std::cerr.rdbuf(s.captured.rdbuf());
+        s.parsing = true;
+    }
+    cmd.Parse(argc, argv);
+    if (hooked)
+    {
+        s.parsing = false;
+        std::cerr.rdbuf(s.cerr);
+        std::cerr << s.captured.str(); // anything ns-3 wrote without failing
+    }
+}
+
+int
+RunPrestoMain(const std::string& program, const std::function<int()>& body)
+{
+    try
+    {
+        return body();
+    }
+    catch (const PrestoInputError& e)
+    {
+        std::cerr << program << ": error: " << e.what() << std::endl;
+        return 1;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << program << ": internal error: " << e.what() << std::endl;
+        return 2;
+    }
+}
+
+} // namespace ns3

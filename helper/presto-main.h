@@ -1,0 +1,64 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_PRESTO_MAIN_H
+#define PRESTO_PRESTO_MAIN_H
+
+#include <functional>
+#include <string>
+
+namespace ns3
+{
+
+class CommandLine;
+
+/**
+ * \ingroup presto
+ * \brief Check every `--ns3::Type::Attribute=value` argument before ns-3's CommandLine sees
+ * it, as Config::SetDefault will apply it.
+ *
+ * ns-3's CommandLine answers an unknown attribute or a value out of range with "Invalid
+ * command-line argument" and the whole --help; this names the attribute, the value and
+ * what is valid, in one line.
+ *
+ * \param argc argument count
+ * \param argv arguments (argv[0] is the program)
+ * \throws PrestoInputError "--ns3::OffloadNetDevice::MaxConnections=0 is not valid for
+ * ns3::OffloadNetDevice::MaxConnections (...): expected uint32_t 1:4294967295", or naming
+ * the unknown TypeId or attribute
+ */
+void CheckAttributeArguments(int argc, char* argv[]);
+
+/**
+ * \ingroup presto
+ * \brief Parse a command line with short messages: CheckAttributeArguments first, then
+ * CommandLine::Parse; when ns-3 refuses another argument (an unknown option, a value that
+ * does not parse) and exits, only its first line is printed, as "<program>: error: invalid
+ * command-line argument --x=y (--PrintHelp lists the options)", not the whole --help. The
+ * exit status stays 1.
+ *
+ * \param cmd the command line with the program's options
+ * \param argc argument count
+ * \param argv arguments
+ * \throws PrestoInputError from CheckAttributeArguments
+ */
+void ParseCommandLine(CommandLine& cmd, int argc, char* argv[]);
+
+/**
+ * \ingroup presto
+ * \brief The body of an example's main(), with the module's error contract: a
+ * PrestoInputError (a configuration error: bad option, attribute, input file) prints
+ * "<program>: error: <message>" and gives exit status 1; any other exception prints
+ * "<program>: internal error: <what>" and gives 2. Nothing escapes as an uncaught exception
+ * (abort, core dump). Users' scripts can do the same: every configuration error of the
+ * module is a PrestoInputError.
+ *
+ * \param program the program name for messages
+ * \param body parses and runs; returns the exit status
+ * \return the exit status
+ */
+int RunPrestoMain(const std::string& program, const std::function<int()>& body);
+
+} // namespace ns3
+
+#endif // PRESTO_PRESTO_MAIN_H

@@ -739,6 +739,11 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
     Conn& c = m_slots[id];
     const uint8_t flags = th.flags;
     const bool ce = th.ecn == Ipv4Header::ECN_CE;
+    if (flags & TcpHeader::RST && c.state != Conn::ESTABLISHED)
+    {
+        HandshakeReset(id, th);
+        return;
+    }
     if (c.state == Conn::SYN_SENT)
     {
         if ((flags & TcpHeader::SYN) && (flags & TcpHeader::ACK) && th.ack == c.iss + 1)
@@ -827,6 +832,31 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
 }
 
 void
+OffloadNetDevice::HandshakeReset(uint32_t id, const WireSegment& th)
+{
+    // RFC 9293 3.10.7.3/4: in SYN-SENT an RST counts only if it acknowledges our SYN (the
+    // peer refused the connection); in SYN-RECEIVED only if it sits exactly at the peer's
+    // next sequence number (RFC 5961). Anything else is a blind guess, ignored and counted.
+    Conn& c = m_slots[id];
+    const bool acceptable = c.state == Conn::SYN_SENT
+                                ? (th.flags & TcpHeader::ACK) && th.ack == c.iss + 1
+                                : th.seq == c.irs + 1;
+    if (!acceptable)
+    {
+        ++m_handshakeRstIgnored;
+        return;
+    }
+    ++m_resets;
+    ++m_handshakeFailures;
+    Ptr<OffloadSocket> s = c.state == Conn::SYN_SENT ? c.socket : nullptr;
+    FreeSlot(id);
+    if (s)
+    {
+        s->Failed(); // connection refused
+    }
+}
+
+void
 OffloadNetDevice::ApplyDecision(uint32_t id,
                                 const OffloadRxDecision& d,
                                 Ptr<Packet> payload,
@@ -883,7 +913,13 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
     }
     if (d.reset)
     {
+        ++m_resets;
+        Ptr<OffloadSocket> s = c.socket;
         FreeSlot(id);
+        if (s)
+        {
+            s->Reset();
+        }
         return;
     }
     Ready(id); // ACKs may have opened the window, go-back-N may have rewound
@@ -1394,6 +1430,15 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("ce_received", t.ceReceived);
     add("ece_received", t.eceReceived);
     add("connections_established", m_established);
+    add("resets", m_resets);
+    add("rst_challenged", t.rstChallenged);
+    add("rst_ignored", t.rstIgnored + m_handshakeRstIgnored);
+    add("syn_challenged", t.synChallenged);
+    add("invalid_acks", t.invalidAcks);
+    add("ack_too_old", t.ackTooOld);
+    add("no_ack_drops", t.noAckDrops);
+    add("challenge_acks", t.challengeAcks);
+    add("challenge_acks_suppressed", t.challengeAcksSuppressed);
     add("connections_refused", m_refused);
     add("handshake_failures", m_handshakeFailures);
     add("control_plane_cycles", m_cpCycles);

@@ -309,6 +309,8 @@ class OffloadNetDevice : public PointToPointNetDevice
                   const Address& from);
     /** A segment for an existing slot. */
     void HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload);
+    /// An RST before the connection is established: refuses the connection if acceptable.
+    void HandshakeReset(uint32_t id, const WireSegment& th);
     /** A SYN for a listening port. */
     void PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<OffloadSocket> listener);
     /** Allocate a slot. \return slot or NO_SLOT */
@@ -406,6 +408,8 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_notifications{0};            //!< data notifications to applications
     uint64_t m_cpCycles{0};                 //!< control-plane host cycles
     uint64_t m_handshakeFailures{0};        //!< handshakes given up
+    uint64_t m_resets{0};                   //!< connections torn down by an acceptable RST
+    uint64_t m_handshakeRstIgnored{0};      //!< RSTs during the handshake that did not count
 
     /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
     struct TimeWaitEntry

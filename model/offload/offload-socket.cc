@@ -333,6 +333,14 @@ OffloadSocket::Finished()
     m_conn = NO_CONN;
 }
 
+void
+OffloadSocket::Reset()
+{
+    m_conn = NO_CONN;
+    m_errno = ERROR_SHUTDOWN; // later Send/Recv calls fail, as on a reset ns-3 socket
+    NotifyErrorClose();
+}
+
 uint32_t
 OffloadSocket::GetMss() const
 {

@@ -82,6 +82,9 @@ class OffloadSocket : public TcpSocket
     void PeerClosed();
     /** \brief Both directions closed; the connection slot is gone. */
     void Finished();
+    /** \brief The peer reset the connection (an acceptable RST): the slot is gone, unread
+     * data with it, and the application hears NotifyErrorClose. */
+    void Reset();
     uint32_t GetSndBufSize() const override; //!< \return send buffer size, bytes
     uint32_t GetRcvBufSize() const override; //!< \return receive buffer size, bytes
     /** \return MSS the application asked for, bytes */

@@ -129,6 +129,12 @@ OffloadTcpCounters::operator+=(const OffloadTcpCounters& o)
     oldAcks += o.oldAcks;
     noAckDrops += o.noAckDrops;
     resets += o.resets;
+    rstChallenged += o.rstChallenged;
+    rstIgnored += o.rstIgnored;
+    synChallenged += o.synChallenged;
+    ackTooOld += o.ackTooOld;
+    challengeAcks += o.challengeAcks;
+    challengeAcksSuppressed += o.challengeAcksSuppressed;
     return *this;
 }
 
@@ -159,6 +165,7 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
       m_sndBufEnd(iss + 1),
       m_peerRightEdge(iss + 1 + std::min(peerWindow, MAX_BUFFER)),
       m_peerWindowLast(peerWindow),
+      m_maxPeerWindow(std::min(peerWindow, MAX_BUFFER)),
       m_lastAdvWindow(config.rxBufferSize)
 {
     if (peerWindow > MAX_BUFFER)
@@ -185,37 +192,65 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
     OffloadRxDecision d;
     ++m_counters.segmentsReceived;
 
-    // 1. Control segments belong to the host control plane.
-    if (seg.Has(OffloadSegment::RST))
-    {
-        ++m_counters.resets;
-        m_reset = true;
-        d.reset = true;
-        return d;
-    }
-    if (seg.Has(OffloadSegment::SYN))
-    {
-        d.toHost = true; // e.g. a retransmitted SYN-ACK: the control plane answers it
-        return d;
-    }
     if (m_reset)
     {
         return d; // torn down: the control plane removes the connection
     }
-    // 2. In a synchronised state every segment carries ACK (RFC 793); one without is bogus.
+    // 1. RST (RFC 9293 3.10.7.4, RFC 5961 3.2): only an RST exactly at rcv_next resets; one
+    //    elsewhere in the window gets a challenge ACK (a peer that really reset answers it
+    //    with an RST at the right place); one outside the window is dropped. A blind
+    //    attacker must guess rcv_next exactly.
+    const uint32_t rcvNext = GetRcvNext();
+    const uint32_t rcvWindow = std::max<uint32_t>(1, m_rx.GetWindow());
+    if (seg.Has(OffloadSegment::RST))
+    {
+        if (seg.seq == rcvNext)
+        {
+            ++m_counters.resets;
+            m_reset = true;
+            d.reset = true;
+        }
+        else if (seq::Lt(rcvNext, seg.seq) && seq::Lt(seg.seq, rcvNext + rcvWindow))
+        {
+            ++m_counters.rstChallenged;
+            Challenge(nowNs, d);
+        }
+        else
+        {
+            ++m_counters.rstIgnored;
+        }
+        return d;
+    }
+    // 2. A SYN on a synchronised connection (RFC 5961 4.2): a challenge ACK, never a reset.
+    //    A peer whose SYN-ACK was answered and lost learns rcv_next from it.
+    if (seg.Has(OffloadSegment::SYN))
+    {
+        ++m_counters.synChallenged;
+        Challenge(nowNs, d);
+        return d;
+    }
+    // In a synchronised state every segment carries ACK (RFC 793); one without is bogus.
     if (!seg.Has(OffloadSegment::ACK))
     {
         ++m_counters.noAckDrops;
         return d;
     }
 
-    // 3. The ACK field (send side). An ack of data never sent: answer with an ACK and drop
-    //    the segment (RFC 793); an ack below snd_una is old news and is ignored.
+    // 3. The ACK field (send side, RFC 5961 5.2): acceptable in
+    //    [snd_una - MAX.SND.WND, snd_max]. An ack of data never sent is answered with an
+    //    ACK and the segment dropped (RFC 793); an ack further back than the largest window
+    //    the peer ever offered is dropped, data included (blind data injection must guess
+    //    the ack too); an ack below snd_una but within that is old news, ignored.
     if (seq::Lt(m_sndMax, seg.ack))
     {
         ++m_counters.invalidAcks;
-        d.sendAck = true;
-        d.ackSegment = MakeAck(false);
+        Challenge(nowNs, d);
+        return d;
+    }
+    if (seq::Lt(seg.ack, m_sndUna - m_maxPeerWindow))
+    {
+        ++m_counters.ackTooOld;
+        Challenge(nowNs, d);
         return d;
     }
     if (seq::Lt(seg.ack, m_sndUna))
@@ -300,9 +335,11 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
         // A zero-length segment below rcv_next is unacceptable (RFC 793): answer with an
         // ACK. This is the peer's zero-window probe (seq = snd_una - 1) or keep-alive. Our own
         // pure ACKs carry seq = snd_max, which is never below the peer's rcv_next, so two
-        // offload connections cannot ping-pong ACKs.
-        ackRequired = true;
+        // offload connections cannot ping-pong ACKs; against anything else the answer is
+        // rate limited.
         ++m_counters.probesAnswered;
+        Challenge(nowNs, d);
+        return d;
     }
 
     if (ackRequired)
@@ -385,6 +422,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
         m_peerRightEdge = edge;
     }
     m_peerWindowLast = seg.window;
+    m_maxPeerWindow = std::max(m_maxPeerWindow, std::min(seg.window, MAX_BUFFER));
 
     if (m_cc->OnAck(acked, ece, m_sndUna, m_sndMax))
     {
@@ -659,6 +697,21 @@ OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
         return true;
     }
     return false;
+}
+
+void
+OffloadTcpConnection::Challenge(uint64_t nowNs, OffloadRxDecision& d)
+{
+    if (m_challengeSent && nowNs - m_lastChallengeNs < m_config.challengeAckIntervalNs)
+    {
+        ++m_counters.challengeAcksSuppressed;
+        return;
+    }
+    m_challengeSent = true;
+    m_lastChallengeNs = nowNs;
+    ++m_counters.challengeAcks;
+    d.sendAck = true;
+    d.ackSegment = MakeAck(false);
 }
 
 bool

@@ -77,7 +77,11 @@ struct OffloadTcpConfig
     uint64_t maxRtoNs{1000000000};     //!< upper bound of the backed-off RTO, ns (1 s)
     uint32_t dupAckThreshold{3};       //!< duplicate ACKs that trigger go-back-N
     OffloadAckPolicy ackPolicy{OffloadAckPolicy::EVERY_SEGMENT}; //!< when to ACK
-    uint32_t controlIntervalRtts{2};  //!< host control interval, RTTs (TAS: 2), >= 1
+    uint32_t controlIntervalRtts{2}; //!< host control interval, RTTs (TAS: 2), >= 1
+    /// ACKs that answer unacceptable segments (challenge ACKs of RFC 5961, answers to acks
+    /// of data never sent and to zero-length segments below rcv_next) are sent at most once
+    /// per this interval, ns: two endpoints can never ACK each other in an unbounded loop
+    uint64_t challengeAckIntervalNs{100000};
     uint64_t controlRttInitNs{50000}; //!< RTT estimate before a sample, ns (TAS: 50 us)
     /// TAS/FlexTOE timeouts: the host control loop retransmits (go-back-N from snd_una) when
     /// snd_una made no progress for 4 control intervals and at least 2 RTT; the RTO timer of
@@ -125,7 +129,13 @@ struct OffloadTcpCounters
     uint64_t invalidAcks{0};           //!< segments acknowledging data never sent (dropped)
     uint64_t oldAcks{0};               //!< ack numbers below snd_una (ignored)
     uint64_t noAckDrops{0};            //!< segments without the ACK flag (dropped, RFC 793)
-    uint64_t resets{0};                //!< RST segments received
+    uint64_t resets{0};                //!< RST segments accepted (exactly at rcv_next)
+    uint64_t rstChallenged{0}; //!< RSTs inside the window but not at rcv_next (RFC 5961 3.2)
+    uint64_t rstIgnored{0};    //!< RSTs outside the window, dropped
+    uint64_t synChallenged{0}; //!< SYNs on the established connection (RFC 5961 4.2)
+    uint64_t ackTooOld{0};     //!< acks below snd_una - max window: dropped (RFC 5961 5.2)
+    uint64_t challengeAcks{0}; //!< ACKs sent in answer to an unacceptable segment
+    uint64_t challengeAcksSuppressed{0}; //!< of those, not sent: the rate limit
 
     /**
      * \brief Add another connection's counters field by field (device totals).
@@ -155,7 +165,6 @@ struct OffloadRxDecision
     bool peerClosed{false};    //!< the peer's FIN was consumed now (tell the control plane)
     bool finAcked{false};      //!< our FIN was acknowledged now (tell the control plane)
     bool reset{false};         //!< RST: the control plane tears the connection down
-    bool toHost{false};        //!< SYN on an established connection: for the control plane
 };
 
 /**
@@ -387,6 +396,12 @@ class OffloadTcpConnection
   private:
     /// Process the ACK field of an acceptable ACK (ack in [snd_una, snd_max]).
     void ProcessAck(const OffloadSegment& seg, uint64_t nowNs, OffloadRxDecision& d);
+    /**
+     * \brief Answer an unacceptable segment with an ACK, unless one was sent within
+     * challengeAckIntervalNs (RFC 5961 7).
+     * \param nowNs current time \param d the decision to put the ACK in
+     */
+    void Challenge(uint64_t nowNs, OffloadRxDecision& d);
     /// Rewind snd_nxt to snd_una and close the loss window (shared by both triggers).
     void GoBackN();
     /// Feed one RTT sample into SRTT/RTTVAR (RFC 6298 section 2).
@@ -407,6 +422,9 @@ class OffloadTcpConnection
     uint32_t m_sndBufEnd;            //!< sequence number after the last appended byte
     uint32_t m_peerRightEdge;        //!< highest ack + window seen
     uint32_t m_peerWindowLast;       //!< window of the last acceptable ACK (dup-ACK test)
+    uint32_t m_maxPeerWindow;        //!< largest window the peer advertised (RFC 5961 5.2)
+    uint64_t m_lastChallengeNs{0};   //!< when the last answering ACK was sent
+    bool m_challengeSent{false};     //!< one was sent
     uint32_t m_dupAcks{0};           //!< consecutive duplicate ACKs
     uint32_t m_recover{0};           //!< snd_max at the last go-back-N
     bool m_inRecovery{false};        //!< go-back-N done and snd_una not beyond m_recover

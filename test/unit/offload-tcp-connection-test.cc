@@ -95,6 +95,28 @@ struct Pair
     {
     }
 
+    /// Sends what A has for B and feeds B's ACKs back to A until nothing moves.
+    void Exchange(uint64_t nowNs)
+    {
+        for (int round = 0; round < 1000; ++round)
+        {
+            bool moved = false;
+            while (auto t = a.NextSegment(nowNs))
+            {
+                moved = true;
+                auto d = b.OnSegment(t->seg, nowNs);
+                if (d.sendAck)
+                {
+                    a.OnSegment(d.ackSegment, nowNs);
+                }
+            }
+            if (!moved)
+            {
+                return;
+            }
+        }
+    }
+
     /// A pure ACK from B with the given ack number and window (as B would send it).
     OffloadSegment AckFromB(uint32_t ack, uint32_t window) const
     {
@@ -666,19 +688,87 @@ TEST(OffloadTcpConnection, ControlSegmentsAndBogusAcks)
     noAck.flags = 0;
     EXPECT_FALSE(p.b.OnSegment(noAck, 1).sendAck);
     EXPECT_EQ(p.b.GetCounters().noAckDrops, 1u);
-    // SYN goes to the control plane, RST tears down.
+    // A SYN on an established connection gets a challenge ACK (RFC 5961 4.2), never
+    // delivers data and never resets.
     OffloadSegment syn = s[0].seg;
     syn.flags |= OffloadSegment::SYN;
     auto ds = p.b.OnSegment(syn, 1);
-    EXPECT_TRUE(ds.toHost);
-    EXPECT_FALSE(ds.sendAck);
+    EXPECT_TRUE(ds.sendAck);
+    EXPECT_EQ(ds.ackSegment.ack, p.b.GetRcvNext());
+    EXPECT_FALSE(ds.reset);
     EXPECT_EQ(p.b.GetRxUnread(), 0u);
+    EXPECT_EQ(p.b.GetCounters().synChallenged, 1u);
+    // An RST exactly at rcv_next tears down.
     OffloadSegment rst = s[0].seg;
     rst.flags = OffloadSegment::RST;
+    rst.seq = p.b.GetRcvNext();
     EXPECT_TRUE(p.b.OnSegment(rst, 1).reset);
     EXPECT_TRUE(p.b.IsReset());
+    EXPECT_EQ(p.b.GetCounters().resets, 1u);
     p.b.AppSend(MSS);
     EXPECT_FALSE(p.b.NextSegment(2).has_value());
+}
+
+TEST(OffloadTcpConnection, BlindResetsAndInjectionAreRefused)
+{
+    // RFC 5961: an off-path attacker who guesses a sequence number in the window must not
+    // reset the connection or inject data; it only provokes rate-limited challenge ACKs.
+    Pair p(SmallConfig());
+    p.a.AppSend(4 * MSS);
+    p.Exchange(1);
+    ASSERT_EQ(p.b.GetRxUnread(), 4 * MSS);
+    const uint32_t rcvNext = p.b.GetRcvNext();
+    const uint64_t now = 1000000;
+    OffloadSegment rst;
+    rst.flags = OffloadSegment::RST;
+    // In the window but not at rcv_next: challenge ACK, no reset.
+    rst.seq = rcvNext + 1;
+    auto d = p.b.OnSegment(rst, now);
+    EXPECT_FALSE(d.reset);
+    EXPECT_TRUE(d.sendAck);
+    EXPECT_EQ(d.ackSegment.ack, rcvNext);
+    EXPECT_EQ(p.b.GetCounters().rstChallenged, 1u);
+    // A second one within the challenge interval is not answered (RFC 5961 7).
+    rst.seq = rcvNext + 100;
+    d = p.b.OnSegment(rst, now + 1);
+    EXPECT_FALSE(d.sendAck);
+    EXPECT_EQ(p.b.GetCounters().challengeAcksSuppressed, 1u);
+    // Outside the window: silently ignored.
+    rst.seq = rcvNext - 1;
+    EXPECT_FALSE(p.b.OnSegment(rst, now + 2).reset);
+    rst.seq = rcvNext + (1u << 30);
+    EXPECT_FALSE(p.b.OnSegment(rst, now + 3).reset);
+    EXPECT_EQ(p.b.GetCounters().rstIgnored, 2u);
+    EXPECT_FALSE(p.b.IsReset());
+    EXPECT_EQ(p.b.GetCounters().resets, 0u);
+    // After the interval, challenges resume.
+    rst.seq = rcvNext + 1;
+    EXPECT_TRUE(p.b.OnSegment(rst, now + SmallConfig().challengeAckIntervalNs).sendAck);
+    EXPECT_EQ(p.b.GetCounters().challengeAcks, 2u);
+
+    // Blind data injection: right sequence number, but an ack the attacker cannot know.
+    // An ack far behind snd_una (more than the peer's largest window) is refused with
+    // its data; an ack of data never sent likewise.
+    OffloadSegment inject;
+    inject.flags = OffloadSegment::ACK;
+    inject.seq = rcvNext;
+    inject.payloadLen = 100;
+    inject.window = 64 * MSS;
+    inject.ack = p.b.GetSndUna() - (1u << 30);
+    d = p.b.OnSegment(inject, now + 10 * SmallConfig().challengeAckIntervalNs);
+    EXPECT_EQ(d.delivered, 0u);
+    EXPECT_EQ(d.writeLen, 0u);
+    EXPECT_EQ(p.b.GetCounters().ackTooOld, 1u);
+    inject.ack = p.b.GetSndMax() + 1;
+    d = p.b.OnSegment(inject, now + 20 * SmallConfig().challengeAckIntervalNs);
+    EXPECT_EQ(d.delivered, 0u);
+    EXPECT_EQ(p.b.GetCounters().invalidAcks, 1u);
+    EXPECT_EQ(p.b.GetRcvNext(), rcvNext);
+    EXPECT_EQ(p.b.GetRxUnread(), 4 * MSS);
+    // The real stream still flows afterwards, byte-exact.
+    p.a.AppSend(4 * MSS);
+    p.Exchange(now + 30 * SmallConfig().challengeAckIntervalNs);
+    EXPECT_EQ(p.b.GetRxUnread(), 8 * MSS);
 }
 
 TEST(OffloadTcpConnection, BadConfigurationIsRefused)

@@ -14,6 +14,7 @@
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -974,7 +975,7 @@ OffloadNetDevice::AddTimed(uint32_t id)
         c.timedIndex = static_cast<uint32_t>(m_timed.size());
         m_timed.push_back(id);
     }
-    if (!m_scanEvent.IsRunning())
+    if (!compat::IsPending(m_scanEvent))
     {
         m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
     }
@@ -1038,7 +1039,7 @@ OffloadNetDevice::PumpTx()
         {
             tx = c.tcp->NextSegment(now);
         }
-        if (!tx && c.tcp && c.tcp->GetNextSendTimeNs() > now && !c.paceWake.IsRunning())
+        if (!tx && c.tcp && c.tcp->GetNextSendTimeNs() > now && !compat::IsPending(c.paceWake))
         {
             // paced: nothing may leave before the next send time; come back then
             c.paceWake = Simulator::Schedule(NanoSeconds(c.tcp->GetNextSendTimeNs() - now),
@@ -1090,16 +1091,15 @@ OffloadNetDevice::PumpTx()
             const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
             ++m_txInFlight;
             m_txInFlightBytes += wireBytes;
-            Simulator::Schedule(delay,
-                                [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
-                                    --m_txInFlight;
-                                    m_txInFlightBytes -= wireBytes;
-                                    if (m_generation[id] == gen)
-                                    {
-                                        SendSegment(id, seg, payload);
-                                    }
-                                    PumpTx();
-                                });
+            compat::Schedule(delay, [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
+                --m_txInFlight;
+                m_txInFlightBytes -= wireBytes;
+                if (m_generation[id] == gen)
+                {
+                    SendSegment(id, seg, payload);
+                }
+                PumpTx();
+            });
         }
         ++m_readyCursor; // round robin among connections
     }

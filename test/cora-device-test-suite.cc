@@ -320,7 +320,7 @@ class CoraDeviceTestSuite : public TestSuite
 {
   public:
     CoraDeviceTestSuite()
-        : TestSuite("cora-device", TestSuite::Type::SYSTEM)
+        : TestSuite("presto-cora-device", TestSuite::Type::SYSTEM)
     {
         AddTestCase(new CoraDeliveryTestCase, compat::TestDuration::QUICK);
         AddTestCase(new CoraMigrationTestCase, compat::TestDuration::QUICK);

@@ -299,7 +299,7 @@ class FlexToeDeviceTestSuite : public TestSuite
 {
   public:
     FlexToeDeviceTestSuite()
-        : TestSuite("flextoe-device", TestSuite::Type::SYSTEM)
+        : TestSuite("presto-flextoe-device", TestSuite::Type::SYSTEM)
     {
         AddTestCase(new FlexToeDeliveryTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FlexToeProtocolCapTestCase, compat::TestDuration::QUICK);

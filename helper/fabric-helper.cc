@@ -50,7 +50,7 @@ FabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& 
         throw PrestoInputError("FabricHelper::SetSwitchAttribute: FabricSwitch has no attribute '" +
                                name + "'");
     }
-    if (!info.checker->CreateValidValue(value))
+    if (!compat::CreateValidValue(info.checker, value))
     {
         throw PrestoInputError("FabricHelper::SetSwitchAttribute: invalid value for '" + name +
                                "'");

@@ -12,6 +12,7 @@
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-net-device.h"
+#include "ns3/presto-ns3-compat.h"
 
 namespace ns3
 {
@@ -35,7 +36,7 @@ AttributeProblem(TypeId tid, const std::string& name, const AttributeValue& valu
     {
         return tid.GetName() + " has no attribute '" + name + "'";
     }
-    if (!info.checker->CreateValidValue(value))
+    if (!compat::CreateValidValue(info.checker, value))
     {
         return "invalid value for " + tid.GetName() + "::" + name;
     }

@@ -23,14 +23,22 @@
  * | TestCase::TestDuration -> TestCase::Duration  | 3.42  | compat::TestDuration          |
  * | ipv4-global-routing.h -> global-routing.h     | 3.47  | included here                 |
  *
+ * compat::CreateValidValue is not a change between releases but between builds: in every
+ * release EnumValue::DeserializeFromString (EnumValue<T> from 3.41) answers a name that is no
+ * value of the enum with NS_ASSERT, which stops the program when asserts are compiled in (an
+ * ns-3 tree's default and debug profiles) and reads past the list of values when they are not
+ * (Debian's packaged release build), instead of failing.
+ *
  * TestSuite::Type::UNIT / SYSTEM need nothing: C++11 allows naming an enumerator of the old
  * unscoped enum through its type, so that spelling compiles on every release.
  */
 
+#include "ns3/attribute.h"
 #include "ns3/enum.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #if __has_include("ns3/global-routing.h")
@@ -40,6 +48,8 @@
 #endif
 
 #include <functional>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -176,6 +186,36 @@ EventId
 Schedule(const Time& delay, F&& f)
 {
     return detail::Schedule(delay, std::forward<F>(f), 0);
+}
+
+/**
+ * \brief checker->CreateValidValue(value), except that a string naming no value of an enum
+ * attribute gives null: EnumValue's DeserializeFromString would stop the program (NS_ASSERT)
+ * in a build with asserts and read past its list of values in one without.
+ * \param checker the attribute's checker
+ * \param value the value, or a StringValue to parse
+ * \return the valid value, or null
+ */
+inline Ptr<AttributeValue>
+CreateValidValue(Ptr<const AttributeChecker> checker, const AttributeValue& value)
+{
+    const auto* text = dynamic_cast<const StringValue*>(&value);
+    if (text && checker->GetValueTypeName().rfind("ns3::EnumValue", 0) == 0 &&
+        checker->HasUnderlyingTypeInformation())
+    {
+        // the names, "A|B|C", in every release
+        std::istringstream names(checker->GetUnderlyingTypeInformation());
+        bool known = false;
+        for (std::string name; std::getline(names, name, '|');)
+        {
+            known = known || name == text->Get();
+        }
+        if (!known)
+        {
+            return nullptr;
+        }
+    }
+    return checker->CreateValidValue(value);
 }
 
 } // namespace compat

@@ -304,6 +304,7 @@ OffloadNetDevice::Cleanup()
     m_hostRx =
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     Simulator::Cancel(m_scanEvent);
+    Simulator::Cancel(m_refillEvent);
 }
 
 void
@@ -1120,6 +1121,19 @@ OffloadNetDevice::PumpTx()
 
 void
 OffloadNetDevice::TxDone(Ptr<const Packet>)
+{
+    // PhyTxEnd fires inside PointToPointNetDevice::TransmitComplete, which then starts the
+    // next queued frame itself: a frame sent from here would start a second transmission on
+    // the busy wire (ns-3 with asserts stops: "Must be READY to transmit"). Refill after it
+    // returned, at the same time, as ns-3's NetDeviceQueue defers its wake-up.
+    if ((!m_txBacklog.empty() || !m_readyList.empty()) && !compat::IsPending(m_refillEvent))
+    {
+        m_refillEvent = Simulator::ScheduleNow(&OffloadNetDevice::Refill, this);
+    }
+}
+
+void
+OffloadNetDevice::Refill()
 {
     DrainBacklog();
     if (!m_readyList.empty())

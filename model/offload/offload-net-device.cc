@@ -5,6 +5,7 @@
 
 #include "offload-socket.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
@@ -17,6 +18,8 @@
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/tcp-option-sack-permitted.h"
+#include "ns3/tcp-option-sack.h"
 #include "ns3/tcp-option-winscale.h"
 #include "ns3/uinteger.h"
 
@@ -170,6 +173,25 @@ OffloadNetDevice::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&OffloadNetDevice::m_minRto),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("Sack",
+                          "Offer and grant SACK-permitted (RFC 2018): ACKs then carry the "
+                          "out-of-order intervals the NIC holds as SACK blocks, and ns-3's TCP "
+                          "senders use their SACK scoreboard instead of guessing from "
+                          "duplicate ACKs. The NIC's own sender ignores SACK blocks "
+                          "(go-back-N)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&OffloadNetDevice::m_sack),
+                          MakeBooleanChecker())
+            .AddAttribute("RxBufferMultiple",
+                          "Host receive memory per connection in multiples of the socket's "
+                          "RcvBufSize; the window announced is at most RcvBufSize. With 2 (as "
+                          "Linux doubles SO_RCVBUF), data DMA'd but not yet read does not "
+                          "shrink the window, and a peer whose send buffer is no larger than "
+                          "our RcvBufSize is never limited by our window (see the doc: ns-3 "
+                          "issue #991)",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_rxBufferMultiple),
+                          MakeUintegerChecker<uint32_t>(1, 16))
             .AddAttribute("ChallengeAckInterval",
                           "Least time between two challenge ACKs of one connection (RFC "
                           "5961 section 7): answers to blind RSTs, SYNs and bogus ACKs "
@@ -641,6 +663,7 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     c.initialCwnd = listener->GetInitialCwndSegments();
     c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
     c.ecn = (th.flags & TcpHeader::ECE) && (th.flags & TcpHeader::CWR);
+    c.sack = m_sack && th.sackPermitted; // granted in our SYN-ACK
     if (th.hasWindowScale)
     {
         c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
@@ -663,12 +686,19 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     Simulator::Cancel(c.synTimer);
     OffloadTcpConfig cfg;
     cfg.mss = c.mss;
-    cfg.rxBufferSize = c.rcvBuf;
+    // Host memory for RxBufferMultiple x RcvBufSize, at most RcvBufSize announced: data not
+    // yet read by the application does not shrink the window below what the peer's
+    // (equal-sized) send buffer can fill, as Linux doubles SO_RCVBUF.
+    cfg.rxWindowLimit = c.rcvBuf;
+    cfg.rxBufferSize = static_cast<uint32_t>(
+        std::min<uint64_t>(uint64_t(c.rcvBuf) * m_rxBufferMultiple, ReassemblyTracker::MAX_WINDOW));
     cfg.txBufferSize = c.sndBuf;
     cfg.initialCwndSegments = c.initialCwnd;
     cfg.minRtoNs = m_minRto.GetNanoSeconds();
     cfg.initialRtoNs = std::max<uint64_t>(cfg.minRtoNs, cfg.initialRtoNs);
     cfg.challengeAckIntervalNs = m_challengeAckInterval.GetNanoSeconds();
+    cfg.windowShift = c.ourShift;
+    cfg.sack = c.sack;
     // the slot's state before Establish tells who opened: SYN_SENT is the client
     ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
     Setup();
@@ -683,7 +713,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
                                                    peerWindowBytes,
                                                    m_congestion->Create(ctx));
     c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
-    c.rxRing = std::make_unique<OffloadByteRing>(c.rcvBuf, c.irs + 1);
+    c.rxRing = std::make_unique<OffloadByteRing>(cfg.rxBufferSize, c.irs + 1);
     c.txTail = c.iss + 1;
     c.state = Conn::ESTABLISHED;
     ++m_established;
@@ -763,6 +793,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
         {
             c.irs = th.seq;
             c.ecn = (flags & TcpHeader::ECE) && !(flags & TcpHeader::CWR);
+            c.sack = m_sack && th.sackPermitted; // we offered it; the peer granted it
             if (th.hasWindowScale)
             {
                 c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
@@ -1147,6 +1178,20 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
         Ptr<TcpOptionWinScale> ws = CreateObject<TcpOptionWinScale>();
         ws->SetScale(c.ourShift);
         th.AppendOption(ws);
+    }
+    if (syn && (c.state == Conn::SYN_SENT ? m_sack : c.sack))
+    {
+        th.AppendOption(CreateObject<TcpOptionSackPermitted>()); // offered, or granted
+    }
+    if (seg.sackBlocks > 0)
+    {
+        Ptr<TcpOptionSack> sack = CreateObject<TcpOptionSack>();
+        for (uint32_t i = 0; i < seg.sackBlocks; ++i)
+        {
+            sack->AddSackBlock(
+                {SequenceNumber32(seg.sack[i].first), SequenceNumber32(seg.sack[i].second)});
+        }
+        th.AppendOption(sack);
     }
     Ipv4Address local = GetLocalAddress();
     if (Node::ChecksumEnabled())

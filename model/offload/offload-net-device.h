@@ -276,6 +276,7 @@ class OffloadNetDevice : public PointToPointNetDevice
         uint8_t peerShift{0};                      //!< peer's window scale
         uint8_t ourShift{0};                       //!< our window scale
         bool ecn{false};                           //!< ECN negotiated
+        bool sack{false};                          //!< SACK negotiated
         uint32_t mss{1448};                        //!< segment size
         uint32_t sndBuf{131072};                   //!< send buffer, bytes
         uint32_t rcvBuf{131072};                   //!< receive buffer, bytes
@@ -371,6 +372,8 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint32_t m_txPipelineDepth;      //!< segments in flight inside the NIC
     Time m_minRto;                   //!< data-path minimum RTO
     Time m_challengeAckInterval;     //!< least time between challenge ACKs (RFC 5961)
+    bool m_sack{true};               //!< offer and grant SACK-permitted
+    uint32_t m_rxBufferMultiple{2};  //!< host receive memory in multiples of RcvBufSize
     TypeId m_congestionType;         //!< congestion control (an OffloadCongestionControl)
     uint64_t m_lineRateBytesPerS{0}; //!< the DataRate attribute, bytes/s (set by Setup)
     Time m_timeWait;                 //!< how long a torn-down connection's 4-tuple is remembered

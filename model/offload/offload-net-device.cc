@@ -1511,7 +1511,12 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
         if (m_malformed[e] > 0)
         {
             const char* name = WireErrorName(static_cast<WireError>(e));
-            nic["malformed"][name] = nic["malformed"].value(name, uint64_t(0)) + m_malformed[e];
+            nlohmann::json& byReason = nic["malformed"];
+            if (!byReason.is_object())
+            {
+                byReason = nlohmann::json::object(); // value() on the new null would throw
+            }
+            byReason[name] = byReason.value(name, uint64_t(0)) + m_malformed[e];
             malformed += m_malformed[e];
         }
     }

@@ -44,6 +44,10 @@ OffloadDropReasonName(OffloadDropReason r)
         return "wire_queue";
     case OffloadDropReason::MALFORMED:
         return "malformed";
+    case OffloadDropReason::UNACCEPTABLE:
+        return "unacceptable";
+    case OffloadDropReason::HANDSHAKE:
+        return "handshake";
     }
     return "unknown";
 }
@@ -816,17 +820,17 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
             Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
                                 &OffloadSocket::Established,
                                 s);
+            return;
         }
+        HandshakeDrop(id, th, payload); // not the SYN-ACK of our SYN
         return;
     }
     if (c.state == Conn::SYN_RCVD)
     {
-        if (flags & TcpHeader::SYN)
+        // a retransmitted SYN (our SYN-ACK timer answers it), or no ACK of our SYN-ACK
+        if ((flags & TcpHeader::SYN) || !(flags & TcpHeader::ACK) || th.ack != c.iss + 1)
         {
-            return; // a retransmitted SYN: our SYN-ACK timer answers it
-        }
-        if (!(flags & TcpHeader::ACK) || th.ack != c.iss + 1)
-        {
+            HandshakeDrop(id, th, payload);
             return;
         }
         // ourShift is already 0 if the peer's SYN had no window-scale option (PassiveOpen).
@@ -850,6 +854,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
     }
     if (c.state != Conn::ESTABLISHED)
     {
+        HandshakeDrop(id, th, payload);
         return;
     }
     OffloadSegment seg;
@@ -867,12 +872,24 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
         return;
     }
     OffloadRxDecision d = c.tcp->OnSegment(seg, Simulator::Now().GetNanoSeconds());
-    if (seg.payloadLen > 0)
+    if (d.unacceptable)
+    {
+        // counted by the data path under its rule (rst_ignored, invalid_acks, ...)
+        m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::UNACCEPTABLE);
+    }
+    else if (seg.payloadLen > 0)
     {
         m_segmentTrace(id, d.verdict, seg.seq, seg.payloadLen);
     }
     Time latency = admitted + ProcessReceived(id, seg, d);
     ApplyDecision(id, d, payload, seg, latency);
+}
+
+void
+OffloadNetDevice::HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload)
+{
+    ++m_handshakeDrops;
+    m_dropTrace(id, th.seq, payload->GetSize(), OffloadDropReason::HANDSHAKE);
 }
 
 void
@@ -888,6 +905,7 @@ OffloadNetDevice::HandshakeReset(uint32_t id, const WireSegment& th)
     if (!acceptable)
     {
         ++m_handshakeRstIgnored;
+        m_dropTrace(id, th.seq, 0, OffloadDropReason::UNACCEPTABLE);
         return;
     }
     ++m_resets;
@@ -1491,6 +1509,7 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("resets", m_resets);
     add("rst_challenged", t.rstChallenged);
     add("rst_ignored", t.rstIgnored + m_handshakeRstIgnored);
+    add("handshake_drops", m_handshakeDrops);
     add("syn_challenged", t.synChallenged);
     add("invalid_acks", t.invalidAcks);
     add("ack_too_old", t.ackTooOld);

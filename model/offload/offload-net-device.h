@@ -32,10 +32,12 @@ class OffloadSocket;
 /// Why the offload NIC dropped a segment (the Drop trace source's reason).
 enum class OffloadDropReason : uint8_t
 {
-    NIC_RX,     //!< the execution model refused a received segment (e.g. a full NIC queue)
-    NIC_TX,     //!< the execution model dropped a segment it produced
-    WIRE_QUEUE, //!< the device queue to the wire was full, beyond the backlog
-    MALFORMED,  //!< a received frame that is not a well-formed IPv4/TCP segment
+    NIC_RX,       //!< the execution model refused a received segment (e.g. a full NIC queue)
+    NIC_TX,       //!< the execution model dropped a segment it produced
+    WIRE_QUEUE,   //!< the device queue to the wire was full, beyond the backlog
+    MALFORMED,    //!< a received frame that is not a well-formed IPv4/TCP segment
+    UNACCEPTABLE, //!< refused by an acceptability rule (RFC 5961) on a connection
+    HANDSHAKE,    //!< a segment that does not fit the connection's handshake state
 };
 
 /**
@@ -310,6 +312,8 @@ class OffloadNetDevice : public PointToPointNetDevice
                   const Address& from);
     /** A segment for an existing slot. */
     void HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload);
+    /// A segment that does not fit the handshake state: counted and traced, then dropped.
+    void HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload);
     /// An RST before the connection is established: refuses the connection if acceptable.
     void HandshakeReset(uint32_t id, const WireSegment& th);
     /** A SYN for a listening port. */
@@ -414,6 +418,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_handshakeFailures{0};        //!< handshakes given up
     uint64_t m_resets{0};                   //!< connections torn down by an acceptable RST
     uint64_t m_handshakeRstIgnored{0};      //!< RSTs during the handshake that did not count
+    uint64_t m_handshakeDrops{0};           //!< segments not fitting the handshake state
 
     /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
     struct TimeWaitEntry

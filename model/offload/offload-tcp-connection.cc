@@ -221,11 +221,13 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
         else if (seq::Lt(rcvNext, seg.seq) && seq::Lt(seg.seq, rcvNext + rcvWindow))
         {
             ++m_counters.rstChallenged;
+            d.unacceptable = true;
             Challenge(nowNs, d);
         }
         else
         {
             ++m_counters.rstIgnored;
+            d.unacceptable = true;
         }
         return d;
     }
@@ -234,6 +236,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
     if (seg.Has(OffloadSegment::SYN))
     {
         ++m_counters.synChallenged;
+        d.unacceptable = true;
         Challenge(nowNs, d);
         return d;
     }
@@ -241,6 +244,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
     if (!seg.Has(OffloadSegment::ACK))
     {
         ++m_counters.noAckDrops;
+        d.unacceptable = true;
         return d;
     }
 
@@ -252,12 +256,14 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
     if (seq::Lt(m_sndMax, seg.ack))
     {
         ++m_counters.invalidAcks;
+        d.unacceptable = true;
         Challenge(nowNs, d);
         return d;
     }
     if (seq::Lt(seg.ack, m_sndUna - m_maxPeerWindow))
     {
         ++m_counters.ackTooOld;
+        d.unacceptable = true;
         Challenge(nowNs, d);
         return d;
     }

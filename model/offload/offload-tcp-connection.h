@@ -181,6 +181,9 @@ struct OffloadRxDecision
     bool peerClosed{false};    //!< the peer's FIN was consumed now (tell the control plane)
     bool finAcked{false};      //!< our FIN was acknowledged now (tell the control plane)
     bool reset{false};         //!< RST: the control plane tears the connection down
+    /// Refused by an acceptability rule (RFC 5961: a misplaced RST, a SYN, a bogus ack, no
+    /// ACK flag): nothing of the segment was used; the device traces it as a drop.
+    bool unacceptable{false};
 };
 
 /**

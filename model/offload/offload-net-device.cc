@@ -1451,6 +1451,12 @@ OffloadNetDevice::GetConnection(uint32_t conn) const
     return *m_slots[conn].tcp;
 }
 
+const OffloadTcpConnection*
+OffloadNetDevice::FindConnection(uint32_t conn) const
+{
+    return conn < m_slots.size() ? m_slots[conn].tcp.get() : nullptr;
+}
+
 // ------------------------------------------------------------------ statistics
 
 OffloadTcpCounters

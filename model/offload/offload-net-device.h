@@ -124,6 +124,20 @@ class OffloadNetDevice : public PointToPointNetDevice
 
     /** \return data-path counters summed over finished and live connections */
     OffloadTcpCounters GetTotals() const;
+    /**
+     * \brief Inspect one connection (tests, monitors).
+     * \param conn slot, as in the Established trace
+     * \return its data path, or nullptr when the slot holds no established connection
+     */
+    const OffloadTcpConnection* FindConnection(uint32_t conn) const;
+    /**
+     * \param conn slot \param peer set to the remote address
+     * \param localPort set to the local port \param peerPort set to the remote port
+     */
+    void GetEndpoints(uint32_t conn,
+                      Ipv4Address& peer,
+                      uint16_t& localPort,
+                      uint16_t& peerPort) const;
     /** \return connections refused because the table was full */
     uint64_t GetRefusedConnections() const;
     /**
@@ -223,15 +237,6 @@ class OffloadNetDevice : public PointToPointNetDevice
      * \return false to drop the segment (counted as nic_drops)
      */
     virtual bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency);
-
-    /**
-     * \param conn slot \param peer set to the remote address
-     * \param localPort set to the local port \param peerPort set to the remote port
-     */
-    void GetEndpoints(uint32_t conn,
-                      Ipv4Address& peer,
-                      uint16_t& localPort,
-                      uint16_t& peerPort) const;
 
     /**
      * \brief Execution model: a connection's data path was created (handshake done).

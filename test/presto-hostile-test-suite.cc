@@ -425,8 +425,9 @@ class BlindInjectionTestCase : public HostileTestCase
  * Malformed frames into the NIC's receive path during a live transfer: segments addressed to
  * the victim connection (so they reach the NIC's parser, not the switch's no-route drop) with
  * random bytes of the IPv4 and TCP headers overwritten, random lengths, truncated, or with
- * options garbled. Checksums are on, as for a real NIC. The transfer must arrive byte-exact,
- * no connection may be reset, and the NIC's drop counters must account for the frames.
+ * options garbled, or every header byte random. Checksums are on, as for a real NIC. The transfer
+ * must arrive byte-exact, no connection may be reset, and the NIC's drop counters must account for
+ * the frames.
  */
 class MalformedSegmentTestCase : public HostileTestCase
 {
@@ -521,7 +522,7 @@ class MalformedSegmentTestCase : public HostileTestCase
                                     m_rng->GetInteger(0, 64));
         std::vector<uint8_t> bytes(p->GetSize());
         p->CopyData(bytes.data(), bytes.size());
-        switch (m_rng->GetInteger(0, 3))
+        switch (m_rng->GetInteger(0, 4))
         {
         case 0: // overwrite 1-4 header bytes (IPv4 at 0..19, TCP at 20..39)
             for (uint32_t i = m_rng->GetInteger(1, 4); i > 0; --i)
@@ -542,6 +543,12 @@ class MalformedSegmentTestCase : public HostileTestCase
             else
             {
                 bytes[32] = (m_rng->GetInteger(0, 15) << 4) | (bytes[32] & 0x0f);
+            }
+            break;
+        case 3: // random: every header byte drawn (routing fields are set again below)
+            for (uint32_t i = 0; i < 40; ++i)
+            {
+                bytes[i] = m_rng->GetInteger(0, 255);
             }
             break;
         default: // garbled options: a longer header whose option bytes are random

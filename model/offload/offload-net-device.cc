@@ -186,6 +186,15 @@ OffloadNetDevice::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&OffloadNetDevice::m_sack),
                           MakeBooleanChecker())
+            .AddAttribute("CarryPayload",
+                          "Carry the payload bytes through the NIC (host send and receive rings, "
+                          "DMA'd bytes on the wire). False: segments carry zero-filled virtual "
+                          "payload of the right size and no per-connection ring is kept; "
+                          "timing, DMA and every TCP decision are the same. presto-spray sets "
+                          "it from --verifyPayload",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&OffloadNetDevice::m_carryPayload),
+                          MakeBooleanChecker())
             .AddAttribute("RxBufferMultiple",
                           "Host receive memory per connection in multiples of the socket's "
                           "RcvBufSize; the window announced is at most RcvBufSize. With 2 (as "
@@ -543,10 +552,13 @@ OffloadNetDevice::Write(uint32_t id, Ptr<Packet> p)
     {
         return 0;
     }
-    std::vector<uint8_t> buf(n);
-    p->CopyData(buf.data(), n);
-    bool ok = c.txRing->Write(c.txTail, buf.data(), n);
-    NS_ASSERT_MSG(ok, "send ring overflow");
+    if (c.txRing)
+    {
+        std::vector<uint8_t> buf(n);
+        p->CopyData(buf.data(), n);
+        bool ok = c.txRing->Write(c.txTail, buf.data(), n);
+        NS_ASSERT_MSG(ok, "send ring overflow");
+    }
     c.txTail += n;
     Ready(id);
     return n;
@@ -561,16 +573,25 @@ OffloadNetDevice::Read(uint32_t id, uint32_t maxBytes)
     {
         return nullptr;
     }
-    std::vector<uint8_t> buf(n);
-    c.rxRing->Read(c.rxRing->GetHead(), buf.data(), n);
-    c.rxRing->Advance(n);
+    Ptr<Packet> data;
+    if (c.rxRing)
+    {
+        std::vector<uint8_t> buf(n);
+        c.rxRing->Read(c.rxRing->GetHead(), buf.data(), n);
+        c.rxRing->Advance(n);
+        data = Create<Packet>(buf.data(), n);
+    }
+    else
+    {
+        data = Create<Packet>(n); // virtual payload: zero-filled, nothing stored
+    }
     c.rxReadable -= n;
     OnApplicationRead(id, n);
     if (auto update = c.tcp->AppRead(n))
     {
         SendSegment(id, *update, nullptr);
     }
-    return Create<Packet>(buf.data(), n);
+    return data;
 }
 
 uint32_t
@@ -716,8 +737,11 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
                                                    c.irs,
                                                    peerWindowBytes,
                                                    m_congestion->Create(ctx));
-    c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
-    c.rxRing = std::make_unique<OffloadByteRing>(cfg.rxBufferSize, c.irs + 1);
+    if (m_carryPayload)
+    {
+        c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
+        c.rxRing = std::make_unique<OffloadByteRing>(cfg.rxBufferSize, c.irs + 1);
+    }
     c.txTail = c.iss + 1;
     c.state = Conn::ESTABLISHED;
     ++m_established;
@@ -931,11 +955,14 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
     if (d.writeLen > 0)
     {
         // payload straight to its place in the host receive buffer (also out of order)
-        std::vector<uint8_t> buf(d.writeLen);
-        Ptr<Packet> part = payload->CreateFragment(d.writeSeq - seg.seq, d.writeLen);
-        part->CopyData(buf.data(), d.writeLen);
-        bool ok = c.rxRing->Write(d.writeSeq, buf.data(), d.writeLen);
-        NS_ASSERT_MSG(ok, "receive ring overflow: the data path accepted beyond the window");
+        if (c.rxRing)
+        {
+            std::vector<uint8_t> buf(d.writeLen);
+            Ptr<Packet> part = payload->CreateFragment(d.writeSeq - seg.seq, d.writeLen);
+            part->CopyData(buf.data(), d.writeLen);
+            bool ok = c.rxRing->Write(d.writeSeq, buf.data(), d.writeLen);
+            NS_ASSERT_MSG(ok, "receive ring overflow: the data path accepted beyond the window");
+        }
         inPlace = c.dma.Transfer(now, d.writeLen);
         ++m_dmaTransfers;
     }
@@ -957,7 +984,10 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
     }
     if (d.ackedBytes > 0)
     {
-        c.txRing->Advance(d.ackedBytes);
+        if (c.txRing)
+        {
+            c.txRing->Advance(d.ackedBytes);
+        }
         if (c.socket)
         {
             c.socket->SpaceFreed(c.tcp->GetTxFree());
@@ -1120,10 +1150,17 @@ OffloadNetDevice::PumpTx()
         int64_t wire = now;
         if (seg.payloadLen > 0)
         {
-            std::vector<uint8_t> buf(seg.payloadLen);
-            bool ok = c.txRing->Read(seg.seq, buf.data(), seg.payloadLen);
-            NS_ASSERT_MSG(ok, "data path asked for bytes outside the send buffer");
-            payload = Create<Packet>(buf.data(), seg.payloadLen);
+            if (c.txRing)
+            {
+                std::vector<uint8_t> buf(seg.payloadLen);
+                bool ok = c.txRing->Read(seg.seq, buf.data(), seg.payloadLen);
+                NS_ASSERT_MSG(ok, "data path asked for bytes outside the send buffer");
+                payload = Create<Packet>(buf.data(), seg.payloadLen);
+            }
+            else
+            {
+                payload = Create<Packet>(seg.payloadLen); // virtual payload
+            }
             wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
             ++m_dmaTransfers;
         }

@@ -382,6 +382,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     Time m_minRto;                   //!< data-path minimum RTO
     Time m_challengeAckInterval;     //!< least time between challenge ACKs (RFC 5961)
     bool m_sack{true};               //!< offer and grant SACK-permitted
+    bool m_carryPayload{true};       //!< attribute CarryPayload
     uint32_t m_rxBufferMultiple{2};  //!< host receive memory in multiples of RcvBufSize
     TypeId m_congestionType;         //!< congestion control (an OffloadCongestionControl)
     uint64_t m_lineRateBytesPerS{0}; //!< the DataRate attribute, bytes/s (set by Setup)

@@ -1281,7 +1281,7 @@ OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
     // connections opening) would otherwise be lost to the host's own queue.
     if (m_txBacklog.empty() && QueueHasRoom(p))
     {
-        PointToPointNetDevice::Send(p, GetBroadcast(), IPV4);
+        PointToPointNetDevice::Send(p, m_wireDest, IPV4);
         return;
     }
     if (!IsLinkUp() || m_txBacklog.size() >= m_txBacklogPackets)
@@ -1311,7 +1311,7 @@ OffloadNetDevice::DrainBacklog()
 {
     while (!m_txBacklog.empty() && QueueHasRoom(m_txBacklog.front()))
     {
-        PointToPointNetDevice::Send(m_txBacklog.front(), GetBroadcast(), IPV4);
+        PointToPointNetDevice::Send(m_txBacklog.front(), m_wireDest, IPV4);
         m_txBacklog.pop_front();
     }
 }

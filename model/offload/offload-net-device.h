@@ -11,6 +11,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/tcp-header.h"
@@ -367,22 +368,25 @@ class OffloadNetDevice : public PointToPointNetDevice
     static constexpr uint32_t NO_SLOT = 0xffffffff; //!< no slot
 
     // attributes
-    uint32_t m_maxConnections;       //!< connection table size
-    Time m_timerScanPeriod;          //!< timer scan period
-    Time m_dmaLatency;               //!< per-transfer DMA latency
-    double m_dmaBandwidthBps;        //!< DMA bandwidth, bit/s
-    Time m_synTimeout;               //!< handshake retransmission timeout
-    uint32_t m_synRetries;           //!< handshake transmissions before giving up
-    uint64_t m_controlCycles;        //!< host cycles per control-plane event
-    double m_hostClockHz;            //!< host core clock, Hz
-    Time m_txQueueTime;              //!< wire time committed towards the wire, at most
-    uint64_t m_txQueueBytes{1500};   //!< the same in bytes at the line rate (Setup)
-    uint32_t m_txQueuePackets;       //!< segments committed towards the wire, at most
-    uint32_t m_txPipelineDepth;      //!< segments in flight inside the NIC
-    Time m_minRto;                   //!< data-path minimum RTO
-    Time m_challengeAckInterval;     //!< least time between challenge ACKs (RFC 5961)
-    bool m_sack{true};               //!< offer and grant SACK-permitted
-    bool m_carryPayload{true};       //!< attribute CarryPayload
+    uint32_t m_maxConnections;     //!< connection table size
+    Time m_timerScanPeriod;        //!< timer scan period
+    Time m_dmaLatency;             //!< per-transfer DMA latency
+    double m_dmaBandwidthBps;      //!< DMA bandwidth, bit/s
+    Time m_synTimeout;             //!< handshake retransmission timeout
+    uint32_t m_synRetries;         //!< handshake transmissions before giving up
+    uint64_t m_controlCycles;      //!< host cycles per control-plane event
+    double m_hostClockHz;          //!< host core clock, Hz
+    Time m_txQueueTime;            //!< wire time committed towards the wire, at most
+    uint64_t m_txQueueBytes{1500}; //!< the same in bytes at the line rate (Setup)
+    uint32_t m_txQueuePackets;     //!< segments committed towards the wire, at most
+    uint32_t m_txPipelineDepth;    //!< segments in flight inside the NIC
+    Time m_minRto;                 //!< data-path minimum RTO
+    Time m_challengeAckInterval;   //!< least time between challenge ACKs (RFC 5961)
+    bool m_sack{true};             //!< offer and grant SACK-permitted
+    bool m_carryPayload{true};     //!< attribute CarryPayload
+    /// Send destination: a point-to-point link ignores it; built once, not per segment
+    /// (GetBroadcast parses "ff:ff:ff:ff:ff:ff" on every call)
+    const Address m_wireDest{Mac48Address::GetBroadcast()};
     uint32_t m_rxBufferMultiple{2};  //!< host receive memory in multiples of RcvBufSize
     TypeId m_congestionType;         //!< congestion control (an OffloadCongestionControl)
     uint64_t m_lineRateBytesPerS{0}; //!< the DataRate attribute, bytes/s (set by Setup)

@@ -47,6 +47,36 @@ build() {
     cmake --build "$BUILD_DIR" -j "$JOBS"
 }
 
+# The unit tests and the suites that feed the NICs hostile or unusual input, built with
+# AddressSanitizer and UndefinedBehaviorSanitizer in $BUILD_DIR-asan; any report fails.
+# PRESTO_SANITIZE=0 skips it.
+SANITIZE_SUITES=(presto-hostile presto-mixed presto-interop)
+sanitize() {
+    local dir="$BUILD_DIR-asan"
+    if [ ! -f "$dir/build.ninja" ]; then
+        cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRESTO_SANITIZE=ON \
+            >/dev/null
+    fi
+    cmake --build "$dir" -j "$JOBS" --target presto-unit-tests presto-test-runner
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=1
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    echo "presto: sanitizers: unit tests"
+    PRESTO_DATA_DIR="$PWD/data" "$dir/presto-unit-tests" --gtest_brief=1
+    for suite in "${SANITIZE_SUITES[@]}"; do
+        echo "presto: sanitizers: $suite"
+        local log
+        log=$("$dir/presto-test-runner" --suite="$suite" 2>&1) || {
+            echo "$log"
+            exit 1
+        }
+        if grep -qE 'FAIL|CRASH|ERROR: (Address|Leak)Sanitizer|runtime error' <<<"$log"; then
+            echo "$log"
+            exit 1
+        fi
+    done
+    echo "presto: sanitizers: no report"
+}
+
 cmd=${1:-experiment}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -59,8 +89,8 @@ case "$cmd" in
         ;;
     test)
         build
-        cd "$BUILD_DIR"
-        exec ctest --output-on-failure -j "$JOBS" --timeout 900 "$@"
+        (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" --timeout 900 "$@")
+        [ "${PRESTO_SANITIZE:-1}" = 0 ] || sanitize
         ;;
     bench)
         build

@@ -3,6 +3,7 @@
  */
 #include "spray-experiment.h"
 
+#include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/cora-net-device.h"
 #include "ns3/data-rate.h"
@@ -357,6 +358,10 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("maxFlows", "Cap on generated flows (0: none)", maxFlows);
     cmd.AddValue("seed", "Run number for ns-3's random streams", seed);
     cmd.AddValue("pcap", "Write pcap traces of host links into the output directory", pcap);
+    cmd.AddValue("verifyPayload",
+                 "Send each flow's bytes as a pattern and compare every byte received "
+                 "(slower); 0: zero-filled virtual payload, delivery checked by counting",
+                 verifyPayload);
     cmd.AddValue("plot", "Write fct.png", plot);
     cmd.AddValue("quiet", "Do not print the table", quiet);
     cmd.AddValue("out", "Output directory for fct.csv, summary.json, flows.txt, fct.png", out);
@@ -368,6 +373,7 @@ SprayExperimentConfig::ToJson() const
 {
     return {{"device", device},
             {"fidelity", fidelity},
+            {"verify_payload", verifyPayload},
             {"rpc_connections", rpcConnections},
             {"rpc_outstanding", rpcOutstanding},
             {"rpc_request", rpcRequest},
@@ -782,6 +788,9 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
         {
             nic.Set("Strategy", StringValue(c.coraStrategy));
         }
+        // Flows carry payload bytes only when they are verified; the RPC workload always
+        // verifies its own.
+        nic.Set("CarryPayload", BooleanValue(c.verifyPayload || c.workload == "rpc"));
         fabric.SetHostDeviceFactory(nic);
     }
     fabric.Install(m_topology);
@@ -860,6 +869,7 @@ SprayExperiment::Run()
     }
 
     Ptr<FlowEndpoint> endpoint = MakeEndpoint(c.device, m_ccType);
+    endpoint->SetAttribute("VerifyPayload", BooleanValue(c.verifyPayload));
     std::vector<Ipv4Address> addresses;
     for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
     {

@@ -73,8 +73,11 @@ struct SprayExperimentConfig
     uint32_t maxFlows{0};               //!< cap on generated flows (0: none)
     uint32_t seed{1};                   //!< ns-3 run number (RngSeedManager::SetRun)
     bool pcap{false};                   //!< write pcap traces of host links into out
-    bool plot{true};                    //!< write fct.png
-    bool quiet{false};                  //!< do not print the table
+    /// send pattern bytes and compare each byte received; false: virtual (zero-filled)
+    /// payload, delivery checked by counting
+    bool verifyPayload{false};
+    bool plot{true};                         //!< write fct.png
+    bool quiet{false};                       //!< do not print the table
     std::string out{"results/presto-spray"}; //!< output directory
     std::string label;                       //!< run label for tables and plots ("" = device)
 

@@ -35,6 +35,7 @@ SprayExperimentConfig
 CoraConfig(const std::string& out, const std::string& strategy)
 {
     SprayExperimentConfig c;
+    c.verifyPayload = true; // transport tests compare every byte
     c.device = "cora";
     c.coraStrategy = strategy;
     c.out = out;

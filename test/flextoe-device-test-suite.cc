@@ -34,6 +34,7 @@ SprayExperimentConfig
 FlexToeConfig(const std::string& out)
 {
     SprayExperimentConfig c;
+    c.verifyPayload = true; // transport tests compare every byte
     c.device = "flextoe";
     c.out = out;
     c.quiet = true;

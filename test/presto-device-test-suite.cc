@@ -72,6 +72,7 @@ SprayExperimentConfig
 PrestoConfig(const std::string& out, const std::string& fidelity)
 {
     SprayExperimentConfig c;
+    c.verifyPayload = true; // transport tests compare every byte
     c.device = "presto";
     c.fidelity = fidelity;
     c.out = out;

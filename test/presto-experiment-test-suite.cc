@@ -48,6 +48,7 @@ SprayExperimentConfig
 BaseConfig(const std::string& out)
 {
     SprayExperimentConfig c;
+    c.verifyPayload = true; // transport tests compare every byte
     c.out = out;
     c.quiet = true;
     c.plot = false;
@@ -206,6 +207,58 @@ class DeterminismTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ((flows[0] != flows[2]), true, "another seed, another workload");
         std::filesystem::remove_all(dir);
     }
+};
+
+/**
+ * Virtual payload changes nothing but the bytes: for each device, the same seed with
+ * --verifyPayload=0 (zero-filled payload, no NIC rings, delivery counted) and =1 (pattern
+ * bytes compared) gives byte-identical fct.csv, every flow complete, nothing corrupt or excess.
+ */
+class VirtualPayloadTestCase : public TestCase
+{
+  public:
+    /** \param device the endpoint on every host */
+    explicit VirtualPayloadTestCase(const std::string& device)
+        : TestCase(device + ": virtual and verified payload give identical FCTs"),
+          m_device(device)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("virtual-" + m_device);
+        std::vector<std::string> csv;
+        std::vector<nlohmann::json> delivery;
+        for (bool verify : {false, true})
+        {
+            std::string out = dir + (verify ? "/verified" : "/virtual");
+            SprayExperimentConfig c = BaseConfig(out);
+            c.device = m_device;
+            c.simTime = 0.005;
+            c.seed = 5;
+            c.verifyPayload = verify;
+            SprayExperiment e(c);
+            e.Run();
+            csv.push_back(ReadFile(out + "/fct.csv"));
+            delivery.push_back(e.GetReport()["delivery"]);
+        }
+        std::cout << "    " << m_device << ": " << delivery[0].dump() << std::endl;
+        NS_TEST_EXPECT_MSG_EQ((csv[0] == csv[1]), true, "fct.csv identical");
+        for (const auto& d : delivery)
+        {
+            NS_TEST_EXPECT_MSG_GT(d["flows_finished"].get<uint64_t>(), 10, "flows ran");
+            NS_TEST_EXPECT_MSG_EQ(d["flows_finished"], d["flows_started"], "all finished");
+            NS_TEST_EXPECT_MSG_EQ(d["corrupt_bytes"].get<uint64_t>(), 0, "nothing corrupt");
+            NS_TEST_EXPECT_MSG_EQ(d["excess_bytes"].get<uint64_t>(), 0, "nothing twice");
+        }
+        NS_TEST_EXPECT_MSG_EQ(delivery[0]["bytes_delivered"],
+                              delivery[1]["bytes_delivered"],
+                              "the same bytes counted");
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_device;
 };
 
 /** Replaying the flows.txt a run wrote reproduces that run's records. */
@@ -486,6 +539,10 @@ class PrestoExperimentTestSuite : public TestSuite
         AddTestCase(new DeliveryUnderSprayingTestCase("ecmp", "ns3::TcpNewReno", 0.01),
                     compat::TestDuration::QUICK);
         AddTestCase(new DeterminismTestCase, compat::TestDuration::QUICK);
+        for (const char* device : {"host-tcp", "presto", "flextoe", "cora"})
+        {
+            AddTestCase(new VirtualPayloadTestCase(device), compat::TestDuration::QUICK);
+        }
         AddTestCase(new FlowFileReplayTestCase, compat::TestDuration::QUICK);
         AddTestCase(new BadConfigTestCase, compat::TestDuration::QUICK);
         AddTestCase(new PrestoPipelineTestCase, compat::TestDuration::QUICK);

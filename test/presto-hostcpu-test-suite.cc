@@ -27,6 +27,7 @@ RunDevice(const std::string& device)
                ("presto-test-" + std::to_string(getpid()) + "-hostcpu-" + device);
     std::filesystem::remove_all(dir);
     SprayExperimentConfig c;
+    c.verifyPayload = true; // transport tests compare every byte
     c.out = dir.string();
     c.quiet = true;
     c.plot = false;

@@ -27,6 +27,7 @@ SprayExperimentConfig
 Rpc(const std::string& out, const std::string& device, uint32_t connections, double simTime = 0.003)
 {
     SprayExperimentConfig c;
+    c.verifyPayload = true; // transport tests compare every byte
     c.device = device;
     c.workload = "rpc";
     c.rpcConnections = connections;

@@ -122,6 +122,12 @@ class FlowEndpoint : public Object
      */
     const FlowSpec& GetFlow(uint32_t flowId) const;
 
+    /** \return true when payload bytes are sent as a pattern and compared (VerifyPayload) */
+    bool IsVerifyingPayload() const
+    {
+        return m_verifyPayload;
+    }
+
   private:
     /** Per-flow bookkeeping. */
     struct FlowState
@@ -138,6 +144,7 @@ class FlowEndpoint : public Object
     uint64_t m_excess{0};                                 //!< total excess bytes
     uint64_t m_delivered{0};                              //!< total delivered bytes
     std::vector<uint8_t> m_scratch;                       //!< copy buffer for Deliver
+    bool m_verifyPayload{true};                           //!< attribute VerifyPayload
     TracedCallback<uint32_t, uint64_t> m_flowStartTrace;  //!< a flow was handed over
     TracedCallback<uint32_t, uint64_t> m_flowFinishTrace; //!< a flow's last byte arrived
 };

@@ -87,6 +87,14 @@ PayloadVerifier::Deliver(const uint8_t* data, size_t len)
     m_delivered += inSize;
 }
 
+void
+PayloadVerifier::Count(size_t len)
+{
+    const uint64_t inSize = std::min<uint64_t>(len, m_size - m_delivered);
+    m_excess += len - inSize;
+    m_delivered += inSize;
+}
+
 bool
 PayloadVerifier::IsComplete() const
 {

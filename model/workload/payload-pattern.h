@@ -45,6 +45,13 @@ class PayloadVerifier
      */
     void Deliver(const uint8_t* data, size_t len);
 
+    /**
+     * \brief A chunk whose bytes are not compared (virtual payload): only counted, so the
+     * flow completes when exactly its size arrived and anything beyond is excess.
+     * \param len its length
+     */
+    void Count(size_t len);
+
     /** \return true once exactly sizeBytes correct bytes arrived and nothing else */
     bool IsComplete() const;
     /** \return bytes delivered so far (correct or not, within the size) */

@@ -151,9 +151,10 @@ TcpSocketEndpoint::GetWireModel() const
     }
     else
     {
-        // offload NICs: no options on data; the SYN carries window scale (3, padded to 4)
+        // offload NICs: no options on data; the SYN carries window scale and SACK-permitted
+        // (3 + 2, padded to 8)
         w.dataOverhead = 2 + 20 + 20;
-        w.synBytes = 2 + 20 + 20 + 4;
+        w.synBytes = 2 + 20 + 20 + 8;
     }
     w.synAckBytes = w.synBytes;
     return w;
@@ -330,8 +331,17 @@ TcpSocketEndpoint::Sender::Fill()
         }
         uint32_t chunk =
             static_cast<uint32_t>(std::min<uint64_t>({avail, size - queued, WRITE_CHUNK}));
-        FillPayload(flowId, queued, buf.data(), chunk);
-        if (socket->Send(Create<Packet>(buf.data(), chunk)) < 0)
+        Ptr<Packet> data;
+        if (owner->IsVerifyingPayload())
+        {
+            FillPayload(flowId, queued, buf.data(), chunk);
+            data = Create<Packet>(buf.data(), chunk);
+        }
+        else
+        {
+            data = Create<Packet>(chunk); // virtual: zero-filled, no bytes stored
+        }
+        if (socket->Send(data) < 0)
         {
             return;
         }

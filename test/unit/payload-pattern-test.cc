@@ -101,3 +101,19 @@ TEST(PayloadVerifier, DetectsReorderDuplicateCorruptionAndShortness)
         EXPECT_EQ(v.GetDelivered(), 2999u);
     }
 }
+
+TEST(PayloadVerifier, CountOnlyCompletesAtTheSizeAndFlagsExcess)
+{
+    // Virtual payload: bytes are counted, not compared; the flow completes at exactly its
+    // size, and a chunk past it is excess (a duplicate delivery).
+    PayloadVerifier v(7, 10000);
+    v.Count(4000);
+    EXPECT_FALSE(v.IsComplete());
+    v.Count(6000);
+    EXPECT_TRUE(v.IsComplete());
+    EXPECT_EQ(v.GetDelivered(), 10000u);
+    EXPECT_EQ(v.GetCorrupt(), 0u);
+    v.Count(1448);
+    EXPECT_EQ(v.GetExcess(), 1448u);
+    EXPECT_FALSE(v.IsComplete());
+}

@@ -6,6 +6,7 @@
 #include "gnuplot-png.h"
 
 #include "ns3/presto-input-error.h"
+#include "ns3/rng-seed-manager.h"
 
 #include <algorithm>
 #include <charconv>
@@ -315,7 +316,13 @@ MakeComparisonRow(const std::string& label,
     {
         row.slow[c] = Summarize(slow[c]);
     }
-    auto ci = BootstrapQuantileCi(slow[static_cast<std::size_t>(SizeClass::SMALL)], 0.99);
+    // the run's own seed and run number, a stream of its own: the same run, the same tiers
+    const uint64_t run = report.contains("config") && report["config"].contains("seed") &&
+                                 report["config"]["seed"].is_number_unsigned()
+                             ? report["config"]["seed"].get<uint64_t>()
+                             : RngSeedManager::GetRun();
+    ExperimentRandom random(kBootstrapStream, RngSeedManager::GetSeed(), run);
+    auto ci = BootstrapQuantileCi(slow[static_cast<std::size_t>(SizeClass::SMALL)], 0.99, random);
     row.smallP99Ci = {ci.first, ci.second};
 
     const nlohmann::json none = nlohmann::json::object();

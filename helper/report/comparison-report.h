@@ -35,6 +35,13 @@ constexpr std::size_t kSizeClasses = 3;        //!< number of SizeClass values
 
 /**
  * \ingroup presto
+ * \brief ns-3 stream number of the small-flow p99 bootstrap (MakeComparisonRow), drawn
+ * under ns-3's seed and the run's own run number ("config"."seed" of its report).
+ */
+constexpr int64_t kBootstrapStream = 200000;
+
+/**
+ * \ingroup presto
  * \param bytes a flow size, bytes
  * \return its class (edges inclusive above: 100000 is small, 100001 medium)
  */
@@ -126,7 +133,9 @@ struct ComparisonRow
  * out_of_order_placed, "pipeline" classes, "flextoe_stages", nic_utilisation, migrations,
  * queue_drops / nic_drops), else retransmissions from the records' retx_bytes and
  * "tcp"."retx_segments"; "host_cpu"."cores_used" and "cycles_per_byte"; the congestion
- * control from "config"."cc".
+ * control from "config"."cc". The small-flow p99's bootstrap interval draws from stream
+ * kBootstrapStream under RngSeedManager's seed and the run number "config"."seed" (the
+ * current run if absent).
  * \param label the run label
  * \param device the device name
  * \param records the run's flows

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/comparison-report.h"
+#include "ns3/experiment-random.h"
 #include "ns3/presto-input-error.h"
 
 #include <cmath>
@@ -251,12 +252,29 @@ TEST(ComparisonReport, BootstrapIntervalCoversTheQuantile)
     {
         v.push_back(i);
     }
-    auto ci = BootstrapQuantileCi(v, 0.99);
+    ExperimentRandom random(kBootstrapStream, 1, 1);
+    auto ci = BootstrapQuantileCi(v, 0.99, random);
     EXPECT_LE(ci.first, 396.01);
     EXPECT_GE(ci.second, 396.01);
     EXPECT_GT(ci.first, 380); // the p99 of 400 values is pinned to the top few
-    EXPECT_EQ(ci, BootstrapQuantileCi(v, 0.99)) << "same sample, same interval";
-    EXPECT_TRUE(std::isnan(BootstrapQuantileCi({}, 0.99).first));
+    ExperimentRandom again(kBootstrapStream, 1, 1);
+    EXPECT_EQ(ci, BootstrapQuantileCi(v, 0.99, again)) << "same sample and run, same interval";
+    ExperimentRandom empty(kBootstrapStream, 1, 1);
+    EXPECT_TRUE(std::isnan(BootstrapQuantileCi({}, 0.99, empty).first));
+}
+
+// The interval follows ns-3's run number: another run resamples differently (with 400
+// distinct values, two runs giving the same interval to the last bit would be a fluke).
+TEST(ComparisonReport, BootstrapFollowsTheRunNumber)
+{
+    std::vector<double> v;
+    for (int i = 1; i <= 400; ++i)
+    {
+        v.push_back(i * 1.5 + (i % 7) * 0.1);
+    }
+    ExperimentRandom run1(kBootstrapStream, 1, 1);
+    ExperimentRandom run2(kBootstrapStream, 1, 2);
+    EXPECT_NE(BootstrapQuantileCi(v, 0.5, run1), BootstrapQuantileCi(v, 0.5, run2));
 }
 
 TEST(ComparisonReport, CsvFormat)

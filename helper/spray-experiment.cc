@@ -28,6 +28,7 @@
 #include "ns3/splitmix.h"
 #include "ns3/string.h"
 #include "ns3/tcp-socket-endpoint.h"
+#include "ns3/topology-file.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -240,48 +241,32 @@ ResolveOption(const std::string& option,
     return value;
 }
 
-/// Node names for --failLinks: hostN, and per switch tier leafN/spineN or edgeN/aggN/coreN.
+/// Node names for --failLinks: the topology's own (leaf-spine: hostN, leafN, spineN; fat-tree:
+/// hostN, edgeN, aggN, coreN; a topology file: its node names), and hostN for any host.
 uint32_t
-NodeByName(const FabricTopology& topo, const std::string& topology, const std::string& name)
+NodeByName(const FabricTopology& topo, const std::string& name)
 {
-    static const std::map<std::string, std::vector<std::string>> tierNames = {
-        {"leaf-spine", {"leaf", "spine"}},
-        {"fat-tree", {"edge", "agg", "core"}}};
-    const auto& tiers = tierNames.at(topology);
-    size_t digits = name.find_first_of("0123456789");
-    std::string kind = name.substr(0, digits);
-    uint32_t index = 0;
-    bool ok = digits != std::string::npos;
-    if (ok)
+    uint32_t node = 0;
+    if (topo.FindNode(name, node))
     {
-        std::istringstream is(name.substr(digits));
-        ok = static_cast<bool>(is >> index) && is.eof();
+        return node;
     }
-    if (ok && kind == "host")
+    if (name.compare(0, 4, "host") == 0 && name.size() > 4)
     {
-        if (index < topo.GetNHosts())
+        std::istringstream is(name.substr(4));
+        uint32_t index = 0;
+        if (is >> index && is.eof() && index < topo.GetNHosts())
         {
             return topo.HostNode(index);
         }
     }
-    else if (ok)
+    std::string examples;
+    for (uint32_t n = 0; n < topo.GetNNodes() && n < 4; ++n)
     {
-        auto t = std::find(tiers.begin(), tiers.end(), kind);
-        if (t != tiers.end())
-        {
-            uint32_t tier = static_cast<uint32_t>(t - tiers.begin());
-            uint32_t seen = 0;
-            for (uint32_t n = 0; n < topo.GetNNodes(); ++n)
-            {
-                if (!topo.IsHost(n) && topo.GetTier(n) == tier && seen++ == index)
-                {
-                    return n;
-                }
-            }
-        }
+        examples += (examples.empty() ? "" : ", ") + topo.GetNodeName(n);
     }
-    throw PrestoInputError("no node named '" + name + "' in this " + topology +
-                           " (names: host<i>, " + Join(tiers) + " followed by an index)");
+    throw PrestoInputError("no node named '" + InputExcerpt(name) + "' in this fabric (" +
+                           topo.Describe() + "; names such as " + examples + ", host<i>)");
 }
 
 } // namespace
@@ -327,7 +312,10 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("pattern", "Traffic pattern: all-to-all|permutation|incast", pattern);
     cmd.AddValue("incastSenders", "Senders per incast event", incastSenders);
     cmd.AddValue("flowFile", "Replay this HPCC flow file instead of generating flows", flowFile);
-    cmd.AddValue("topology", "Fabric: leaf-spine|fat-tree", topology);
+    cmd.AddValue("topology",
+                 "Fabric: leaf-spine|fat-tree, or a topology file (HPCC topology.txt or "
+                 "presto-topology; e.g. data/topology/leaf-spine-4x4x8.txt)",
+                 topology);
     cmd.AddValue("leaves", "Leaf switches (leaf-spine)", leaves);
     cmd.AddValue("spines", "Spine switches (leaf-spine)", spines);
     cmd.AddValue("hostsPerLeaf", "Hosts per leaf (leaf-spine)", hostsPerLeaf);
@@ -514,7 +502,6 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         CreateObject<CoraNetDevice>()->Configure();
     }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
-    RequireOneOf("topology", c.topology, {"leaf-spine", "fat-tree"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
     if (c.fabric == "ns3-routers" && c.lb != "spray")
     {
@@ -541,7 +528,46 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     double hostRate = ParseRate("hostRate", c.hostRate);
     double coreRate = ParseRate("coreRate", c.coreRate);
     int64_t delayNs = ParseTimeNs("linkDelay", c.linkDelay);
-    if (c.topology == "leaf-spine")
+    if (c.topology != "leaf-spine" && c.topology != "fat-tree")
+    {
+        // a topology file gives every link's rate and delay: the shape options do not apply
+        const SprayExperimentConfig defaults;
+        const std::pair<const char*, bool> shape[] = {
+            {"hostRate", c.hostRate != defaults.hostRate},
+            {"coreRate", c.coreRate != defaults.coreRate},
+            {"linkDelay", c.linkDelay != defaults.linkDelay},
+            {"leaves", c.leaves != defaults.leaves},
+            {"spines", c.spines != defaults.spines},
+            {"hostsPerLeaf", c.hostsPerLeaf != defaults.hostsPerLeaf},
+            {"k", c.fatTreeK != defaults.fatTreeK}};
+        for (const auto& [option, given] : shape)
+        {
+            if (given)
+            {
+                throw PrestoInputError(
+                    std::string("--") + option +
+                    " does not apply with --topology=" + InputExcerpt(c.topology) +
+                    ": the topology file gives every link's rate and delay");
+            }
+        }
+        if (!IsRegularInputFile(c.topology) && !std::filesystem::exists(c.topology))
+        {
+            throw PrestoInputError("--topology=" + InputExcerpt(c.topology) +
+                                   " is not valid; valid values: leaf-spine, fat-tree, or a "
+                                   "topology file (HPCC topology.txt or presto-topology)");
+        }
+        m_topology = ReadTopologyFile(c.topology);
+        // the load is a fraction of the summed host NIC bandwidth: the generator's host rate is
+        // the hosts' mean link rate
+        double sum = 0;
+        for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+        {
+            const uint32_t link = m_topology.GetPorts(m_topology.HostNode(h))[0];
+            sum += m_topology.GetLinks()[link].rateBps;
+        }
+        hostRate = sum / m_topology.GetNHosts();
+    }
+    else if (c.topology == "leaf-spine")
     {
         m_topology = FabricTopology::LeafSpine(c.leaves,
                                                c.spines,
@@ -587,8 +613,8 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                 throw PrestoInputError(std::string("--") + option + ": '" + item +
                                        "' is not of the form a-b");
             }
-            uint32_t a = NodeByName(m_topology, c.topology, spec.substr(0, dash));
-            uint32_t b = NodeByName(m_topology, c.topology, spec.substr(dash + 1));
+            uint32_t a = NodeByName(m_topology, spec.substr(0, dash));
+            uint32_t b = NodeByName(m_topology, spec.substr(dash + 1));
             change.link = m_topology.FindLink(a, b);
             m_linkChanges.push_back(change);
         }
@@ -786,25 +812,26 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     }
     fabric.Install(m_topology);
     fabric.AssignStreams(FABRIC_STREAM);
-    if (c.lossRate > 0)
+    // random loss: --lossRate on every switch-to-switch link, a topology file's error rate on
+    // its links (the file's value where it gives one); streams in link order
+    int64_t stream = LOSS_STREAM;
+    for (uint32_t l = 0; l < m_topology.GetLinks().size(); ++l)
     {
-        int64_t stream = LOSS_STREAM;
-        for (uint32_t l = 0; l < m_topology.GetLinks().size(); ++l)
+        const auto& link = m_topology.GetLinks()[l];
+        const bool core = !m_topology.IsHost(link.a) && !m_topology.IsHost(link.b);
+        const double rate = link.lossRate > 0 ? link.lossRate : core ? c.lossRate : 0.0;
+        if (rate == 0)
         {
-            const auto& link = m_topology.GetLinks()[l];
-            if (m_topology.IsHost(link.a) || m_topology.IsHost(link.b))
-            {
-                continue;
-            }
-            auto devices = fabric.GetLinkDevices(l);
-            for (Ptr<NetDevice> d : {devices.first, devices.second})
-            {
-                Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-                em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-                em->SetRate(c.lossRate);
-                em->AssignStreams(stream++);
-                d->SetAttribute("ReceiveErrorModel", PointerValue(em));
-            }
+            continue;
+        }
+        auto devices = fabric.GetLinkDevices(l);
+        for (Ptr<NetDevice> d : {devices.first, devices.second})
+        {
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            em->SetRate(rate);
+            em->AssignStreams(stream++);
+            d->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
     }
     for (const auto& change : m_linkChanges)

@@ -170,6 +170,13 @@ OffloadNetDevice::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&OffloadNetDevice::m_minRto),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("ChallengeAckInterval",
+                          "Least time between two challenge ACKs of one connection (RFC "
+                          "5961 section 7): answers to blind RSTs, SYNs and bogus ACKs "
+                          "beyond this rate are counted and dropped",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&OffloadNetDevice::m_challengeAckInterval),
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("CongestionControl",
                           "Congestion control of every connection: a subclass of "
                           "ns3::OffloadCongestionControl (ns3::OffloadDctcpCongestion, "
@@ -303,12 +310,17 @@ OffloadNetDevice::SetNode(Ptr<Node> node)
 {
     PointToPointNetDevice::SetNode(node);
     // the node's applications find the NIC through the socket factory
-    if (!node->GetObject<OffloadSocketFactory>())
+    Ptr<OffloadSocketFactory> f = node->GetObject<OffloadSocketFactory>();
+    if (!f)
     {
-        Ptr<OffloadSocketFactory> f = CreateObject<OffloadSocketFactory>();
-        f->SetDevice(this);
+        f = CreateObject<OffloadSocketFactory>();
         node->AggregateObject(f);
     }
+    if (!f->HasDevice())
+    {
+        f->SetDevice(this);
+    }
+    OffloadSocketFactory::GuardNodesWithoutNic();
     TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OffloadNetDevice::TxDone, this));
 }
 
@@ -656,6 +668,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     cfg.initialCwndSegments = c.initialCwnd;
     cfg.minRtoNs = m_minRto.GetNanoSeconds();
     cfg.initialRtoNs = std::max<uint64_t>(cfg.minRtoNs, cfg.initialRtoNs);
+    cfg.challengeAckIntervalNs = m_challengeAckInterval.GetNanoSeconds();
     // the slot's state before Establish tells who opened: SYN_SENT is the client
     ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
     Setup();

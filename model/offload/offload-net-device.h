@@ -370,6 +370,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint32_t m_txQueuePackets;       //!< segments committed towards the wire, at most
     uint32_t m_txPipelineDepth;      //!< segments in flight inside the NIC
     Time m_minRto;                   //!< data-path minimum RTO
+    Time m_challengeAckInterval;     //!< least time between challenge ACKs (RFC 5961)
     TypeId m_congestionType;         //!< congestion control (an OffloadCongestionControl)
     uint64_t m_lineRateBytesPerS{0}; //!< the DataRate attribute, bytes/s (set by Setup)
     Time m_timeWait;                 //!< how long a torn-down connection's 4-tuple is remembered

@@ -7,8 +7,10 @@
 
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -512,7 +514,15 @@ OffloadSocketFactory::GetTypeId()
 Ptr<Socket>
 OffloadSocketFactory::CreateSocket()
 {
-    NS_ABORT_MSG_IF(!m_device, "OffloadSocketFactory: no offload NIC on this node");
+    if (!m_device)
+    {
+        Ptr<Node> node = GetObject<Node>();
+        NS_FATAL_ERROR("OffloadSocketFactory: node "
+                       << (node ? std::to_string(node->GetId()) : std::string("?"))
+                       << " has no offload NIC; install one (OffloadNetDevice or a design "
+                          "derived from it, e.g. with FabricHelper) or ask for "
+                          "ns3::TcpSocketFactory on this node");
+    }
     Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
     s->SetDevice(m_device->GetNode(), m_device);
     return s;
@@ -522,6 +532,34 @@ void
 OffloadSocketFactory::SetDevice(Ptr<OffloadNetDevice> device)
 {
     m_device = device;
+}
+
+bool
+OffloadSocketFactory::HasDevice() const
+{
+    return m_device != nullptr;
+}
+
+void
+OffloadSocketFactory::GuardNodesWithoutNic()
+{
+    static EventId guard;
+    if (guard.IsExpired())
+    {
+        guard = Simulator::ScheduleNow(&OffloadSocketFactory::GuardNow);
+    }
+}
+
+void
+OffloadSocketFactory::GuardNow()
+{
+    for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
+    {
+        if (!(*it)->GetObject<OffloadSocketFactory>())
+        {
+            (*it)->AggregateObject(CreateObject<OffloadSocketFactory>());
+        }
+    }
 }
 
 void

@@ -154,14 +154,31 @@ class OffloadSocketFactory : public SocketFactory
   public:
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
+    /** \brief A socket on the node's offload NIC; aborts with a message naming the node if
+     * the node has none. \return the socket */
     Ptr<Socket> CreateSocket() override;
     /** \param device the node's offload NIC */
     void SetDevice(Ptr<OffloadNetDevice> device);
+    /** \return whether the factory has a NIC to open sockets on */
+    bool HasDevice() const;
+    /**
+     * \brief Puts a device-less factory on every node that has none, once per simulation,
+     * at time 0 before any application starts.
+     *
+     * ns-3's Socket::CreateSocket dereferences the factory it finds without a check in
+     * optimised builds: an application asking for ns3::OffloadSocketFactory on a node
+     * without an offload NIC would crash with a bare segfault. With a device-less factory
+     * in place, it stops with a message naming the node instead. Called by the offload
+     * device when it is put on a node.
+     */
+    static void GuardNodesWithoutNic();
 
   protected:
     void DoDispose() override;
 
   private:
+    /// Aggregates a device-less factory on every node without one (the scheduled guard).
+    static void GuardNow();
     Ptr<OffloadNetDevice> m_device; //!< the NIC
 };
 

@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
+#include "ns3/offload-socket.h"
 #include "ns3/simulator.h"
 #include "ns3/socket-factory.h"
 #include "ns3/string.h"
@@ -199,9 +200,12 @@ TypeId
 TcpSocketEndpoint::FactoryFor(uint32_t host) const
 {
     // In a mixed fabric, hosts without the chosen factory (no offload NIC) keep ns-3's TCP.
-    Ptr<Node> node = m_hosts.Get(host);
-    return node->GetObject<SocketFactory>(m_socketFactory) ? m_socketFactory
-                                                           : TcpSocketFactory::GetTypeId();
+    // Such hosts may carry a device-less OffloadSocketFactory (its guard against a bare
+    // segfault in Socket::CreateSocket), which does not count.
+    Ptr<SocketFactory> f = m_hosts.Get(host)->GetObject<SocketFactory>(m_socketFactory);
+    Ptr<OffloadSocketFactory> offload = DynamicCast<OffloadSocketFactory>(f);
+    return f && (!offload || offload->HasDevice()) ? m_socketFactory
+                                                   : TcpSocketFactory::GetTypeId();
 }
 
 void

@@ -8,12 +8,14 @@
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/experiment-random.h"
 #include "ns3/fct-plot.h"
 #include "ns3/flextoe-net-device.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
 #include "ns3/host-cpu-accounting.h"
 #include "ns3/ideal-fct.h"
+#include "ns3/incast-bursts.h"
 #include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -38,6 +40,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -49,6 +52,7 @@ namespace
 
 /// RNG stream numbers: fixed so that a run depends only on the seed (run number).
 constexpr int64_t WORKLOAD_STREAM = 1;
+constexpr int64_t INCAST_STREAM = 2;
 constexpr int64_t FABRIC_STREAM = 100;
 constexpr int64_t LOSS_STREAM = 100000;
 
@@ -153,6 +157,7 @@ CheckUtf8(const SprayExperimentConfig& c)
                                                                   {"rpcRequest", &c.rpcRequest},
                                                                   {"rpcResponse", &c.rpcResponse},
                                                                   {"pattern", &c.pattern},
+                                                                  {"bursts", &c.bursts},
                                                                   {"flowFile", &c.flowFile},
                                                                   {"topology", &c.topology},
                                                                   {"hostRate", &c.hostRate},
@@ -311,6 +316,17 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("load", "Offered load, fraction of host NIC bandwidth (0,1]", load);
     cmd.AddValue("pattern", "Traffic pattern: all-to-all|permutation|incast", pattern);
     cmd.AddValue("incastSenders", "Senders per incast event", incastSenders);
+    cmd.AddValue("bursts",
+                 "Incast bursts on top of the background flows: off|periodic|poisson",
+                 bursts);
+    cmd.AddValue("burstInterval",
+                 "Incast bursts: periodic, the gap between bursts; poisson, its mean; seconds",
+                 burstInterval);
+    cmd.AddValue("burstSenders", "Incast bursts: senders per burst", burstSenders);
+    cmd.AddValue("burstBytes", "Incast bursts: bytes each sender sends per burst", burstBytes);
+    cmd.AddValue("burstReceiver",
+                 "Incast bursts: receiver host index of every burst (-1: a random one each)",
+                 burstReceiver);
     cmd.AddValue("flowFile", "Replay this HPCC flow file instead of generating flows", flowFile);
     cmd.AddValue("topology",
                  "Fabric: leaf-spine|fat-tree, or a topology file (HPCC topology.txt or "
@@ -368,6 +384,11 @@ SprayExperimentConfig::ToJson() const
             {"load", load},
             {"pattern", pattern},
             {"incast_senders", incastSenders},
+            {"bursts", bursts},
+            {"burst_interval_s", burstInterval},
+            {"burst_senders", burstSenders},
+            {"burst_bytes", burstBytes},
+            {"burst_receiver", burstReceiver},
             {"flow_file", flowFile},
             {"topology", topology},
             {"leaves", leaves},
@@ -669,6 +690,13 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         u->SetStream(WORKLOAD_STREAM);
         m_flows = GenerateFlows(g, *m_cdf, u);
     }
+    const BurstArrivals arrivals = BurstArrivalsFromString(c.bursts, "bursts");
+    if (arrivals != BurstArrivals::OFF && IsRpc())
+    {
+        throw PrestoInputError("--bursts=" + c.bursts +
+                               " adds incast flows to a flow workload, not to --workload=rpc");
+    }
+    AddIncastBursts();
     // Every flow's ideal FCT now, from the path it takes on the idle fabric: a flow whose
     // ideal FCT does not fit in ns-3's time stops the run here, before anything is written.
     if (!IsRpc())
@@ -721,6 +749,143 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 
 SprayExperiment::~SprayExperiment() = default;
 
+void
+SprayExperiment::AddIncastBursts()
+{
+    const auto& c = m_config;
+    m_burstOf.assign(m_flows.size(), -1);
+    IncastBurstConfig b;
+    b.arrivals = BurstArrivalsFromString(c.bursts, "bursts");
+    if (b.arrivals == BurstArrivals::OFF)
+    {
+        return;
+    }
+    CheckSeconds("burstInterval", c.burstInterval, true);
+    b.nHosts = m_topology.GetNHosts();
+    b.senders = c.burstSenders;
+    b.bytesPerSender = c.burstBytes;
+    b.intervalNs = std::llround(c.burstInterval * 1e9);
+    b.startNs = 0;
+    b.durationNs = static_cast<int64_t>(c.simTime * 1e9);
+    b.receiver = c.burstReceiver;
+    std::vector<uint32_t> burstOf;
+    std::vector<FlowSpec> incast;
+    ExperimentRandom random(INCAST_STREAM);
+    try
+    {
+        incast = GenerateIncastBursts(b, random, &burstOf);
+    }
+    catch (const PrestoInputError& e)
+    {
+        throw PrestoInputError("--bursts=" + c.bursts +
+                               " (--burstSenders, --burstBytes, "
+                               "--burstInterval, --burstReceiver, --simTime): " +
+                               e.what());
+    }
+    // background and incast flows in start order (background first at equal times), ids
+    // re-assigned in that order
+    std::vector<std::pair<FlowSpec, int64_t>> all;
+    all.reserve(m_flows.size() + incast.size());
+    for (const auto& f : m_flows)
+    {
+        all.emplace_back(f, -1);
+    }
+    for (std::size_t i = 0; i < incast.size(); ++i)
+    {
+        all.emplace_back(incast[i], burstOf[i]);
+    }
+    std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) {
+        return x.first.startNs < y.first.startNs;
+    });
+    m_flows.clear();
+    m_burstOf.clear();
+    for (auto& [f, burst] : all)
+    {
+        f.id = static_cast<uint32_t>(m_flows.size());
+        m_flows.push_back(f);
+        m_burstOf.push_back(burst);
+    }
+}
+
+std::vector<PlotRun>
+SprayExperiment::ReportIncast(const std::string& label)
+{
+    const auto& c = m_config;
+    if (BurstArrivalsFromString(c.bursts, "bursts") == BurstArrivals::OFF)
+    {
+        return {};
+    }
+    const auto warmupNs = static_cast<int64_t>(c.warmup * 1e9);
+    std::vector<FctRecord> incast;
+    std::vector<FctRecord> background;
+    // per burst: start, latest finish, flows unfinished (bursts that start after the warm-up)
+    std::map<int64_t, std::tuple<int64_t, int64_t, uint32_t>> bursts;
+    std::string csv = "id,burst\n";
+    for (const auto& r : m_records)
+    {
+        const int64_t burst = m_burstOf[r.flow.id];
+        if (burst < 0)
+        {
+            background.push_back(r);
+            continue;
+        }
+        incast.push_back(r);
+        csv += std::to_string(r.flow.id) + "," + std::to_string(burst) + "\n";
+        if (r.flow.startNs < warmupNs)
+        {
+            continue;
+        }
+        auto it = bursts.try_emplace(burst, r.flow.startNs, r.flow.startNs, 0).first;
+        auto& [start, last, unfinished] = it->second;
+        if (r.Finished())
+        {
+            last = std::max(last, r.finishNs);
+        }
+        else
+        {
+            ++unfinished;
+        }
+    }
+    std::vector<double> completion;
+    uint64_t unfinishedBursts = 0;
+    for (const auto& [burst, b] : bursts)
+    {
+        const auto& [start, last, unfinished] = b;
+        if (unfinished > 0)
+        {
+            ++unfinishedBursts;
+        }
+        else
+        {
+            completion.push_back(static_cast<double>(last - start));
+        }
+    }
+    const FctSummary incastSummary = SummarizeFct(incast, m_edges, warmupNs);
+    const FctSummary backgroundSummary = SummarizeFct(background, m_edges, warmupNs);
+    nlohmann::json ji = SummaryToJson(incastSummary, RunSpeed{});
+    ji.erase("speed");
+    const DistributionSummary bc = Summarize(completion);
+    ji["arrivals"] = c.bursts;
+    ji["bursts"] = bursts.size();
+    ji["senders_per_burst"] = c.burstSenders;
+    ji["bytes_per_sender"] = c.burstBytes;
+    ji["interval_s"] = c.burstInterval;
+    ji["burst_completion"] = {{"count", bc.count},
+                              {"unfinished", unfinishedBursts},
+                              {"mean_ns", bc.mean},
+                              {"p50_ns", bc.p50},
+                              {"p99_ns", bc.p99}};
+    nlohmann::json jb = SummaryToJson(backgroundSummary, RunSpeed{});
+    jb.erase("speed");
+    m_report["incast"] = ji;
+    m_report["background"] = jb;
+    WriteFileAtomically((std::filesystem::path(c.out) / "incast.csv").string(),
+                        csv,
+                        "incast flow list");
+    return {PlotRun{label + " background", backgroundSummary, background},
+            PlotRun{label + " incast", incastSummary, incast}};
+}
+
 ObjectFactory
 SprayExperiment::DeviceFactory(const std::string& device, TypeId cc)
 {
@@ -768,6 +933,35 @@ SprayExperiment::FlowFinished(uint32_t flowId)
 
 namespace
 {
+
+/// \param o an "overall" object \return "N flows, FCT p50 X us p99 Y us, slowdown p50 p99"
+std::string
+ClassLine(const nlohmann::json& o, uint64_t unfinished)
+{
+    std::ostringstream os;
+    os << o.value("count", uint64_t{0}) << " flows finished, " << unfinished
+       << " unfinished; FCT p50 " << o.value("fct_p50_ns", 0.0) / 1e3 << " us, p99 "
+       << o.value("fct_p99_ns", 0.0) / 1e3 << " us; slowdown p50 " << o.value("slowdown_p50", 0.0)
+       << ", p99 " << o.value("slowdown_p99", 0.0);
+    return os.str();
+}
+
+/// The console lines of the incast and background classes.
+std::string
+IncastLines(const nlohmann::json& report)
+{
+    const auto& i = report["incast"];
+    const auto& b = report["background"];
+    const auto& bc = i["burst_completion"];
+    std::ostringstream os;
+    os << "incast:     " << i["bursts"].get<uint64_t>() << " bursts of "
+       << i["senders_per_burst"].get<uint32_t>() << " x " << i["bytes_per_sender"].get<uint64_t>()
+       << " B; " << ClassLine(i["overall"], i["unfinished"].get<uint64_t>())
+       << "; burst completion p50 " << bc["p50_ns"].get<double>() / 1e3 << " us, p99 "
+       << bc["p99_ns"].get<double>() / 1e3 << " us\n"
+       << "background: " << ClassLine(b["overall"], b["unfinished"].get<uint64_t>()) << "\n";
+    return os.str();
+}
 
 /// One line for the console: model, cycles per delivered byte and per packet, cores.
 std::string
@@ -945,6 +1139,7 @@ SprayExperiment::Run()
     m_report["host_cpu"] = cpu;
 
     std::string label = c.label.empty() ? c.device : c.label;
+    const std::vector<PlotRun> classes = ReportIncast(label);
     WriteFlowFile((out / "flows.txt").string(), m_flows);
     WriteFctCsv((out / "fct.csv").string(), m_records);
     WriteJson((out / "summary.json").string(), m_report);
@@ -955,16 +1150,23 @@ SprayExperiment::Run()
                   << "fabric:   " << m_report["fabric"].dump() << "\n"
                   << (m_report.contains("nic") ? "nic:      " + m_report["nic"].dump() + "\n"
                                                : std::string())
-                  << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << "\n"
-                  << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
-                  << (c.plot ? ",fct.png}" : "}") << std::endl;
+                  << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << "\n";
+        if (!classes.empty())
+        {
+            std::cout << IncastLines(m_report);
+        }
+        std::cout << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
+                  << (classes.empty() ? "" : ",incast.csv") << (c.plot ? ",fct.png}" : "}")
+                  << std::endl;
     }
     endpoint->Dispose();
     Simulator::Destroy();
     if (c.plot)
     {
-        PlotRun run{label, m_summary, m_records};
-        PlotFct({run}, (out / "fct.png").string());
+        // with incast bursts, the two classes as two runs of the plot
+        PlotFct(classes.empty() ? std::vector<PlotRun>{PlotRun{label, m_summary, m_records}}
+                                : classes,
+                (out / "fct.png").string());
     }
 }
 

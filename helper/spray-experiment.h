@@ -5,6 +5,7 @@
 #define PRESTO_SPRAY_EXPERIMENT_H
 
 #include "ns3/fabric-helper.h"
+#include "ns3/fct-plot.h"
 #include "ns3/fct-record.h"
 #include "ns3/fct-statistics.h"
 #include "ns3/flow-endpoint.h"
@@ -53,6 +54,11 @@ struct SprayExperimentConfig
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
     std::string pattern{"all-to-all"};  //!< all-to-all | permutation | incast
     uint32_t incastSenders{8};          //!< senders per incast event
+    std::string bursts{"off"};          //!< incast bursts over the load: off|periodic|poisson
+    double burstInterval{0.001};        //!< periodic: gap between bursts; poisson: its mean, s
+    uint32_t burstSenders{4};           //!< senders per burst
+    uint64_t burstBytes{64000};         //!< bytes each sender sends per burst
+    int32_t burstReceiver{-1};          //!< receiver host index of every burst (-1: random)
     std::string flowFile;               //!< replay this HPCC flow file instead of generating
     std::string topology{"leaf-spine"}; //!< leaf-spine | fat-tree
     uint32_t leaves{2};                 //!< leaf-spine: leaf switches
@@ -170,6 +176,14 @@ class SprayExperiment
     void AddNetworkReport(const FabricHelper& fabric);
     /** \return true for the RPC workload */
     bool IsRpc() const;
+    /** Add the incast bursts to m_flows (ids re-assigned in start order), fill m_burstOf. */
+    void AddIncastBursts();
+    /**
+     * \brief summary.json's "incast" and "background" sections and incast.csv, after the run.
+     * \param label the run's label
+     * \return the two classes for fct.png (empty without bursts)
+     */
+    std::vector<PlotRun> ReportIncast(const std::string& label);
 
     /// every input file (CDF, flow file, rules, Cora program) is read once while the
     /// experiment lives: validation and the devices share the text (first member: it must
@@ -182,6 +196,7 @@ class SprayExperiment
     std::vector<uint64_t> m_edges;      //!< bucket edges
     std::vector<FlowSpec> m_flows;      //!< workload, by id
     std::vector<FctRecord> m_records;   //!< results, by id
+    std::vector<int64_t> m_burstOf;     //!< by flow id: its incast burst, -1 background
     uint64_t m_finished{0};             //!< flows finished
     FctSummary m_summary;               //!< statistics
     RunSpeed m_speed;                   //!< speed

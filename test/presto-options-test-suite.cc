@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -95,6 +96,92 @@ class TopologyFileEquivalenceTestCase : public TestCase
     std::string m_device; //!< endpoint
 };
 
+/**
+ * Incast bursts over the background load: every burst's flows are in incast.csv and summary.json
+ * reports them apart from the background, whose flows are exactly those of the same run
+ * without bursts; every byte of both arrives.
+ */
+class IncastBurstsTestCase : public TestCase
+{
+  public:
+    /// \param device the endpoint
+    explicit IncastBurstsTestCase(const std::string& device)
+        : TestCase("incast bursts over background, reported apart (" + device + ")"),
+          m_device(device)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-options", "incast-" + m_device);
+        SprayExperimentConfig plain = BaseConfig(dir + "/plain");
+        plain.device = m_device;
+        plain.simTime = 0.005;
+        SprayExperimentConfig c = plain;
+        c.out = dir + "/bursts";
+        c.bursts = "periodic";
+        c.burstInterval = 0.001; // at 1, 2, 3, 4 ms
+        c.burstSenders = 6;
+        c.burstBytes = 50000;
+        SprayExperiment a(plain);
+        a.Run();
+        SprayExperiment e(c);
+        e.Run();
+        PRESTO_EXPECT_EXACT_DELIVERY(e);
+        const auto& rep = e.GetReport();
+        NS_TEST_ASSERT_MSG_EQ(rep.contains("incast"), true, "an incast section");
+        const auto& incast = rep["incast"];
+        NS_TEST_EXPECT_MSG_EQ(incast["bursts"].get<uint64_t>(), 4, "4 bursts in 5 ms");
+        NS_TEST_EXPECT_MSG_EQ(incast["flows"].get<uint64_t>(), 24, "6 flows each");
+        NS_TEST_EXPECT_MSG_EQ(incast["burst_completion"]["count"].get<uint64_t>(), 4, "all done");
+        NS_TEST_EXPECT_MSG_EQ(rep["background"]["flows"].get<uint64_t>(),
+                              a.GetFlows().size(),
+                              "background = the run without bursts");
+        // the background flows are the plain run's, in order
+        std::vector<FlowSpec> background;
+        std::istringstream csv(ReadFile(dir + "/bursts/incast.csv"));
+        std::string line;
+        std::getline(csv, line);
+        NS_TEST_EXPECT_MSG_EQ(line, "id,burst", "incast.csv header");
+        std::set<uint32_t> incastIds;
+        while (std::getline(csv, line))
+        {
+            incastIds.insert(std::stoul(line.substr(0, line.find(','))));
+        }
+        NS_TEST_EXPECT_MSG_EQ(incastIds.size(), 24, "incast.csv lists the incast flows");
+        for (const auto& f : e.GetFlows())
+        {
+            if (incastIds.count(f.id))
+            {
+                NS_TEST_EXPECT_MSG_EQ(f.sizeBytes, 50000, "incast flow size");
+                NS_TEST_EXPECT_MSG_EQ(f.startNs % 1000000, 0, "incast starts on the period");
+            }
+            else
+            {
+                background.push_back(f);
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(background.size(), a.GetFlows().size(), "same background count");
+        for (std::size_t i = 0; i < background.size(); ++i)
+        {
+            const auto& x = background[i];
+            const auto& y = a.GetFlows()[i];
+            NS_TEST_EXPECT_MSG_EQ((x.src == y.src && x.dst == y.dst && x.sizeBytes == y.sizeBytes &&
+                                   x.startNs == y.startNs),
+                                  true,
+                                  "background flow " << i << " unchanged");
+        }
+        // N senders into one 10G link: the incast flows wait for each other
+        NS_TEST_EXPECT_MSG_GT(incast["overall"]["slowdown_p50"].get<double>(),
+                              2.0,
+                              "incast flows share their receiver's link");
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_device; //!< endpoint
+};
+
 /** The experiment options' suite. */
 class PrestoOptionsTestSuite : public TestSuite
 {
@@ -104,6 +191,8 @@ class PrestoOptionsTestSuite : public TestSuite
     {
         AddTestCase(new TopologyFileEquivalenceTestCase("host-tcp"), TestCase::QUICK);
         AddTestCase(new TopologyFileEquivalenceTestCase("presto"), TestCase::QUICK);
+        AddTestCase(new IncastBurstsTestCase("host-tcp"), TestCase::QUICK);
+        AddTestCase(new IncastBurstsTestCase("presto"), TestCase::QUICK);
     }
 };
 

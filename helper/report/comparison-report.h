@@ -269,6 +269,66 @@ std::string RpcCsv(const std::vector<ComparisonRow>& rows);
  */
 std::string RpcLatencyScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
 
+/**
+ * \ingroup presto
+ * \brief One device's incast and background flows side by side (runs with --bursts): FCT
+ * and slowdown of each class over its counted, finished flows, and the burst completion
+ * time (first flow's start to the last flow's end). Unknown numbers are NaN.
+ */
+struct IncastRow
+{
+    std::string label;            //!< the run label
+    std::string device;           //!< the device name
+    double bursts;                //!< bursts counted (after the warm-up)
+    double incastFlows;           //!< incast flows finished
+    double incastUnfinished;      //!< incast flows not finished
+    double incastFctP50Us;        //!< incast FCT median, us
+    double incastFctP99Us;        //!< incast FCT p99, us
+    double incastSlowdownP50;     //!< incast slowdown median
+    double incastSlowdownP99;     //!< incast slowdown p99
+    double burstP50Us;            //!< burst completion median, us
+    double burstP99Us;            //!< burst completion p99, us
+    double backgroundFlows;       //!< background flows finished
+    double backgroundUnfinished;  //!< background flows not finished
+    double backgroundFctP50Us;    //!< background FCT median, us
+    double backgroundFctP99Us;    //!< background FCT p99, us
+    double backgroundSlowdownP50; //!< background slowdown median
+    double backgroundSlowdownP99; //!< background slowdown p99
+};
+
+/**
+ * \ingroup presto
+ * \brief A device's IncastRow from its summary.json object ("incast" and "background").
+ * \param label the run label \param device the device name
+ * \param report the run's summary.json object
+ * \return the row; throws PrestoInputError if the report has no "incast" section
+ */
+IncastRow MakeIncastRow(const std::string& label,
+                        const std::string& device,
+                        const nlohmann::json& report);
+
+/**
+ * \ingroup presto
+ * \brief The console table of incast against background: per row the bursts, then for the
+ * incast flows the finished and unfinished count, FCT p50/p99 (us), slowdown p50/p99 and
+ * burst completion p50/p99 (us), then the same FCT and slowdown columns for the background.
+ * \param rows the rows
+ * \return the text, ending in a newline
+ */
+std::string FormatIncastTable(const std::vector<IncastRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief incast.csv of a comparison: header "label,device,bursts,incast_flows,
+ * incast_unfinished,incast_fct_p50_us,incast_fct_p99_us,incast_slowdown_p50,
+ * incast_slowdown_p99,burst_completion_p50_us,burst_completion_p99_us,background_flows,
+ * background_unfinished,background_fct_p50_us,background_fct_p99_us,background_slowdown_p50,
+ * background_slowdown_p99", one line per row (numbers as in comparison.csv).
+ * \param rows the rows
+ * \return the file's text
+ */
+std::string IncastCsv(const std::vector<IncastRow>& rows);
+
 } // namespace ns3
 
 #endif // PRESTO_COMPARISON_REPORT_H

@@ -348,3 +348,51 @@ TEST(ComparisonReport, PlotScriptsCarryTheData)
     EXPECT_NE(P99SmallScript(empty, "p.png").find("nothing to draw"), std::string::npos);
     EXPECT_NE(SlowdownByBucketScript(empty, "s.png").find("no finished flows"), std::string::npos);
 }
+
+// A run with incast bursts: its "incast" and "background" sections become one row, in the
+// table and in incast.csv, FCTs in microseconds.
+TEST(ComparisonReport, IncastRowTableAndCsv)
+{
+    const nlohmann::json report = {
+        {"incast",
+         {{"unfinished", 1},
+          {"overall",
+           {{"count", 53},
+            {"fct_p50_ns", 515452.0},
+            {"fct_p99_ns", 1358750.0},
+            {"slowdown_p50", 7.5},
+            {"slowdown_p99", 21.0}}},
+          {"burst_completion",
+           {{"count", 8}, {"unfinished", 1}, {"p50_ns", 922973.0}, {"p99_ns", 1495640.0}}}}},
+        {"background",
+         {{"unfinished", 0},
+          {"overall",
+           {{"count", 32},
+            {"fct_p50_ns", 190441.0},
+            {"fct_p99_ns", 8493800.0},
+            {"slowdown_p50", 1.5},
+            {"slowdown_p99", 28.25}}}}}};
+    const IncastRow r = MakeIncastRow("presto-K1", "presto", report);
+    EXPECT_EQ(r.bursts, 9);
+    EXPECT_EQ(r.incastFlows, 53);
+    EXPECT_EQ(r.incastUnfinished, 1);
+    EXPECT_DOUBLE_EQ(r.incastFctP50Us, 515.452);
+    EXPECT_DOUBLE_EQ(r.burstP99Us, 1495.64);
+    EXPECT_DOUBLE_EQ(r.backgroundFctP99Us, 8493.8);
+    EXPECT_EQ(r.backgroundSlowdownP99, 28.25);
+    const std::string table = FormatIncastTable({r});
+    EXPECT_NE(table.find("presto-K1"), std::string::npos) << table;
+    EXPECT_NE(table.find("515.5"), std::string::npos) << table;
+    EXPECT_NE(table.find("8493.8"), std::string::npos) << table;
+    const std::string csv = IncastCsv({r});
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
+              "label,device,bursts,incast_flows,incast_unfinished,incast_fct_p50_us,"
+              "incast_fct_p99_us,incast_slowdown_p50,incast_slowdown_p99,"
+              "burst_completion_p50_us,burst_completion_p99_us,background_flows,"
+              "background_unfinished,background_fct_p50_us,background_fct_p99_us,"
+              "background_slowdown_p50,background_slowdown_p99");
+    EXPECT_EQ(csv.substr(csv.find('\n') + 1),
+              "presto-K1,presto,9,53,1,515.452,1358.75,7.5,21,922.973,1495.64,32,0,190.441,"
+              "8493.8,1.5,28.25\n");
+    EXPECT_THROW(MakeIncastRow("x", "host-tcp", nlohmann::json::object()), PrestoInputError);
+}

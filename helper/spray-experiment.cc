@@ -327,6 +327,10 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("burstReceiver",
                  "Incast bursts: receiver host index of every burst (-1: a random one each)",
                  burstReceiver);
+    cmd.AddValue("queueTrace",
+                 "Sample every switch port's queue at this interval, seconds, and record drops "
+                 "and ECN marks: queues.csv, switch-events.csv, queues.png (0: off)",
+                 queueTrace);
     cmd.AddValue("flowFile", "Replay this HPCC flow file instead of generating flows", flowFile);
     cmd.AddValue("topology",
                  "Fabric: leaf-spine|fat-tree, or a topology file (HPCC topology.txt or "
@@ -389,6 +393,7 @@ SprayExperimentConfig::ToJson() const
             {"burst_senders", burstSenders},
             {"burst_bytes", burstBytes},
             {"burst_receiver", burstReceiver},
+            {"queue_trace_s", queueTrace},
             {"flow_file", flowFile},
             {"topology", topology},
             {"leaves", leaves},
@@ -524,6 +529,17 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
+    CheckSeconds("queueTrace", c.queueTrace, false);
+    if (c.queueTrace > 0 && c.fabric == "ns3-routers")
+    {
+        throw PrestoInputError("--queueTrace traces the module's switches: it does not apply "
+                               "with --fabric=ns3-routers");
+    }
+    if (c.queueTrace > 0 && c.queueTrace < 1e-9)
+    {
+        throw PrestoInputError("--queueTrace=" + std::to_string(c.queueTrace) +
+                               " is below 1 ns, ns-3's time step");
+    }
     if (c.fabric == "ns3-routers" && c.lb != "spray")
     {
         throw PrestoInputError("--fabric=ns3-routers only offers per-packet random ECMP: use "
@@ -1059,6 +1075,38 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     {
         fabric.EnablePcapHosts((out / "host").string());
     }
+    if (c.queueTrace > 0)
+    {
+        m_queueTracer = std::make_unique<FabricQueueTracer>();
+        m_queueTracer->Install(fabric, NanoSeconds(std::llround(c.queueTrace * 1e9)));
+    }
+}
+
+void
+SprayExperiment::WriteQueueTrace()
+{
+    if (!m_queueTracer)
+    {
+        return;
+    }
+    m_queueTracer->Write(m_config.out, m_config.plot);
+    uint64_t drops = 0;
+    uint64_t marks = 0;
+    uint32_t peak = 0;
+    for (const auto& e : m_queueTracer->GetEvents())
+    {
+        (e.drop ? drops : marks) += 1;
+    }
+    for (const auto& q : m_queueTracer->GetSamples())
+    {
+        peak = std::max(peak, q.bytes);
+    }
+    m_report["queue_trace"] = {{"interval_s", m_config.queueTrace},
+                               {"ports", m_queueTracer->GetPorts().size()},
+                               {"samples", m_queueTracer->GetSamples().size()},
+                               {"drops", drops},
+                               {"marks", marks},
+                               {"peak_queue_bytes", peak}};
 }
 
 bool
@@ -1140,6 +1188,7 @@ SprayExperiment::Run()
 
     std::string label = c.label.empty() ? c.device : c.label;
     const std::vector<PlotRun> classes = ReportIncast(label);
+    WriteQueueTrace();
     WriteFlowFile((out / "flows.txt").string(), m_flows);
     WriteFctCsv((out / "fct.csv").string(), m_records);
     WriteJson((out / "summary.json").string(), m_report);
@@ -1156,8 +1205,10 @@ SprayExperiment::Run()
             std::cout << IncastLines(m_report);
         }
         std::cout << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
-                  << (classes.empty() ? "" : ",incast.csv") << (c.plot ? ",fct.png}" : "}")
-                  << std::endl;
+                  << (classes.empty() ? "" : ",incast.csv")
+                  << (c.queueTrace > 0 ? ",queues.csv,switch-events.csv" : "")
+                  << (c.queueTrace > 0 && c.plot ? ",queues.png" : "")
+                  << (c.plot ? ",fct.png}" : "}") << std::endl;
     }
     endpoint->Dispose();
     Simulator::Destroy();
@@ -1259,6 +1310,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     cpu["cycles_per_request"] =
         answered > 0 ? (cpu["cycles"].get<double>() - setup) / answered : 0.0;
     m_report["host_cpu"] = cpu;
+    WriteQueueTrace();
     WriteJson((out / "summary.json").string(), m_report);
     if (!c.quiet)
     {

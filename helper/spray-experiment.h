@@ -5,6 +5,7 @@
 #define PRESTO_SPRAY_EXPERIMENT_H
 
 #include "ns3/fabric-helper.h"
+#include "ns3/fabric-queue-tracer.h"
 #include "ns3/fct-plot.h"
 #include "ns3/fct-record.h"
 #include "ns3/fct-statistics.h"
@@ -59,6 +60,7 @@ struct SprayExperimentConfig
     uint32_t burstSenders{4};           //!< senders per burst
     uint64_t burstBytes{64000};         //!< bytes each sender sends per burst
     int32_t burstReceiver{-1};          //!< receiver host index of every burst (-1: random)
+    double queueTrace{0};               //!< switch queue sampling interval, s (0: no traces)
     std::string flowFile;               //!< replay this HPCC flow file instead of generating
     std::string topology{"leaf-spine"}; //!< leaf-spine | fat-tree
     uint32_t leaves{2};                 //!< leaf-spine: leaf switches
@@ -172,6 +174,8 @@ class SprayExperiment
     void BuildFabric(FabricHelper& fabric);
     /** The closed-loop RPC workload on the built fabric, and its outputs. */
     void RunRpc(FabricHelper& fabric);
+    /** queues.csv, switch-events.csv, queues.png and summary.json's "queue_trace". */
+    void WriteQueueTrace();
     /** summary.json's "nic" and "fabric" sections, and the run's speed. */
     void AddNetworkReport(const FabricHelper& fabric);
     /** \return true for the RPC workload */
@@ -209,11 +213,12 @@ class SprayExperiment
         double atS;     //!< when
     };
 
-    std::vector<LinkChange> m_linkChanges;   //!< failures and degradations
-    RpcWorkloadConfig m_rpc;                 //!< rpc: the workload
-    std::unique_ptr<RpcSizes> m_rpcRequest;  //!< rpc: request sizes
-    std::unique_ptr<RpcSizes> m_rpcResponse; //!< rpc: response sizes
-    Time m_rpcOpen;                          //!< rpc: connections open over [0, this)
+    std::vector<LinkChange> m_linkChanges;            //!< failures and degradations
+    RpcWorkloadConfig m_rpc;                          //!< rpc: the workload
+    std::unique_ptr<RpcSizes> m_rpcRequest;           //!< rpc: request sizes
+    std::unique_ptr<RpcSizes> m_rpcResponse;          //!< rpc: response sizes
+    std::unique_ptr<FabricQueueTracer> m_queueTracer; //!< with --queueTrace
+    Time m_rpcOpen;                                   //!< rpc: connections open over [0, this)
 };
 
 } // namespace ns3

@@ -182,6 +182,85 @@ class IncastBurstsTestCase : public TestCase
     std::string m_device; //!< endpoint
 };
 
+/**
+ * --queueTrace: queues.csv and switch-events.csv agree with the switches' own counters, the
+ * samples fall on the interval and stay within the port buffer, queues.png is an image, and
+ * the run's flows complete exactly as without the traces.
+ */
+class QueueTraceTestCase : public TestCase
+{
+  public:
+    QueueTraceTestCase()
+        : TestCase("queue, drop and mark traces per switch port, outcome unchanged")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-options", "queues");
+        SprayExperimentConfig plain = BaseConfig(dir + "/plain");
+        plain.simTime = 0.005;
+        SprayExperimentConfig c = plain;
+        c.out = dir + "/traced";
+        c.queueTrace = 20e-6;
+        c.plot = true;
+        SprayExperiment(plain).Run();
+        SprayExperiment e(c);
+        e.Run();
+        NS_TEST_EXPECT_MSG_EQ(
+            (ReadFile(dir + "/plain/fct.csv") == ReadFile(dir + "/traced/fct.csv")),
+            true,
+            "the traces do not change the run");
+        const auto& rep = e.GetReport();
+        const auto& q = rep["queue_trace"];
+        NS_TEST_EXPECT_MSG_EQ(q["ports"].get<uint64_t>(), 16, "2 leaves x 6 + 2 spines x 2 ports");
+        NS_TEST_EXPECT_MSG_EQ(q["drops"].get<uint64_t>(),
+                              rep["fabric"]["switch_drops"].get<uint64_t>(),
+                              "every drop recorded");
+        NS_TEST_EXPECT_MSG_EQ(q["marks"].get<uint64_t>(),
+                              rep["fabric"]["switch_ecn_marks"].get<uint64_t>(),
+                              "every mark recorded");
+        NS_TEST_EXPECT_MSG_GT(q["marks"].get<uint64_t>(), 0, "a loaded fabric marks");
+        std::istringstream events(ReadFile(dir + "/traced/switch-events.csv"));
+        std::string line;
+        uint64_t rows = 0;
+        while (std::getline(events, line))
+        {
+            ++rows;
+        }
+        NS_TEST_EXPECT_MSG_EQ(rows,
+                              1 + q["drops"].get<uint64_t>() + q["marks"].get<uint64_t>(),
+                              "one row per event");
+        std::istringstream samples(ReadFile(dir + "/traced/queues.csv"));
+        std::getline(samples, line);
+        NS_TEST_EXPECT_MSG_EQ(line, "time_ns,switch,port,neighbour,bytes,packets", "header");
+        rows = 0;
+        uint64_t peak = 0;
+        while (std::getline(samples, line))
+        {
+            std::vector<std::string> f;
+            std::istringstream is(line);
+            for (std::string x; std::getline(is, x, ',');)
+            {
+                f.push_back(x);
+            }
+            NS_TEST_ASSERT_MSG_EQ(f.size(), 6, "six columns: " << line);
+            NS_TEST_EXPECT_MSG_EQ(std::stoll(f[0]) % 20000, 0, "on the interval: " << line);
+            peak = std::max<uint64_t>(peak, std::stoull(f[4]));
+            ++rows;
+        }
+        NS_TEST_EXPECT_MSG_EQ(rows, q["samples"].get<uint64_t>(), "every sample written");
+        NS_TEST_EXPECT_MSG_EQ(peak, q["peak_queue_bytes"].get<uint64_t>(), "peak");
+        NS_TEST_EXPECT_MSG_GT(peak, 0, "queues build up");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, 300000, "within the 300 KB port buffer");
+        NS_TEST_EXPECT_MSG_EQ(ReadFile(dir + "/traced/queues.png").substr(0, 4),
+                              std::string("\x89PNG"),
+                              "queues.png is a PNG");
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /** The experiment options' suite. */
 class PrestoOptionsTestSuite : public TestSuite
 {
@@ -193,6 +272,7 @@ class PrestoOptionsTestSuite : public TestSuite
         AddTestCase(new TopologyFileEquivalenceTestCase("presto"), TestCase::QUICK);
         AddTestCase(new IncastBurstsTestCase("host-tcp"), TestCase::QUICK);
         AddTestCase(new IncastBurstsTestCase("presto"), TestCase::QUICK);
+        AddTestCase(new QueueTraceTestCase, TestCase::QUICK);
     }
 };
 

@@ -1233,7 +1233,9 @@ SprayExperiment::AddNetworkReport(const FabricHelper& fabric)
             d->AddCounters(nic);
         }
     }
-    if (!nic.empty())
+    // the endpoint's report has the offloaded flows' "nic" already (TcpSocketEndpoint); the
+    // RPC workload's report does not
+    if (!nic.empty() && !m_report.contains("nic"))
     {
         m_report["nic"] = nic;
     }

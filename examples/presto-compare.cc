@@ -107,6 +107,12 @@ Main(int argc, char* argv[])
 
     try
     {
+        if (!base.mix.empty())
+        {
+            throw PrestoInputError("--mix=" + base.mix +
+                                   " is a presto-spray option: presto-compare runs one device "
+                                   "on every host per row (--devices)");
+        }
         // validate every run before running any: a bad option stops it with nothing written
         std::vector<SprayExperimentConfig> configs;
         for (const auto& d : ParseComparisonDevices(devices, SprayExperiment::Devices()))

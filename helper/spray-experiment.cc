@@ -29,6 +29,7 @@
 #include "ns3/simulator.h"
 #include "ns3/splitmix.h"
 #include "ns3/string.h"
+#include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-socket-endpoint.h"
 #include "ns3/topology-file.h"
 #include "ns3/uinteger.h"
@@ -158,6 +159,8 @@ CheckUtf8(const SprayExperimentConfig& c)
                                                                   {"rpcResponse", &c.rpcResponse},
                                                                   {"pattern", &c.pattern},
                                                                   {"bursts", &c.bursts},
+                                                                  {"mix", &c.mix},
+                                                                  {"mixBy", &c.mixBy},
                                                                   {"flowFile", &c.flowFile},
                                                                   {"topology", &c.topology},
                                                                   {"hostRate", &c.hostRate},
@@ -327,6 +330,14 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("burstReceiver",
                  "Incast bursts: receiver host index of every burst (-1: a random one each)",
                  burstReceiver);
+    cmd.AddValue("mix",
+                 "Mixed fabric instead of --device: device:fraction,... of the hosts (or "
+                 "leaves, --mixBy), e.g. presto:0.5,host-tcp:0.5",
+                 mix);
+    cmd.AddValue("mixBy",
+                 "The mix's fractions are of: host (blocks of hosts in host order) or leaf "
+                 "(blocks of leaves, every host its leaf's device)",
+                 mixBy);
     cmd.AddValue("queueTrace",
                  "Sample every switch port's queue at this interval, seconds, and record drops "
                  "and ECN marks: queues.csv, switch-events.csv, queues.png (0: off)",
@@ -394,6 +405,8 @@ SprayExperimentConfig::ToJson() const
             {"burst_bytes", burstBytes},
             {"burst_receiver", burstReceiver},
             {"queue_trace_s", queueTrace},
+            {"mix", mix},
+            {"mix_by", mixBy},
             {"flow_file", flowFile},
             {"topology", topology},
             {"leaves", leaves},
@@ -413,7 +426,10 @@ SprayExperimentConfig::ToJson() const
             {"buckets", buckets},
             {"max_flows", maxFlows},
             {"seed", seed},
-            {"label", label.empty() ? device : label}};
+            {"label",
+             !label.empty() ? label
+             : mix.empty()  ? device
+                            : std::string("mix")}};
 }
 
 std::vector<std::string>
@@ -464,17 +480,11 @@ SprayExperiment::CongestionTypeId(const std::string& device, const std::string& 
     return TypeId::LookupByName(offload.at(name));
 }
 
-SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
-    : m_config(config)
+TypeId
+SprayExperiment::ResolveDevice(const std::string& device)
 {
     const auto& c = m_config;
-    CheckUtf8(c);
-    RequireOneOf("device", c.device, Devices());
-    if (!c.cc.empty())
-    {
-        RequireOneOf("cc", c.cc, CongestionControls());
-    }
-    if (c.device == "presto")
+    if (device == "presto")
     {
         m_config.fidelity = ResolveOption("fidelity",
                                           c.fidelity,
@@ -490,42 +500,214 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                                             c.classRules);
     }
     // The congestion control: --cc, or else the attribute it stands for (never both).
-    const bool host = c.device == "host-tcp";
+    const bool host = device == "host-tcp";
     const TypeId holder = host ? TcpSocketEndpoint::GetTypeId() : OffloadNetDevice::GetTypeId();
     const std::string ccAttr = host ? "ns3::TcpSocketEndpoint::CongestionControl"
                                     : "ns3::OffloadNetDevice::CongestionControl";
     const auto [ccDefault, ccChanged] = AttributeDefault(holder, "CongestionControl");
-    if (!c.cc.empty() && ccChanged && CongestionTypeId(c.device, c.cc).GetName() != ccDefault)
+    if (!c.cc.empty() && ccChanged && CongestionTypeId(device, c.cc).GetName() != ccDefault)
     {
         throw PrestoInputError("--cc=" + c.cc + " and --" + ccAttr + "=" + ccDefault +
                                " disagree: give one of them");
     }
-    m_ccType = !c.cc.empty() || !ccChanged
-                   ? CongestionTypeId(c.device, c.cc.empty() ? "dctcp" : c.cc)
-                   : TypeId::LookupByName(ccDefault);
+    const TypeId ccType = !c.cc.empty() || !ccChanged
+                              ? CongestionTypeId(device, c.cc.empty() ? "dctcp" : c.cc)
+                              : TypeId::LookupByName(ccDefault);
     if (host)
     {
-        m_config.cc = m_ccType == TypeId::LookupByName("ns3::TcpNewReno") ? "newreno"
-                      : m_ccType == TypeId::LookupByName("ns3::TcpDctcp") ? "dctcp"
-                                                                          : m_ccType.GetName();
+        m_config.cc = ccType == TypeId::LookupByName("ns3::TcpNewReno") ? "newreno"
+                      : ccType == TypeId::LookupByName("ns3::TcpDctcp") ? "dctcp"
+                                                                        : ccType.GetName();
     }
     else
     {
-        if (!m_ccType.IsChildOf(OffloadCongestionControl::GetTypeId()))
+        if (!ccType.IsChildOf(OffloadCongestionControl::GetTypeId()))
         {
-            throw PrestoInputError("--" + ccAttr + "=" + m_ccType.GetName() +
+            throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
                                    " is not a subclass of ns3::OffloadCongestionControl");
         }
-        ObjectFactory f(m_ccType.GetName());
+        ObjectFactory f(ccType.GetName());
         Ptr<OffloadCongestionControl> cc = f.Create<OffloadCongestionControl>();
         cc->Validate(ccAttr);
         m_config.cc = cc->GetShortName();
     }
-    if (c.device == "cora")
+    if (device == "cora")
     {
         CoraStrategyFromString(c.coraStrategy, "--coraStrategy");
         // build the program, model and executor once now: bad attributes stop the run here
         CreateObject<CoraNetDevice>()->Configure();
+    }
+    return ccType;
+}
+
+ObjectFactory
+SprayExperiment::NicFactory(const std::string& device, TypeId cc) const
+{
+    const auto& c = m_config;
+    ObjectFactory nic = DeviceFactory(device, cc);
+    if (device == "presto")
+    {
+        nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
+        nic.Set("ClassifierRules", StringValue(c.classRules));
+    }
+    if (device == "cora")
+    {
+        nic.Set("Strategy", StringValue(c.coraStrategy));
+    }
+    return nic;
+}
+
+void
+SprayExperiment::AssignMix()
+{
+    const auto& c = m_config;
+    m_hostDevice.clear();
+    if (m_mix.empty())
+    {
+        return;
+    }
+    if (c.mixBy == "host")
+    {
+        m_hostDevice = AssignDeviceMix(m_mix, m_topology.GetNHosts(), "hosts");
+        return;
+    }
+    // by leaf: the switches hosts hang off, in node order; each host gets its leaf's device
+    std::map<uint32_t, uint32_t> leafIndex;
+    std::vector<uint32_t> leafOfHost;
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        const uint32_t node = m_topology.HostNode(h);
+        const auto& link = m_topology.GetLinks()[m_topology.GetPorts(node)[0]];
+        leafOfHost.push_back(link.a == node ? link.b : link.a);
+        leafIndex[leafOfHost.back()] = 0;
+    }
+    uint32_t next = 0;
+    for (auto& [leaf, index] : leafIndex)
+    {
+        index = next++;
+    }
+    const std::vector<uint32_t> byLeaf =
+        AssignDeviceMix(m_mix, static_cast<uint32_t>(leafIndex.size()), "leaves");
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        m_hostDevice.push_back(byLeaf[leafIndex[leafOfHost[h]]]);
+    }
+}
+
+std::string
+SprayExperiment::HostDevice(uint32_t host) const
+{
+    return m_mix.empty() ? m_config.device : m_mix[m_hostDevice.at(host)].device;
+}
+
+Ptr<TcpSocketEndpoint>
+SprayExperiment::RunEndpoint() const
+{
+    if (m_mix.empty())
+    {
+        return MakeEndpoint(m_config.device, m_ccType);
+    }
+    // the offload socket factory: hosts without an offload NIC keep ns-3's TCP
+    // (TcpSocketEndpoint::FactoryFor), with the host-tcp share's congestion control
+    Ptr<TcpSocketEndpoint> e = MakeEndpoint("presto", m_ccType);
+    e->SetAttribute("Name", StringValue("mix"));
+    for (std::size_t i = 0; i < m_mix.size(); ++i)
+    {
+        if (m_mix[i].device == "host-tcp")
+        {
+            e->SetAttribute("CongestionControl", TypeIdValue(m_mixCc[i]));
+        }
+    }
+    return e;
+}
+
+void
+SprayExperiment::ReportMix(const FabricHelper& fabric)
+{
+    if (m_mix.empty())
+    {
+        return;
+    }
+    const auto& c = m_config;
+    nlohmann::json mix = {{"by", c.mixBy}, {"devices", nlohmann::json::array()}};
+    nlohmann::json byDevice = nlohmann::json::object();
+    const NetDeviceContainer nics = fabric.GetHostDevices();
+    for (std::size_t i = 0; i < m_mix.size(); ++i)
+    {
+        const std::string& device = m_mix[i].device;
+        uint32_t hosts = 0;
+        nlohmann::json nic = nlohmann::json::object();
+        for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+        {
+            if (m_hostDevice[h] != i)
+            {
+                continue;
+            }
+            ++hosts;
+            if (auto d = DynamicCast<OffloadNetDevice>(nics.Get(h)))
+            {
+                d->AddCounters(nic);
+            }
+        }
+        // the flows these hosts send: their transport is this device's
+        std::vector<FctRecord> sent;
+        for (const auto& r : m_records)
+        {
+            if (m_hostDevice[r.flow.src] == i)
+            {
+                sent.push_back(r);
+            }
+        }
+        nlohmann::json j =
+            SummaryToJson(SummarizeFct(sent, m_edges, static_cast<int64_t>(c.warmup * 1e9)),
+                          RunSpeed{});
+        j.erase("speed");
+        j["hosts"] = hosts;
+        j["congestion_control"] = m_mixCc[i].GetName();
+        if (!nic.empty())
+        {
+            j["nic"] = nic;
+        }
+        byDevice[device] = j;
+        mix["devices"].push_back(
+            {{"device", device}, {"fraction", m_mix[i].fraction}, {"hosts", hosts}});
+    }
+    m_report["mix"] = mix;
+    m_report["by_device"] = byDevice;
+}
+
+SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
+    : m_config(config)
+{
+    const auto& c = m_config;
+    CheckUtf8(c);
+    RequireOneOf("device", c.device, Devices());
+    if (!c.cc.empty())
+    {
+        RequireOneOf("cc", c.cc, CongestionControls());
+    }
+    if (c.mix.empty())
+    {
+        m_ccType = ResolveDevice(c.device);
+    }
+    else
+    {
+        if (c.device != SprayExperimentConfig().device)
+        {
+            throw PrestoInputError("--mix=" + InputExcerpt(c.mix) + " and --device=" + c.device +
+                                   " exclude each other: the mix names every device");
+        }
+        RequireOneOf("mixBy", c.mixBy, {"host", "leaf"});
+        m_mix = ParseDeviceMix(c.mix, Devices());
+        const std::string cc = c.cc.empty() ? "dctcp" : c.cc;
+        for (const auto& share : m_mix)
+        {
+            // one congestion control by name for every device of the mix
+            m_config.cc = cc;
+            m_mixCc.push_back(ResolveDevice(share.device));
+        }
+        m_config.cc = cc;
+        m_ccType = m_mixCc[0];
     }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
@@ -658,6 +840,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     };
     parseLinks(c.failLinks, false);
     parseLinks(c.degradeLinks, true);
+    AssignMix();
 
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(c.seed);
@@ -717,7 +900,24 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     // ideal FCT does not fit in ns-3's time stops the run here, before anything is written.
     if (!IsRpc())
     {
-        const WireModel wire = MakeEndpoint(c.device, m_ccType)->GetWireModel();
+        // the wire each flow sees: ns-3's TCP puts timestamps on data only when both ends run
+        // it; an offload NIC's SYN and SYN-ACK carry only the window scale
+        const WireModel hostWire = MakeEndpoint("host-tcp", TcpDctcp::GetTypeId())->GetWireModel();
+        const WireModel nicWire =
+            MakeEndpoint("presto", OffloadDctcpCongestion::GetTypeId())->GetWireModel();
+        const WireModel runWire = MakeEndpoint(c.device, m_ccType)->GetWireModel();
+        auto wireOf = [&](const FlowSpec& f) {
+            if (m_mix.empty())
+            {
+                return runWire;
+            }
+            const bool srcHost = HostDevice(f.src) == "host-tcp";
+            const bool dstHost = HostDevice(f.dst) == "host-tcp";
+            WireModel w = srcHost && dstHost ? hostWire : nicWire;
+            w.synBytes = srcHost ? hostWire.synBytes : nicWire.synBytes;
+            w.synAckBytes = dstHost && srcHost ? hostWire.synAckBytes : nicWire.synAckBytes;
+            return w;
+        };
         std::map<std::pair<uint32_t, uint32_t>, std::vector<PathHop>> paths;
         m_records.reserve(m_flows.size());
         for (const auto& f : m_flows)
@@ -732,7 +932,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
             r.flow = f;
             try
             {
-                r.idealNs = IdealFctNs(f.sizeBytes, p->second, wire);
+                r.idealNs = IdealFctNs(f.sizeBytes, p->second, wireOf(f));
             }
             catch (const PrestoInputError& e)
             {
@@ -1006,19 +1206,20 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
         {"flowlet", FabricSwitch::FLOWLET}};
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
-    if (c.device != "host-tcp")
+    if (!m_mix.empty())
     {
-        ObjectFactory nic = DeviceFactory(c.device, m_ccType);
-        if (c.device == "presto")
+        for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
         {
-            nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
-            nic.Set("ClassifierRules", StringValue(c.classRules));
+            const uint32_t d = m_hostDevice[h];
+            if (m_mix[d].device != "host-tcp")
+            {
+                fabric.SetHostDeviceFactory(h, NicFactory(m_mix[d].device, m_mixCc[d]));
+            }
         }
-        if (c.device == "cora")
-        {
-            nic.Set("Strategy", StringValue(c.coraStrategy));
-        }
-        fabric.SetHostDeviceFactory(nic);
+    }
+    else if (c.device != "host-tcp")
+    {
+        fabric.SetHostDeviceFactory(NicFactory(c.device, m_ccType));
     }
     fabric.Install(m_topology);
     fabric.AssignStreams(FABRIC_STREAM);
@@ -1128,7 +1329,7 @@ SprayExperiment::Run()
         return;
     }
 
-    Ptr<FlowEndpoint> endpoint = MakeEndpoint(c.device, m_ccType);
+    Ptr<FlowEndpoint> endpoint = RunEndpoint();
     std::vector<Ipv4Address> addresses;
     for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
     {
@@ -1178,6 +1379,7 @@ SprayExperiment::Run()
     m_report["topology"] = m_topology.Describe();
     endpoint->AddReport(m_report);
     AddNetworkReport(fabric);
+    ReportMix(fabric);
     // Cores over the arrival window, the same for every device and seed of a configuration:
     // averaged over the run's own length instead, a run that finishes later would look
     // cheaper for the same work. cycles_per_byte is the per-work figure.
@@ -1186,7 +1388,7 @@ SprayExperiment::Run()
     cpu["run_seconds"] = m_speed.simS;
     m_report["host_cpu"] = cpu;
 
-    std::string label = c.label.empty() ? c.device : c.label;
+    std::string label = !c.label.empty() ? c.label : m_mix.empty() ? c.device : std::string("mix");
     const std::vector<PlotRun> classes = ReportIncast(label);
     WriteQueueTrace();
     WriteFlowFile((out / "flows.txt").string(), m_flows);
@@ -1203,6 +1405,15 @@ SprayExperiment::Run()
         if (!classes.empty())
         {
             std::cout << IncastLines(m_report);
+        }
+        if (m_report.contains("by_device"))
+        {
+            for (const auto& [device, d] : m_report["by_device"].items())
+            {
+                std::cout << "sent by " << device << " (" << d["hosts"].get<uint32_t>()
+                          << " hosts): " << ClassLine(d["overall"], d["unfinished"].get<uint64_t>())
+                          << "\n";
+            }
         }
         std::cout << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
                   << (classes.empty() ? "" : ",incast.csv")
@@ -1258,7 +1469,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
 {
     const auto& c = m_config;
     const std::filesystem::path out(c.out);
-    Ptr<TcpSocketEndpoint> transport = MakeEndpoint(c.device, m_ccType);
+    Ptr<TcpSocketEndpoint> transport = RunEndpoint();
     std::vector<Ipv4Address> addresses;
     for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
     {

@@ -4,6 +4,7 @@
 #ifndef PRESTO_SPRAY_EXPERIMENT_H
 #define PRESTO_SPRAY_EXPERIMENT_H
 
+#include "ns3/device-mix.h"
 #include "ns3/fabric-helper.h"
 #include "ns3/fabric-queue-tracer.h"
 #include "ns3/fct-plot.h"
@@ -61,6 +62,8 @@ struct SprayExperimentConfig
     uint64_t burstBytes{64000};         //!< bytes each sender sends per burst
     int32_t burstReceiver{-1};          //!< receiver host index of every burst (-1: random)
     double queueTrace{0};               //!< switch queue sampling interval, s (0: no traces)
+    std::string mix;                    //!< mixed fabric: "device:fraction,..." ("": --device)
+    std::string mixBy{"host"};          //!< the mix's fractions are of: host | leaf
     std::string flowFile;               //!< replay this HPCC flow file instead of generating
     std::string topology{"leaf-spine"}; //!< leaf-spine | fat-tree
     uint32_t leaves{2};                 //!< leaf-spine: leaf switches
@@ -170,6 +173,24 @@ class SprayExperiment
   private:
     /** Flow finished callback from the endpoint. */
     void FlowFinished(uint32_t flowId);
+    /**
+     * \brief Check a device's options (fidelity, strategy, congestion control) and resolve
+     * its congestion control; sets m_config.fidelity and m_config.cc.
+     * \param device a name of Devices()
+     * \return the congestion control's TypeId
+     */
+    TypeId ResolveDevice(const std::string& device);
+    /** \param device a device other than host-tcp \param cc its congestion control
+     * \return its NIC's factory with the run's options */
+    ObjectFactory NicFactory(const std::string& device, TypeId cc) const;
+    /** Give every host its device of the mix (m_hostDevice). */
+    void AssignMix();
+    /** \return the run's endpoint: MakeEndpoint, or for a mix one on every host's NIC */
+    Ptr<TcpSocketEndpoint> RunEndpoint() const;
+    /** \param host a host index \return its device name */
+    std::string HostDevice(uint32_t host) const;
+    /** summary.json's "mix" and "by_device" sections (mixed fabrics). */
+    void ReportMix(const FabricHelper& fabric);
     /** Fabric, NICs, losses, link changes, output folder, pcap: what every workload needs. */
     void BuildFabric(FabricHelper& fabric);
     /** The closed-loop RPC workload on the built fabric, and its outputs. */
@@ -218,6 +239,9 @@ class SprayExperiment
     std::unique_ptr<RpcSizes> m_rpcRequest;           //!< rpc: request sizes
     std::unique_ptr<RpcSizes> m_rpcResponse;          //!< rpc: response sizes
     std::unique_ptr<FabricQueueTracer> m_queueTracer; //!< with --queueTrace
+    std::vector<DeviceShare> m_mix;                   //!< mixed fabric: the devices
+    std::vector<TypeId> m_mixCc;                      //!< their congestion controls
+    std::vector<uint32_t> m_hostDevice;               //!< per host, its index in m_mix
     Time m_rpcOpen;                                   //!< rpc: connections open over [0, this)
 };
 

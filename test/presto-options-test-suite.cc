@@ -261,6 +261,69 @@ class QueueTraceTestCase : public TestCase
     }
 };
 
+/**
+ * --mix: half the hosts on Presto NICs, half on ns-3's TCP (by host and by leaf): every flow
+ * delivers exactly, the report splits the flows by the sender's device, and the NIC counters
+ * cover exactly the flows the Presto hosts sent.
+ */
+class MixedFabricTestCase : public TestCase
+{
+  public:
+    /// \param by host or leaf
+    explicit MixedFabricTestCase(const std::string& by)
+        : TestCase("mixed fabric presto:0.5,host-tcp:0.5 by " + by + ", report per device"),
+          m_by(by)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-options", "mix-" + m_by);
+        SprayExperimentConfig c = BaseConfig(dir);
+        c.simTime = 0.005;
+        c.mix = "presto:0.5,host-tcp:0.5";
+        c.mixBy = m_by;
+        c.seed = 2;
+        SprayExperiment e(c);
+        e.Run();
+        PRESTO_EXPECT_EXACT_DELIVERY(e);
+        const auto& rep = e.GetReport();
+        NS_TEST_ASSERT_MSG_EQ(rep.contains("by_device"), true, "per-device report");
+        const auto& presto = rep["by_device"]["presto"];
+        const auto& tcp = rep["by_device"]["host-tcp"];
+        NS_TEST_EXPECT_MSG_EQ(presto["hosts"].get<uint32_t>(), 4, "4 Presto hosts");
+        NS_TEST_EXPECT_MSG_EQ(tcp["hosts"].get<uint32_t>(), 4, "4 ns-3 TCP hosts");
+        // hosts 0-3 are the first block: leaf 0's hosts either way on the 2x2x4 leaf-spine
+        uint64_t sentByPresto = 0;
+        for (const auto& f : e.GetFlows())
+        {
+            sentByPresto += f.src < 4 ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(presto["flows"].get<uint64_t>(), sentByPresto, "Presto senders");
+        NS_TEST_EXPECT_MSG_EQ(presto["flows"].get<uint64_t>() + tcp["flows"].get<uint64_t>(),
+                              e.GetFlows().size(),
+                              "every flow in one device's share");
+        NS_TEST_EXPECT_MSG_GT(sentByPresto, 0, "Presto hosts send");
+        NS_TEST_EXPECT_MSG_GT(e.GetFlows().size() - sentByPresto, 0, "TCP hosts send");
+        NS_TEST_EXPECT_MSG_EQ(rep["nic"]["offloaded_flows"].get<uint64_t>(),
+                              sentByPresto,
+                              "the endpoint's NIC section covers the offloaded flows");
+        NS_TEST_EXPECT_MSG_EQ(rep["nic"]["offloaded_hosts"].get<uint32_t>(), 4, "4 NICs");
+        NS_TEST_EXPECT_MSG_EQ(presto.contains("nic"), true, "Presto's NIC counters");
+        NS_TEST_EXPECT_MSG_EQ(tcp.contains("nic"), false, "no NIC on ns-3's TCP hosts");
+        NS_TEST_EXPECT_MSG_GT(presto["nic"]["segments_received"].get<uint64_t>(),
+                              0,
+                              "the Presto NICs carried segments");
+        NS_TEST_EXPECT_MSG_GT(rep["tcp"]["data_segments_sent"].get<uint64_t>(),
+                              0,
+                              "ns-3's TCP carried the others");
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_by; //!< host or leaf
+};
+
 /** The experiment options' suite. */
 class PrestoOptionsTestSuite : public TestSuite
 {
@@ -273,6 +336,8 @@ class PrestoOptionsTestSuite : public TestSuite
         AddTestCase(new IncastBurstsTestCase("host-tcp"), TestCase::QUICK);
         AddTestCase(new IncastBurstsTestCase("presto"), TestCase::QUICK);
         AddTestCase(new QueueTraceTestCase, TestCase::QUICK);
+        AddTestCase(new MixedFabricTestCase("host"), TestCase::QUICK);
+        AddTestCase(new MixedFabricTestCase("leaf"), TestCase::QUICK);
     }
 };
 

@@ -379,13 +379,13 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("plot", "Write fct.png", plot);
     cmd.AddValue("quiet", "Do not print the table", quiet);
     cmd.AddValue("out", "Output directory for fct.csv, summary.json, flows.txt, fct.png", out);
-    cmd.AddValue("label", "Run label for tables and plots (default: the device)", label);
+    cmd.AddValue("label", "Run label for tables and plots (default: the device, or mix)", label);
 }
 
 nlohmann::json
 SprayExperimentConfig::ToJson() const
 {
-    return {{"device", device},
+    return {{"device", mix.empty() ? device : std::string("mix")},
             {"fidelity", fidelity},
             {"rpc_connections", rpcConnections},
             {"rpc_outstanding", rpcOutstanding},

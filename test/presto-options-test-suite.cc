@@ -290,6 +290,11 @@ class MixedFabricTestCase : public TestCase
         PRESTO_EXPECT_EXACT_DELIVERY(e);
         const auto& rep = e.GetReport();
         NS_TEST_ASSERT_MSG_EQ(rep.contains("by_device"), true, "per-device report");
+        NS_TEST_EXPECT_MSG_EQ(rep["config"]["device"].get<std::string>(),
+                              "mix",
+                              "the config names the mix, not --device's default");
+        NS_TEST_EXPECT_MSG_EQ(rep["config"]["label"].get<std::string>(), "mix", "label");
+        NS_TEST_EXPECT_MSG_EQ(rep["config"]["mix"].get<std::string>(), c.mix, "mix option");
         const auto& presto = rep["by_device"]["presto"];
         const auto& tcp = rep["by_device"]["host-tcp"];
         NS_TEST_EXPECT_MSG_EQ(presto["hosts"].get<uint32_t>(), 4, "4 Presto hosts");

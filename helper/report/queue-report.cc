@@ -78,6 +78,22 @@ QueuePlotScript(const std::vector<TracedPort>& ports,
         byPeak.resize(maxLines);
     }
 
+    // one time axis for both panels: to the last sample or event
+    int64_t endNs = 0;
+    for (const QueueSample& s : samples)
+    {
+        endNs = std::max(endNs, s.timeNs);
+    }
+    for (const SwitchEvent& e : events)
+    {
+        endNs = std::max(endNs, e.timeNs);
+    }
+    std::ostringstream xrange;
+    if (endNs > 0)
+    {
+        xrange << "set xrange [0:" << endNs / 1e6 << "]\n";
+    }
+
     std::ostringstream gp;
     gp << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
        << "  set terminal pngcairo size 1000,800 noenhanced font ',10'\n"
@@ -94,7 +110,8 @@ QueuePlotScript(const std::vector<TracedPort>& ports,
         gp << "set title "
            << GnuplotQuote("switch port queues: the " + std::to_string(byPeak.size()) +
                            " highest peaks")
-           << "\nset xlabel 'time (ms)'\nset ylabel 'queue (KB)'\nplot ";
+           << "\nset xlabel 'time (ms)'\nset ylabel 'queue (KB)'\n"
+           << xrange.str() << "plot ";
         for (std::size_t i = 0; i < byPeak.size(); ++i)
         {
             const TracedPort& p = ports.at(byPeak[i].first);
@@ -120,11 +137,20 @@ QueuePlotScript(const std::vector<TracedPort>& ports,
     }
     else
     {
+        // the totals in the key: a handful of drops is invisible under thousands of marks
+        uint64_t drops = 0;
+        for (const SwitchEvent& e : events)
+        {
+            drops += e.drop ? 1 : 0;
+        }
         gp << "set title 'drops and ECN marks, all switch ports'\n"
            << "set xlabel 'time (ms)'\nset ylabel 'cumulative packets'\nunset logscale\n"
-           << "set autoscale\nset xtics\nset ytics\n"
-           << "plot '-' using 1:2 with steps lw 1.5 title 'drops', "
-           << "'-' using 1:2 with steps lw 1.5 title 'ECN marks'\n";
+           << "set autoscale\n"
+           << xrange.str() << "set xtics\nset ytics\n"
+           << "plot '-' using 1:2 with steps lw 1.5 title "
+           << GnuplotQuote("drops (" + std::to_string(drops) + ")") << ", "
+           << "'-' using 1:2 with steps lw 1.5 title "
+           << GnuplotQuote("ECN marks (" + std::to_string(events.size() - drops) + ")") << "\n";
         for (bool drop : {true, false})
         {
             uint64_t n = 0;
@@ -136,6 +162,7 @@ QueuePlotScript(const std::vector<TracedPort>& ports,
                     gp << e.timeNs / 1e6 << " " << ++n << "\n";
                 }
             }
+            gp << endNs / 1e6 << " " << n << "\n"; // flat to the end of the axis
             gp << "e\n";
         }
     }

@@ -39,7 +39,9 @@ TEST(QueueReport, PlotDrawsTheHighestPeaksAndSaysWhenEmpty)
                                                1);
     EXPECT_NE(script.find("'leaf0:2>spine1'"), std::string::npos) << script; // peak 9000
     EXPECT_EQ(script.find("'leaf0:0>host0'"), std::string::npos) << "one line at most";
-    EXPECT_NE(script.find("title 'ECN marks'"), std::string::npos);
+    EXPECT_NE(script.find("title 'ECN marks (1)'"), std::string::npos) << script;
+    EXPECT_NE(script.find("title 'drops (0)'"), std::string::npos) << script;
+    EXPECT_NE(script.find("set xrange [0:0.001]"), std::string::npos) << "both panels to 1 us";
     const std::string empty = QueuePlotScript(kPorts, {}, {}, "x.png");
     EXPECT_NE(empty.find("no queue held a byte"), std::string::npos);
     EXPECT_NE(empty.find("no drop and no ECN mark"), std::string::npos);

@@ -405,7 +405,11 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
     // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
     uint8_t hdr[PARSE_BYTES];
     const uint32_t len = packet->CopyData(hdr, PARSE_BYTES);
-    if (protocol != IPV4_ETHERTYPE || len < 20 || (hdr[0] >> 4) != 4)
+    // Not an IPv4 packet with a complete header (a hostile or corrupted frame): nothing to
+    // route it by, and the ECN mark below would parse past its end. Counted as no route.
+    const uint32_t ihl = (hdr[0] & 0x0f) * 4u;
+    if (protocol != IPV4_ETHERTYPE || len < 20 || (hdr[0] >> 4) != 4 || ihl < 20 ||
+        packet->GetSize() < ihl)
     {
         Drop(packet, NO_PORT, false);
         return true;

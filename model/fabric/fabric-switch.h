@@ -167,7 +167,7 @@ class FabricSwitch : public Object
 
     uint64_t m_forwarded{0};      //!< counter
     uint64_t m_droppedBuffer{0};  //!< counter: buffer full
-    uint64_t m_droppedNoRoute{0}; //!< counter: no route
+    uint64_t m_droppedNoRoute{0}; //!< counter: no route, or no IPv4 header to route by
     uint64_t m_marked{0};         //!< counter
 
     TracedCallback<Ptr<const Packet>, uint32_t> m_enqueueTrace; //!< packet queued on a port

@@ -5,6 +5,7 @@
 
 #include "offload-socket.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
@@ -17,6 +18,8 @@
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/tcp-option-sack-permitted.h"
+#include "ns3/tcp-option-sack.h"
 #include "ns3/tcp-option-winscale.h"
 #include "ns3/uinteger.h"
 
@@ -41,6 +44,10 @@ OffloadDropReasonName(OffloadDropReason r)
         return "wire_queue";
     case OffloadDropReason::MALFORMED:
         return "malformed";
+    case OffloadDropReason::UNACCEPTABLE:
+        return "unacceptable";
+    case OffloadDropReason::HANDSHAKE:
+        return "handshake";
     }
     return "unknown";
 }
@@ -170,6 +177,25 @@ OffloadNetDevice::GetTypeId()
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&OffloadNetDevice::m_minRto),
                           MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("Sack",
+                          "Offer and grant SACK-permitted (RFC 2018): ACKs then carry the "
+                          "out-of-order intervals the NIC holds as SACK blocks, and ns-3's TCP "
+                          "senders use their SACK scoreboard instead of guessing from "
+                          "duplicate ACKs. The NIC's own sender ignores SACK blocks "
+                          "(go-back-N)",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&OffloadNetDevice::m_sack),
+                          MakeBooleanChecker())
+            .AddAttribute("RxBufferMultiple",
+                          "Host receive memory per connection in multiples of the socket's "
+                          "RcvBufSize; the window announced is at most RcvBufSize. With 2 (as "
+                          "Linux doubles SO_RCVBUF), data DMA'd but not yet read does not "
+                          "shrink the window, and a peer whose send buffer is no larger than "
+                          "our RcvBufSize is never limited by our window (see the doc: ns-3 "
+                          "issue #991)",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_rxBufferMultiple),
+                          MakeUintegerChecker<uint32_t>(1, 16))
             .AddAttribute("ChallengeAckInterval",
                           "Least time between two challenge ACKs of one connection (RFC "
                           "5961 section 7): answers to blind RSTs, SYNs and bogus ACKs "
@@ -641,6 +667,7 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     c.initialCwnd = listener->GetInitialCwndSegments();
     c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
     c.ecn = (th.flags & TcpHeader::ECE) && (th.flags & TcpHeader::CWR);
+    c.sack = m_sack && th.sackPermitted; // granted in our SYN-ACK
     if (th.hasWindowScale)
     {
         c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
@@ -663,12 +690,19 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     Simulator::Cancel(c.synTimer);
     OffloadTcpConfig cfg;
     cfg.mss = c.mss;
-    cfg.rxBufferSize = c.rcvBuf;
+    // Host memory for RxBufferMultiple x RcvBufSize, at most RcvBufSize announced: data not
+    // yet read by the application does not shrink the window below what the peer's
+    // (equal-sized) send buffer can fill, as Linux doubles SO_RCVBUF.
+    cfg.rxWindowLimit = c.rcvBuf;
+    cfg.rxBufferSize = static_cast<uint32_t>(
+        std::min<uint64_t>(uint64_t(c.rcvBuf) * m_rxBufferMultiple, ReassemblyTracker::MAX_WINDOW));
     cfg.txBufferSize = c.sndBuf;
     cfg.initialCwndSegments = c.initialCwnd;
     cfg.minRtoNs = m_minRto.GetNanoSeconds();
     cfg.initialRtoNs = std::max<uint64_t>(cfg.minRtoNs, cfg.initialRtoNs);
     cfg.challengeAckIntervalNs = m_challengeAckInterval.GetNanoSeconds();
+    cfg.windowShift = c.ourShift;
+    cfg.sack = c.sack;
     // the slot's state before Establish tells who opened: SYN_SENT is the client
     ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
     Setup();
@@ -683,7 +717,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
                                                    peerWindowBytes,
                                                    m_congestion->Create(ctx));
     c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
-    c.rxRing = std::make_unique<OffloadByteRing>(c.rcvBuf, c.irs + 1);
+    c.rxRing = std::make_unique<OffloadByteRing>(cfg.rxBufferSize, c.irs + 1);
     c.txTail = c.iss + 1;
     c.state = Conn::ESTABLISHED;
     ++m_established;
@@ -763,6 +797,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
         {
             c.irs = th.seq;
             c.ecn = (flags & TcpHeader::ECE) && !(flags & TcpHeader::CWR);
+            c.sack = m_sack && th.sackPermitted; // we offered it; the peer granted it
             if (th.hasWindowScale)
             {
                 c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
@@ -785,17 +820,17 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
             Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
                                 &OffloadSocket::Established,
                                 s);
+            return;
         }
+        HandshakeDrop(id, th, payload); // not the SYN-ACK of our SYN
         return;
     }
     if (c.state == Conn::SYN_RCVD)
     {
-        if (flags & TcpHeader::SYN)
+        // a retransmitted SYN (our SYN-ACK timer answers it), or no ACK of our SYN-ACK
+        if ((flags & TcpHeader::SYN) || !(flags & TcpHeader::ACK) || th.ack != c.iss + 1)
         {
-            return; // a retransmitted SYN: our SYN-ACK timer answers it
-        }
-        if (!(flags & TcpHeader::ACK) || th.ack != c.iss + 1)
-        {
+            HandshakeDrop(id, th, payload);
             return;
         }
         // ourShift is already 0 if the peer's SYN had no window-scale option (PassiveOpen).
@@ -819,6 +854,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
     }
     if (c.state != Conn::ESTABLISHED)
     {
+        HandshakeDrop(id, th, payload);
         return;
     }
     OffloadSegment seg;
@@ -836,12 +872,24 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
         return;
     }
     OffloadRxDecision d = c.tcp->OnSegment(seg, Simulator::Now().GetNanoSeconds());
-    if (seg.payloadLen > 0)
+    if (d.unacceptable)
+    {
+        // counted by the data path under its rule (rst_ignored, invalid_acks, ...)
+        m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::UNACCEPTABLE);
+    }
+    else if (seg.payloadLen > 0)
     {
         m_segmentTrace(id, d.verdict, seg.seq, seg.payloadLen);
     }
     Time latency = admitted + ProcessReceived(id, seg, d);
     ApplyDecision(id, d, payload, seg, latency);
+}
+
+void
+OffloadNetDevice::HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload)
+{
+    ++m_handshakeDrops;
+    m_dropTrace(id, th.seq, payload->GetSize(), OffloadDropReason::HANDSHAKE);
 }
 
 void
@@ -857,6 +905,7 @@ OffloadNetDevice::HandshakeReset(uint32_t id, const WireSegment& th)
     if (!acceptable)
     {
         ++m_handshakeRstIgnored;
+        m_dropTrace(id, th.seq, 0, OffloadDropReason::UNACCEPTABLE);
         return;
     }
     ++m_resets;
@@ -1148,6 +1197,20 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
         ws->SetScale(c.ourShift);
         th.AppendOption(ws);
     }
+    if (syn && (c.state == Conn::SYN_SENT ? m_sack : c.sack))
+    {
+        th.AppendOption(CreateObject<TcpOptionSackPermitted>()); // offered, or granted
+    }
+    if (seg.sackBlocks > 0)
+    {
+        Ptr<TcpOptionSack> sack = CreateObject<TcpOptionSack>();
+        for (uint32_t i = 0; i < seg.sackBlocks; ++i)
+        {
+            sack->AddSackBlock(
+                {SequenceNumber32(seg.sack[i].first), SequenceNumber32(seg.sack[i].second)});
+        }
+        th.AppendOption(sack);
+    }
     Ipv4Address local = GetLocalAddress();
     if (Node::ChecksumEnabled())
     {
@@ -1388,6 +1451,12 @@ OffloadNetDevice::GetConnection(uint32_t conn) const
     return *m_slots[conn].tcp;
 }
 
+const OffloadTcpConnection*
+OffloadNetDevice::FindConnection(uint32_t conn) const
+{
+    return conn < m_slots.size() ? m_slots[conn].tcp.get() : nullptr;
+}
+
 // ------------------------------------------------------------------ statistics
 
 OffloadTcpCounters
@@ -1446,6 +1515,7 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("resets", m_resets);
     add("rst_challenged", t.rstChallenged);
     add("rst_ignored", t.rstIgnored + m_handshakeRstIgnored);
+    add("handshake_drops", m_handshakeDrops);
     add("syn_challenged", t.synChallenged);
     add("invalid_acks", t.invalidAcks);
     add("ack_too_old", t.ackTooOld);
@@ -1466,7 +1536,12 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
         if (m_malformed[e] > 0)
         {
             const char* name = WireErrorName(static_cast<WireError>(e));
-            nic["malformed"][name] = nic["malformed"].value(name, uint64_t(0)) + m_malformed[e];
+            nlohmann::json& byReason = nic["malformed"];
+            if (!byReason.is_object())
+            {
+                byReason = nlohmann::json::object(); // value() on the new null would throw
+            }
+            byReason[name] = byReason.value(name, uint64_t(0)) + m_malformed[e];
             malformed += m_malformed[e];
         }
     }

@@ -32,10 +32,12 @@ class OffloadSocket;
 /// Why the offload NIC dropped a segment (the Drop trace source's reason).
 enum class OffloadDropReason : uint8_t
 {
-    NIC_RX,     //!< the execution model refused a received segment (e.g. a full NIC queue)
-    NIC_TX,     //!< the execution model dropped a segment it produced
-    WIRE_QUEUE, //!< the device queue to the wire was full, beyond the backlog
-    MALFORMED,  //!< a received frame that is not a well-formed IPv4/TCP segment
+    NIC_RX,       //!< the execution model refused a received segment (e.g. a full NIC queue)
+    NIC_TX,       //!< the execution model dropped a segment it produced
+    WIRE_QUEUE,   //!< the device queue to the wire was full, beyond the backlog
+    MALFORMED,    //!< a received frame that is not a well-formed IPv4/TCP segment
+    UNACCEPTABLE, //!< refused by an acceptability rule (RFC 5961) on a connection
+    HANDSHAKE,    //!< a segment that does not fit the connection's handshake state
 };
 
 /**
@@ -122,6 +124,20 @@ class OffloadNetDevice : public PointToPointNetDevice
 
     /** \return data-path counters summed over finished and live connections */
     OffloadTcpCounters GetTotals() const;
+    /**
+     * \brief Inspect one connection (tests, monitors).
+     * \param conn slot, as in the Established trace
+     * \return its data path, or nullptr when the slot holds no established connection
+     */
+    const OffloadTcpConnection* FindConnection(uint32_t conn) const;
+    /**
+     * \param conn slot \param peer set to the remote address
+     * \param localPort set to the local port \param peerPort set to the remote port
+     */
+    void GetEndpoints(uint32_t conn,
+                      Ipv4Address& peer,
+                      uint16_t& localPort,
+                      uint16_t& peerPort) const;
     /** \return connections refused because the table was full */
     uint64_t GetRefusedConnections() const;
     /**
@@ -223,15 +239,6 @@ class OffloadNetDevice : public PointToPointNetDevice
     virtual bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency);
 
     /**
-     * \param conn slot \param peer set to the remote address
-     * \param localPort set to the local port \param peerPort set to the remote port
-     */
-    void GetEndpoints(uint32_t conn,
-                      Ipv4Address& peer,
-                      uint16_t& localPort,
-                      uint16_t& peerPort) const;
-
-    /**
      * \brief Execution model: a connection's data path was created (handshake done).
      * \param conn slot \param tcp its data path
      */
@@ -276,6 +283,7 @@ class OffloadNetDevice : public PointToPointNetDevice
         uint8_t peerShift{0};                      //!< peer's window scale
         uint8_t ourShift{0};                       //!< our window scale
         bool ecn{false};                           //!< ECN negotiated
+        bool sack{false};                          //!< SACK negotiated
         uint32_t mss{1448};                        //!< segment size
         uint32_t sndBuf{131072};                   //!< send buffer, bytes
         uint32_t rcvBuf{131072};                   //!< receive buffer, bytes
@@ -309,6 +317,8 @@ class OffloadNetDevice : public PointToPointNetDevice
                   const Address& from);
     /** A segment for an existing slot. */
     void HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload);
+    /// A segment that does not fit the handshake state: counted and traced, then dropped.
+    void HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload);
     /// An RST before the connection is established: refuses the connection if acceptable.
     void HandshakeReset(uint32_t id, const WireSegment& th);
     /** A SYN for a listening port. */
@@ -371,6 +381,8 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint32_t m_txPipelineDepth;      //!< segments in flight inside the NIC
     Time m_minRto;                   //!< data-path minimum RTO
     Time m_challengeAckInterval;     //!< least time between challenge ACKs (RFC 5961)
+    bool m_sack{true};               //!< offer and grant SACK-permitted
+    uint32_t m_rxBufferMultiple{2};  //!< host receive memory in multiples of RcvBufSize
     TypeId m_congestionType;         //!< congestion control (an OffloadCongestionControl)
     uint64_t m_lineRateBytesPerS{0}; //!< the DataRate attribute, bytes/s (set by Setup)
     Time m_timeWait;                 //!< how long a torn-down connection's 4-tuple is remembered
@@ -411,6 +423,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_handshakeFailures{0};        //!< handshakes given up
     uint64_t m_resets{0};                   //!< connections torn down by an acceptable RST
     uint64_t m_handshakeRstIgnored{0};      //!< RSTs during the handshake that did not count
+    uint64_t m_handshakeDrops{0};           //!< segments not fitting the handshake state
 
     /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
     struct TimeWaitEntry

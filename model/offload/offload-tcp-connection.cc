@@ -97,6 +97,14 @@ OffloadTcpConfig::Validate(const char* where) const
     {
         Bad(where, "controlRttInitNs must be > 0");
     }
+    if (rxWindowLimit == 0)
+    {
+        Bad(where, "rxWindowLimit must be > 0");
+    }
+    if (windowShift > 14)
+    {
+        Bad(where, "windowShift=" + std::to_string(windowShift) + " must be <= 14 (RFC 7323)");
+    }
 }
 
 OffloadTcpCounters&
@@ -166,7 +174,7 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
       m_peerRightEdge(iss + 1 + std::min(peerWindow, MAX_BUFFER)),
       m_peerWindowLast(peerWindow),
       m_maxPeerWindow(std::min(peerWindow, MAX_BUFFER)),
-      m_lastAdvWindow(config.rxBufferSize)
+      m_lastAdvWindow(std::min(config.rxBufferSize, config.rxWindowLimit))
 {
     if (peerWindow > MAX_BUFFER)
     {
@@ -213,11 +221,13 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
         else if (seq::Lt(rcvNext, seg.seq) && seq::Lt(seg.seq, rcvNext + rcvWindow))
         {
             ++m_counters.rstChallenged;
+            d.unacceptable = true;
             Challenge(nowNs, d);
         }
         else
         {
             ++m_counters.rstIgnored;
+            d.unacceptable = true;
         }
         return d;
     }
@@ -226,6 +236,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
     if (seg.Has(OffloadSegment::SYN))
     {
         ++m_counters.synChallenged;
+        d.unacceptable = true;
         Challenge(nowNs, d);
         return d;
     }
@@ -233,6 +244,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
     if (!seg.Has(OffloadSegment::ACK))
     {
         ++m_counters.noAckDrops;
+        d.unacceptable = true;
         return d;
     }
 
@@ -244,12 +256,14 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
     if (seq::Lt(m_sndMax, seg.ack))
     {
         ++m_counters.invalidAcks;
+        d.unacceptable = true;
         Challenge(nowNs, d);
         return d;
     }
     if (seq::Lt(seg.ack, m_sndUna - m_maxPeerWindow))
     {
         ++m_counters.ackTooOld;
+        d.unacceptable = true;
         Challenge(nowNs, d);
         return d;
     }
@@ -299,6 +313,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
                     break;
                 case ReassemblyTracker::OUT_OF_ORDER_PLACED:
                     ++m_counters.outOfOrderPlaced;
+                    m_lastPlacedSeq = seg.seq; // its interval is reported first (RFC 2018)
                     break;
                 case ReassemblyTracker::DUPLICATE:
                     ++m_counters.duplicates;
@@ -461,7 +476,7 @@ OffloadTcpConnection::AppRead(uint32_t bytes)
     {
         return std::nullopt; // the peer sends no more data
     }
-    const uint32_t w = m_rx.GetWindow();
+    const uint32_t w = WindowToAnnounce();
     const uint32_t step = std::min(m_config.mss, m_config.rxBufferSize / 2);
     const uint64_t grown = static_cast<uint64_t>(m_lastAdvWindow) + std::max(step, 1u);
     if (w >= grown && w >= 2ull * m_lastAdvWindow)
@@ -478,11 +493,58 @@ OffloadTcpConnection::MakeAck(bool ece)
     OffloadSegment a;
     a.seq = m_sndMax;
     a.ack = GetRcvNext();
-    a.window = m_rx.GetWindow();
+    a.window = WindowToAnnounce();
     a.flags = OffloadSegment::ACK | (ece ? OffloadSegment::ECE : 0);
+    AddSackBlocks(a);
     m_lastAdvWindow = a.window;
     ++m_counters.acksSent;
     return a;
+}
+
+uint32_t
+OffloadTcpConnection::WindowToAnnounce() const
+{
+    // What the peer will see: the free buffer, at most the window the application asked
+    // for (the buffer may be larger, see rxWindowLimit), in units of our window scale.
+    const uint32_t unit = 1u << m_config.windowShift;
+    uint32_t w = std::min(m_rx.GetWindow(), m_config.rxWindowLimit);
+    w &= ~(unit - 1);
+    return w;
+}
+
+void
+OffloadTcpConnection::AddSackBlocks(OffloadSegment& a) const
+{
+    // RFC 2018 section 4: the first block holds the segment that arrived most recently, the
+    // others as many further intervals as fit. The tracker keeps its intervals in sequence
+    // order; the one containing the latest placed segment goes first.
+    if (!m_config.sack || m_rx.GetLiveSlotCount() == 0)
+    {
+        return;
+    }
+    const std::vector<ReassemblyTracker::Interval> held = m_rx.GetIntervals();
+    uint8_t n = 0;
+    for (const ReassemblyTracker::Interval& i : held)
+    {
+        if (!seq::Lt(m_lastPlacedSeq, i.start) && seq::Lt(m_lastPlacedSeq, i.End()))
+        {
+            a.sack[n++] = {i.start, i.End()};
+            break;
+        }
+    }
+    for (const ReassemblyTracker::Interval& i : held)
+    {
+        if (n == OffloadSegment::MAX_SACK_BLOCKS)
+        {
+            break;
+        }
+        if (n > 0 && a.sack[0].first == i.start)
+        {
+            continue; // already first
+        }
+        a.sack[n++] = {i.start, i.End()};
+    }
+    a.sackBlocks = n;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -524,7 +586,7 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
     OffloadTxSegment out;
     OffloadSegment& s = out.seg;
     s.ack = GetRcvNext();
-    s.window = m_rx.GetWindow();
+    s.window = WindowToAnnounce();
     s.flags = OffloadSegment::ACK;
 
     if (m_probePending)

@@ -7,6 +7,7 @@
 #include "offload-congestion.h"
 #include "offload-reassembly.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -38,6 +39,11 @@ struct OffloadSegment
     uint32_t payloadLen{0}; //!< payload length, bytes
     uint8_t flags{0};       //!< TCP flags, the constants above
     bool ce{false};         //!< the IP header carried ECN Congestion Experienced
+    /// SACK blocks an option of 40 bytes holds without timestamps (RFC 2018)
+    static constexpr uint32_t MAX_SACK_BLOCKS = 4;
+    uint8_t sackBlocks{0}; //!< SACK blocks in sack (0: no SACK option)
+    /// [left, right) edges of the out-of-order ranges held, the most recent first (RFC 2018)
+    std::array<std::pair<uint32_t, uint32_t>, MAX_SACK_BLOCKS> sack{};
 
     /**
      * \param f one or more flag constants
@@ -76,6 +82,14 @@ struct OffloadTcpConfig
     uint64_t initialRtoNs{1000000};    //!< RTO before the first RTT sample, ns (1 ms)
     uint64_t maxRtoNs{1000000000};     //!< upper bound of the backed-off RTO, ns (1 s)
     uint32_t dupAckThreshold{3};       //!< duplicate ACKs that trigger go-back-N
+    /// SACK was negotiated: ACKs carry the out-of-order intervals held as SACK blocks
+    /// (RFC 2018). The sender side ignores SACK blocks: go-back-N, as TAS.
+    bool sack{false};
+    /// Largest window announced, bytes: the receive buffer the application asked for, while
+    /// rxBufferSize may be larger (headroom for data not yet read, as Linux doubles
+    /// SO_RCVBUF), so that a peer whose send buffer is no larger than our announced window
+    /// never finds the window below it
+    uint32_t rxWindowLimit{ReassemblyTracker::MAX_WINDOW};
     OffloadAckPolicy ackPolicy{OffloadAckPolicy::EVERY_SEGMENT}; //!< when to ACK
     uint32_t controlIntervalRtts{2}; //!< host control interval, RTTs (TAS: 2), >= 1
     /// ACKs that answer unacceptable segments (challenge ACKs of RFC 5961, answers to acks
@@ -83,6 +97,8 @@ struct OffloadTcpConfig
     /// per this interval, ns: two endpoints can never ACK each other in an unbounded loop
     uint64_t challengeAckIntervalNs{100000};
     uint64_t controlRttInitNs{50000}; //!< RTT estimate before a sample, ns (TAS: 50 us)
+    /// Window scale we announced: the peer sees our window in units of 2^windowShift bytes
+    uint32_t windowShift{0};
     /// TAS/FlexTOE timeouts: the host control loop retransmits (go-back-N from snd_una) when
     /// snd_una made no progress for 4 control intervals and at least 2 RTT; the RTO timer of
     /// OnTimerScan is then off
@@ -165,6 +181,9 @@ struct OffloadRxDecision
     bool peerClosed{false};    //!< the peer's FIN was consumed now (tell the control plane)
     bool finAcked{false};      //!< our FIN was acknowledged now (tell the control plane)
     bool reset{false};         //!< RST: the control plane tears the connection down
+    /// Refused by an acceptability rule (RFC 5961: a misplaced RST, a SYN, a bogus ack, no
+    /// ACK flag): nothing of the segment was used; the device traces it as a drop.
+    bool unacceptable{false};
 };
 
 /**
@@ -394,6 +413,11 @@ class OffloadTcpConnection
     const ReassemblyTracker& GetReassembly() const;    //!< \return the receive tracker
 
   private:
+    /// \return the window to put in a segment we send: the free receive buffer, at most
+    /// rxWindowLimit, in units of 2^windowShift
+    uint32_t WindowToAnnounce() const;
+    /// Put the out-of-order intervals held into a's SACK blocks (RFC 2018).
+    void AddSackBlocks(OffloadSegment& a) const;
     /// Process the ACK field of an acceptable ACK (ack in [snd_una, snd_max]).
     void ProcessAck(const OffloadSegment& seg, uint64_t nowNs, OffloadRxDecision& d);
     /**
@@ -449,6 +473,7 @@ class OffloadTcpConnection
     // receive side
     uint32_t m_rxUnread{0};       //!< delivered in order, not yet read by the application
     uint32_t m_lastAdvWindow;     //!< window in the last segment we sent
+    uint32_t m_lastPlacedSeq{0};  //!< seq of the latest out-of-order segment placed (SACK)
     bool m_peerFin{false};        //!< the peer's FIN was consumed
     uint32_t m_loopLastUna{0};    //!< snd_una at the last control interval with progress
     uint32_t m_loopStalled{0};    //!< control intervals without progress

@@ -152,9 +152,10 @@ TcpSocketEndpoint::GetWireModel() const
     }
     else
     {
-        // offload NICs: no options on data; the SYN carries window scale (3, padded to 4)
+        // offload NICs: no options on data; the SYN carries window scale and SACK-permitted
+        // (3 + 2, padded to 8)
         w.dataOverhead = 2 + 20 + 20;
-        w.synBytes = 2 + 20 + 20 + 4;
+        w.synBytes = 2 + 20 + 20 + 8;
     }
     w.synAckBytes = w.synBytes;
     return w;

@@ -771,6 +771,75 @@ TEST(OffloadTcpConnection, BlindResetsAndInjectionAreRefused)
     EXPECT_EQ(p.b.GetRxUnread(), 8 * MSS);
 }
 
+TEST(OffloadTcpConnection, SackBlocksDescribeTheIntervalsHeld)
+{
+    // With SACK negotiated, every ACK lists the out-of-order intervals the receiver holds,
+    // the one with the most recent segment first (RFC 2018 4); without, none.
+    for (bool sack : {true, false})
+    {
+        OffloadTcpConfig c = SmallConfig(2);
+        c.sack = sack;
+        Pair p(c);
+        p.a.AppSend(6 * MSS);
+        auto segs = Drain(p.a, 0);
+        ASSERT_EQ(segs.size(), 6u);
+        auto ack0 = p.b.OnSegment(segs[0].seg, 1).ackSegment; // in order
+        EXPECT_EQ(ack0.sackBlocks, 0u);
+        auto ack2 = p.b.OnSegment(segs[2].seg, 2).ackSegment; // hole at 1
+        auto ack4 = p.b.OnSegment(segs[4].seg, 3).ackSegment; // hole at 3
+        auto ack3 = p.b.OnSegment(segs[3].seg, 4).ackSegment; // joins 2 and 4
+        if (!sack)
+        {
+            EXPECT_EQ(ack2.sackBlocks + ack4.sackBlocks + ack3.sackBlocks, 0u);
+            continue;
+        }
+        const uint32_t s1 = segs[1].seg.seq;
+        ASSERT_EQ(ack2.sackBlocks, 1u);
+        EXPECT_EQ(ack2.sack[0], std::make_pair(s1 + MSS, s1 + 2 * MSS));
+        ASSERT_EQ(ack4.sackBlocks, 2u);
+        EXPECT_EQ(ack4.sack[0], std::make_pair(s1 + 3 * MSS, s1 + 4 * MSS)); // most recent
+        EXPECT_EQ(ack4.sack[1], std::make_pair(s1 + MSS, s1 + 2 * MSS));
+        ASSERT_EQ(ack3.sackBlocks, 1u);
+        EXPECT_EQ(ack3.sack[0], std::make_pair(s1 + MSS, s1 + 4 * MSS));
+        auto ack1 = p.b.OnSegment(segs[1].seg, 5).ackSegment; // fills the hole
+        EXPECT_EQ(ack1.ack, s1 + 4 * MSS);
+        EXPECT_EQ(ack1.sackBlocks, 0u);
+    }
+}
+
+TEST(OffloadTcpConnection, AnnouncedWindowStopsAtTheLimit)
+{
+    // Host memory of twice the window: unread data eats the headroom first, so the window
+    // announced stays at rxWindowLimit until more than the headroom is unread.
+    OffloadTcpConfig c = SmallConfig();
+    c.rxWindowLimit = 32 * MSS;
+    c.rxBufferSize = 64 * MSS;
+    Pair p(c);
+    p.a.AppSend(40 * MSS);
+    OffloadSegment last;
+    for (int round = 0; round < 10; ++round)
+    {
+        for (auto& t : Drain(p.a, round))
+        {
+            auto d = p.b.OnSegment(t.seg, round);
+            ASSERT_TRUE(d.sendAck);
+            last = d.ackSegment;
+            EXPECT_LE(last.window, 32 * MSS);
+            p.a.OnSegment(d.ackSegment, round);
+        }
+    }
+    EXPECT_EQ(p.b.GetRxUnread(), 40 * MSS);      // nothing read
+    EXPECT_EQ(last.window, 64 * MSS - 40 * MSS); // headroom used up: the buffer decides
+    // Reading reopens it, but never beyond the limit (24 -> 32 MSS is no doubling: no
+    // window update; the next ACK carries it).
+    EXPECT_FALSE(p.b.AppRead(40 * MSS).has_value());
+    EXPECT_EQ(p.b.GetAdvertisedWindow(), 64 * MSS); // the memory is free
+    p.a.AppSend(MSS);
+    auto more = Drain(p.a, 20);
+    ASSERT_EQ(more.size(), 1u);
+    EXPECT_EQ(p.b.OnSegment(more[0].seg, 20).ackSegment.window, 32 * MSS);
+}
+
 TEST(OffloadTcpConnection, BadConfigurationIsRefused)
 {
     auto bad = [](auto mutate) {

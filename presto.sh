@@ -14,7 +14,8 @@ cd "$(dirname "$0")"
 PACKAGES=(
     g++ cmake ninja-build pkg-config
     libns3-dev ns3 libgsl-dev libxml2-dev libsqlite3-dev libpython3.11-dev
-    libgtest-dev libboost-dev gnuplot-nox nlohmann-json3-dev tshark
+    libgtest-dev libboost-dev libboost-iostreams-dev libboost-system-dev
+    libboost-filesystem-dev gnuplot-nox libgnuplot-iostream-dev nlohmann-json3-dev tshark
     parallel python3
 )
 BUILD_DIR=${PRESTO_BUILD_DIR:-build}

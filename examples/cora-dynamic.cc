@@ -25,6 +25,7 @@
 #include "ns3/cora-traffic.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
+#include "ns3/rng-seed-manager.h"
 
 #include <filesystem>
 #include <fstream>
@@ -50,7 +51,7 @@ struct Setup
     double peakFactor;                 //!< load of phase 2
     double shrinkFraction;             //!< table kept in phase 4
     int64_t phaseNs;                   //!< every phase
-    uint64_t seed;                     //!< arrivals and the random policy
+    uint64_t seed;                     //!< seed of the random eviction policy
 };
 
 /// What one phase did.
@@ -118,7 +119,7 @@ RunScenario(const Setup& s,
                         << e.heldPackets << "," << pps << "\n";
         }
     });
-    CoraReplay replay(exec, &controller, s.seed);
+    CoraReplay replay(exec, &controller); // stream kCoraReplayStream: the same trace
     int64_t last = 0;
     auto onInterval = [&](int64_t now) {
         if (timeline)
@@ -217,7 +218,10 @@ Main(int argc, char* argv[])
     cmd.AddValue("compare",
                  "Also replay the load rise under each eviction policy on the same trace",
                  compare);
-    cmd.AddValue("seed", "Seed of the arrivals and of the random eviction policy", seed);
+    cmd.AddValue("seed",
+                 "ns-3 run number of the flows' addresses and arrivals (fixed streams), and "
+                 "seed of the random eviction policy",
+                 seed);
     cmd.AddValue("out", "Output directory", out);
     ParseCommandLine(cmd, argc, argv);
     try
@@ -232,6 +236,7 @@ Main(int argc, char* argv[])
         }
         const CoraEvictionPolicy policy =
             CoraEvictionPolicyFromString(policyName, "--evictionPolicy");
+        RngSeedManager::SetRun(seed);
         CoraProgram program = CoraPrograms::Nat();
         CoraPerfModel model(CoraPerfProfile::Netronome());
         CoraTrafficSpec spec;

@@ -181,7 +181,7 @@ Main(int argc, char* argv[])
                         {
                             ctl = std::make_unique<CoraController>(exec, CoraController::Config{});
                         }
-                        CoraReplay replay(exec, ctl.get(), 1);
+                        CoraReplay replay(exec, ctl.get());
                         CoraReplayPhase ph =
                             replay.Run(traffic, static_cast<int64_t>(replayMs * 1e6));
                         dropFraction = ph.packets ? double(ph.drops) / ph.packets : 0.0;

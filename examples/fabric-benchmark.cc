@@ -18,6 +18,7 @@
 #include "ns3/application.h"
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
+#include "ns3/experiment-random.h"
 #include "ns3/fabric-helper.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/network-module.h"
@@ -31,13 +32,15 @@
 #include <iomanip>
 #include <iostream>
 #include <numeric>
-#include <random>
 #include <sys/resource.h>
 
 using namespace ns3;
 
 namespace
 {
+
+/// ns-3 stream of the partner permutation (see the streams table in doc/presto.rst)
+constexpr int64_t kPermutationStream = 400000;
 
 /** Sends one pre-built IPv4/UDP packet (a copy each time) at a fixed rate on a device. */
 class RawUdpSender : public Application
@@ -211,7 +214,7 @@ Main(int argc, char* argv[])
     cmd.AddValue("spines", "spine switches", spines);
     cmd.AddValue("hostsPerLeaf", "hosts under each leaf", hostsPerLeaf);
     cmd.AddValue("payload", "UDP payload bytes per packet (frame = payload + 30 B)", payload);
-    cmd.AddValue("seed", "seed of the partner permutation", seed);
+    cmd.AddValue("seed", "ns-3 run number: partner permutation, spraying", seed);
     ParseCommandLine(cmd, argc, argv);
 
     try
@@ -235,14 +238,20 @@ Main(int argc, char* argv[])
         {
             throw PrestoInputError("need at least 2 hosts");
         }
-        // a permutation without fixed points, from the seed
+        // a permutation without fixed points, from ns-3's generator at a fixed stream (a
+        // Fisher-Yates shuffle on ExperimentRandom: std::shuffle's draws differ between
+        // standard libraries); the run number also drives the switches' and routers' spraying
+        RngSeedManager::SetRun(seed);
+        ExperimentRandom rng(kPermutationStream);
         std::vector<uint32_t> partner(n);
         std::iota(partner.begin(), partner.end(), 0);
-        std::mt19937 rng(seed);
         bool fixedPoint = true;
         while (fixedPoint)
         {
-            std::shuffle(partner.begin(), partner.end(), rng);
+            for (uint32_t i = n - 1; i > 0; --i)
+            {
+                std::swap(partner[i], partner[rng.Index(i + 1)]);
+            }
             fixedPoint = false;
             for (uint32_t h = 0; h < n; ++h)
             {

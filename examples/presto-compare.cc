@@ -107,6 +107,12 @@ Main(int argc, char* argv[])
 
     try
     {
+        if (!base.mix.empty())
+        {
+            throw PrestoInputError("--mix=" + base.mix +
+                                   " is a presto-spray option: presto-compare runs one device "
+                                   "on every host per row (--devices)");
+        }
         // validate every run before running any: a bad option stops it with nothing written
         std::vector<SprayExperimentConfig> configs;
         for (const auto& d : ParseComparisonDevices(devices, SprayExperiment::Devices()))
@@ -186,6 +192,7 @@ Main(int argc, char* argv[])
                   << ", simTime " << base.simTime << " s, seed " << base.seed << ", cc " << base.cc
                   << std::endl;
         std::vector<ComparisonRow> rows;
+        std::vector<IncastRow> incastRows;
         for (std::size_t i = 0; i < configs.size(); ++i)
         {
             const auto& c = configs[i];
@@ -197,6 +204,10 @@ Main(int argc, char* argv[])
                                              e.GetRecords(),
                                              e.GetSummary(),
                                              e.GetReport()));
+            if (e.GetReport().contains("incast"))
+            {
+                incastRows.push_back(MakeIncastRow(c.label, c.device, e.GetReport()));
+            }
             const double wall =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             std::cout << "  [" << (i + 1) << "/" << configs.size() << "] " << std::left
@@ -224,10 +235,15 @@ Main(int argc, char* argv[])
             RenderPng(&SlowdownByBucketScript, rows, (out / "slowdown-by-bucket.png").string());
             RenderPng(&P99SmallScript, rows, (out / "p99-small.png").string());
             RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string());
+            if (!incastRows.empty())
+            {
+                WriteAtomically((out / "incast.csv").string(), IncastCsv(incastRows));
+                std::cout << "\n" << FormatIncastTable(incastRows);
+            }
             std::cout << "outputs: " << out.string()
-                      << "/{comparison.csv,slowdown-by-bucket.png,p99-small.png,host-cpu.png} "
-                         "and "
-                      << out.string() << "/<device>/" << std::endl;
+                      << "/{comparison.csv,slowdown-by-bucket.png,p99-small.png,host-cpu.png"
+                      << (incastRows.empty() ? "" : ",incast.csv") << "} and " << out.string()
+                      << "/<device>/" << std::endl;
         }
 
         if (!ablationRuns.empty())

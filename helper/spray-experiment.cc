@@ -9,12 +9,14 @@
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
+#include "ns3/experiment-random.h"
 #include "ns3/fct-plot.h"
 #include "ns3/flextoe-net-device.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
 #include "ns3/host-cpu-accounting.h"
 #include "ns3/ideal-fct.h"
+#include "ns3/incast-bursts.h"
 #include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
@@ -28,7 +30,9 @@
 #include "ns3/simulator.h"
 #include "ns3/splitmix.h"
 #include "ns3/string.h"
+#include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-socket-endpoint.h"
+#include "ns3/topology-file.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -38,6 +42,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -49,6 +54,7 @@ namespace
 
 /// RNG stream numbers: fixed so that a run depends only on the seed (run number).
 constexpr int64_t WORKLOAD_STREAM = 1;
+constexpr int64_t INCAST_STREAM = 2;
 constexpr int64_t FABRIC_STREAM = 100;
 constexpr int64_t LOSS_STREAM = 100000;
 
@@ -153,6 +159,9 @@ CheckUtf8(const SprayExperimentConfig& c)
                                                                   {"rpcRequest", &c.rpcRequest},
                                                                   {"rpcResponse", &c.rpcResponse},
                                                                   {"pattern", &c.pattern},
+                                                                  {"bursts", &c.bursts},
+                                                                  {"mix", &c.mix},
+                                                                  {"mixBy", &c.mixBy},
                                                                   {"flowFile", &c.flowFile},
                                                                   {"topology", &c.topology},
                                                                   {"hostRate", &c.hostRate},
@@ -241,48 +250,32 @@ ResolveOption(const std::string& option,
     return value;
 }
 
-/// Node names for --failLinks: hostN, and per switch tier leafN/spineN or edgeN/aggN/coreN.
+/// Node names for --failLinks: the topology's own (leaf-spine: hostN, leafN, spineN; fat-tree:
+/// hostN, edgeN, aggN, coreN; a topology file: its node names), and hostN for any host.
 uint32_t
-NodeByName(const FabricTopology& topo, const std::string& topology, const std::string& name)
+NodeByName(const FabricTopology& topo, const std::string& name)
 {
-    static const std::map<std::string, std::vector<std::string>> tierNames = {
-        {"leaf-spine", {"leaf", "spine"}},
-        {"fat-tree", {"edge", "agg", "core"}}};
-    const auto& tiers = tierNames.at(topology);
-    size_t digits = name.find_first_of("0123456789");
-    std::string kind = name.substr(0, digits);
-    uint32_t index = 0;
-    bool ok = digits != std::string::npos;
-    if (ok)
+    uint32_t node = 0;
+    if (topo.FindNode(name, node))
     {
-        std::istringstream is(name.substr(digits));
-        ok = static_cast<bool>(is >> index) && is.eof();
+        return node;
     }
-    if (ok && kind == "host")
+    if (name.compare(0, 4, "host") == 0 && name.size() > 4)
     {
-        if (index < topo.GetNHosts())
+        std::istringstream is(name.substr(4));
+        uint32_t index = 0;
+        if (is >> index && is.eof() && index < topo.GetNHosts())
         {
             return topo.HostNode(index);
         }
     }
-    else if (ok)
+    std::string examples;
+    for (uint32_t n = 0; n < topo.GetNNodes() && n < 4; ++n)
     {
-        auto t = std::find(tiers.begin(), tiers.end(), kind);
-        if (t != tiers.end())
-        {
-            uint32_t tier = static_cast<uint32_t>(t - tiers.begin());
-            uint32_t seen = 0;
-            for (uint32_t n = 0; n < topo.GetNNodes(); ++n)
-            {
-                if (!topo.IsHost(n) && topo.GetTier(n) == tier && seen++ == index)
-                {
-                    return n;
-                }
-            }
-        }
+        examples += (examples.empty() ? "" : ", ") + topo.GetNodeName(n);
     }
-    throw PrestoInputError("no node named '" + name + "' in this " + topology +
-                           " (names: host<i>, " + Join(tiers) + " followed by an index)");
+    throw PrestoInputError("no node named '" + InputExcerpt(name) + "' in this fabric (" +
+                           topo.Describe() + "; names such as " + examples + ", host<i>)");
 }
 
 } // namespace
@@ -327,8 +320,34 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("load", "Offered load, fraction of host NIC bandwidth (0,1]", load);
     cmd.AddValue("pattern", "Traffic pattern: all-to-all|permutation|incast", pattern);
     cmd.AddValue("incastSenders", "Senders per incast event", incastSenders);
+    cmd.AddValue("bursts",
+                 "Incast bursts on top of the background flows: off|periodic|poisson",
+                 bursts);
+    cmd.AddValue("burstInterval",
+                 "Incast bursts: periodic, the gap between bursts; poisson, its mean; seconds",
+                 burstInterval);
+    cmd.AddValue("burstSenders", "Incast bursts: senders per burst", burstSenders);
+    cmd.AddValue("burstBytes", "Incast bursts: bytes each sender sends per burst", burstBytes);
+    cmd.AddValue("burstReceiver",
+                 "Incast bursts: receiver host index of every burst (-1: a random one each)",
+                 burstReceiver);
+    cmd.AddValue("mix",
+                 "Mixed fabric instead of --device: device:fraction,... of the hosts (or "
+                 "leaves, --mixBy), e.g. presto:0.5,host-tcp:0.5",
+                 mix);
+    cmd.AddValue("mixBy",
+                 "The mix's fractions are of: host (blocks of hosts in host order) or leaf "
+                 "(blocks of leaves, every host its leaf's device)",
+                 mixBy);
+    cmd.AddValue("queueTrace",
+                 "Sample every switch port's queue at this interval, seconds, and record drops "
+                 "and ECN marks: queues.csv, switch-events.csv, queues.png (0: off)",
+                 queueTrace);
     cmd.AddValue("flowFile", "Replay this HPCC flow file instead of generating flows", flowFile);
-    cmd.AddValue("topology", "Fabric: leaf-spine|fat-tree", topology);
+    cmd.AddValue("topology",
+                 "Fabric: leaf-spine|fat-tree, or a topology file (HPCC topology.txt or "
+                 "presto-topology; e.g. data/topology/leaf-spine-4x4x8.txt)",
+                 topology);
     cmd.AddValue("leaves", "Leaf switches (leaf-spine)", leaves);
     cmd.AddValue("spines", "Spine switches (leaf-spine)", spines);
     cmd.AddValue("hostsPerLeaf", "Hosts per leaf (leaf-spine)", hostsPerLeaf);
@@ -365,13 +384,13 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
     cmd.AddValue("plot", "Write fct.png", plot);
     cmd.AddValue("quiet", "Do not print the table", quiet);
     cmd.AddValue("out", "Output directory for fct.csv, summary.json, flows.txt, fct.png", out);
-    cmd.AddValue("label", "Run label for tables and plots (default: the device)", label);
+    cmd.AddValue("label", "Run label for tables and plots (default: the device, or mix)", label);
 }
 
 nlohmann::json
 SprayExperimentConfig::ToJson() const
 {
-    return {{"device", device},
+    return {{"device", mix.empty() ? device : std::string("mix")},
             {"fidelity", fidelity},
             {"verify_payload", verifyPayload},
             {"rpc_connections", rpcConnections},
@@ -386,6 +405,14 @@ SprayExperimentConfig::ToJson() const
             {"load", load},
             {"pattern", pattern},
             {"incast_senders", incastSenders},
+            {"bursts", bursts},
+            {"burst_interval_s", burstInterval},
+            {"burst_senders", burstSenders},
+            {"burst_bytes", burstBytes},
+            {"burst_receiver", burstReceiver},
+            {"queue_trace_s", queueTrace},
+            {"mix", mix},
+            {"mix_by", mixBy},
             {"flow_file", flowFile},
             {"topology", topology},
             {"leaves", leaves},
@@ -405,7 +432,10 @@ SprayExperimentConfig::ToJson() const
             {"buckets", buckets},
             {"max_flows", maxFlows},
             {"seed", seed},
-            {"label", label.empty() ? device : label}};
+            {"label",
+             !label.empty() ? label
+             : mix.empty()  ? device
+                            : std::string("mix")}};
 }
 
 std::vector<std::string>
@@ -456,17 +486,11 @@ SprayExperiment::CongestionTypeId(const std::string& device, const std::string& 
     return TypeId::LookupByName(offload.at(name));
 }
 
-SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
-    : m_config(config)
+TypeId
+SprayExperiment::ResolveDevice(const std::string& device)
 {
     const auto& c = m_config;
-    CheckUtf8(c);
-    RequireOneOf("device", c.device, Devices());
-    if (!c.cc.empty())
-    {
-        RequireOneOf("cc", c.cc, CongestionControls());
-    }
-    if (c.device == "presto")
+    if (device == "presto")
     {
         m_config.fidelity = ResolveOption("fidelity",
                                           c.fidelity,
@@ -482,46 +506,234 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                                             c.classRules);
     }
     // The congestion control: --cc, or else the attribute it stands for (never both).
-    const bool host = c.device == "host-tcp";
+    const bool host = device == "host-tcp";
     const TypeId holder = host ? TcpSocketEndpoint::GetTypeId() : OffloadNetDevice::GetTypeId();
     const std::string ccAttr = host ? "ns3::TcpSocketEndpoint::CongestionControl"
                                     : "ns3::OffloadNetDevice::CongestionControl";
     const auto [ccDefault, ccChanged] = AttributeDefault(holder, "CongestionControl");
-    if (!c.cc.empty() && ccChanged && CongestionTypeId(c.device, c.cc).GetName() != ccDefault)
+    if (!c.cc.empty() && ccChanged && CongestionTypeId(device, c.cc).GetName() != ccDefault)
     {
         throw PrestoInputError("--cc=" + c.cc + " and --" + ccAttr + "=" + ccDefault +
                                " disagree: give one of them");
     }
-    m_ccType = !c.cc.empty() || !ccChanged
-                   ? CongestionTypeId(c.device, c.cc.empty() ? "dctcp" : c.cc)
-                   : TypeId::LookupByName(ccDefault);
+    const TypeId ccType = !c.cc.empty() || !ccChanged
+                              ? CongestionTypeId(device, c.cc.empty() ? "dctcp" : c.cc)
+                              : TypeId::LookupByName(ccDefault);
     if (host)
     {
-        m_config.cc = m_ccType == TypeId::LookupByName("ns3::TcpNewReno") ? "newreno"
-                      : m_ccType == TypeId::LookupByName("ns3::TcpDctcp") ? "dctcp"
-                                                                          : m_ccType.GetName();
+        m_config.cc = ccType == TypeId::LookupByName("ns3::TcpNewReno") ? "newreno"
+                      : ccType == TypeId::LookupByName("ns3::TcpDctcp") ? "dctcp"
+                                                                        : ccType.GetName();
     }
     else
     {
-        if (!m_ccType.IsChildOf(OffloadCongestionControl::GetTypeId()))
+        if (!ccType.IsChildOf(OffloadCongestionControl::GetTypeId()))
         {
-            throw PrestoInputError("--" + ccAttr + "=" + m_ccType.GetName() +
+            throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
                                    " is not a subclass of ns3::OffloadCongestionControl");
         }
-        ObjectFactory f(m_ccType.GetName());
+        ObjectFactory f(ccType.GetName());
         Ptr<OffloadCongestionControl> cc = f.Create<OffloadCongestionControl>();
         cc->Validate(ccAttr);
         m_config.cc = cc->GetShortName();
     }
-    if (c.device == "cora")
+    if (device == "cora")
     {
         CoraStrategyFromString(c.coraStrategy, "--coraStrategy");
         // build the program, model and executor once now: bad attributes stop the run here
         CreateObject<CoraNetDevice>()->Configure();
     }
+    return ccType;
+}
+
+ObjectFactory
+SprayExperiment::NicFactory(const std::string& device, TypeId cc) const
+{
+    const auto& c = m_config;
+    ObjectFactory nic = DeviceFactory(device, cc);
+    if (device == "presto")
+    {
+        nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
+        nic.Set("ClassifierRules", StringValue(c.classRules));
+    }
+    if (device == "cora")
+    {
+        nic.Set("Strategy", StringValue(c.coraStrategy));
+    }
+    // Flows carry payload bytes only when they are verified; the RPC workload always
+    // verifies its own.
+    nic.Set("CarryPayload", BooleanValue(c.verifyPayload || IsRpc()));
+    return nic;
+}
+
+void
+SprayExperiment::AssignMix()
+{
+    const auto& c = m_config;
+    m_hostDevice.clear();
+    if (m_mix.empty())
+    {
+        return;
+    }
+    if (c.mixBy == "host")
+    {
+        m_hostDevice = AssignDeviceMix(m_mix, m_topology.GetNHosts(), "hosts");
+        return;
+    }
+    // by leaf: the switches hosts hang off, in node order; each host gets its leaf's device
+    std::map<uint32_t, uint32_t> leafIndex;
+    std::vector<uint32_t> leafOfHost;
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        const uint32_t node = m_topology.HostNode(h);
+        const auto& link = m_topology.GetLinks()[m_topology.GetPorts(node)[0]];
+        leafOfHost.push_back(link.a == node ? link.b : link.a);
+        leafIndex[leafOfHost.back()] = 0;
+    }
+    uint32_t next = 0;
+    for (auto& [leaf, index] : leafIndex)
+    {
+        index = next++;
+    }
+    const std::vector<uint32_t> byLeaf =
+        AssignDeviceMix(m_mix, static_cast<uint32_t>(leafIndex.size()), "leaves");
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        m_hostDevice.push_back(byLeaf[leafIndex[leafOfHost[h]]]);
+    }
+}
+
+std::string
+SprayExperiment::HostDevice(uint32_t host) const
+{
+    return m_mix.empty() ? m_config.device : m_mix[m_hostDevice.at(host)].device;
+}
+
+Ptr<TcpSocketEndpoint>
+SprayExperiment::RunEndpoint() const
+{
+    if (m_mix.empty())
+    {
+        Ptr<TcpSocketEndpoint> e = MakeEndpoint(m_config.device, m_ccType);
+        e->SetAttribute("VerifyPayload", BooleanValue(m_config.verifyPayload));
+        return e;
+    }
+    // the offload socket factory: hosts without an offload NIC keep ns-3's TCP
+    // (TcpSocketEndpoint::FactoryFor), with the host-tcp share's congestion control
+    Ptr<TcpSocketEndpoint> e = MakeEndpoint("presto", m_ccType);
+    e->SetAttribute("Name", StringValue("mix"));
+    e->SetAttribute("VerifyPayload", BooleanValue(m_config.verifyPayload));
+    for (std::size_t i = 0; i < m_mix.size(); ++i)
+    {
+        if (m_mix[i].device == "host-tcp")
+        {
+            e->SetAttribute("CongestionControl", TypeIdValue(m_mixCc[i]));
+        }
+    }
+    return e;
+}
+
+void
+SprayExperiment::ReportMix(const FabricHelper& fabric)
+{
+    if (m_mix.empty())
+    {
+        return;
+    }
+    const auto& c = m_config;
+    nlohmann::json mix = {{"by", c.mixBy}, {"devices", nlohmann::json::array()}};
+    nlohmann::json byDevice = nlohmann::json::object();
+    const NetDeviceContainer nics = fabric.GetHostDevices();
+    for (std::size_t i = 0; i < m_mix.size(); ++i)
+    {
+        const std::string& device = m_mix[i].device;
+        uint32_t hosts = 0;
+        nlohmann::json nic = nlohmann::json::object();
+        for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+        {
+            if (m_hostDevice[h] != i)
+            {
+                continue;
+            }
+            ++hosts;
+            if (auto d = DynamicCast<OffloadNetDevice>(nics.Get(h)))
+            {
+                d->AddCounters(nic);
+            }
+        }
+        // the flows these hosts send: their transport is this device's
+        std::vector<FctRecord> sent;
+        for (const auto& r : m_records)
+        {
+            if (m_hostDevice[r.flow.src] == i)
+            {
+                sent.push_back(r);
+            }
+        }
+        nlohmann::json j =
+            SummaryToJson(SummarizeFct(sent, m_edges, static_cast<int64_t>(c.warmup * 1e9)),
+                          RunSpeed{});
+        j.erase("speed");
+        j["hosts"] = hosts;
+        j["congestion_control"] = m_mixCc[i].GetName();
+        if (!nic.empty())
+        {
+            j["nic"] = nic;
+        }
+        byDevice[device] = j;
+        mix["devices"].push_back(
+            {{"device", device}, {"fraction", m_mix[i].fraction}, {"hosts", hosts}});
+    }
+    m_report["mix"] = mix;
+    m_report["by_device"] = byDevice;
+}
+
+SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
+    : m_config(config)
+{
+    const auto& c = m_config;
+    CheckUtf8(c);
+    RequireOneOf("device", c.device, Devices());
+    if (!c.cc.empty())
+    {
+        RequireOneOf("cc", c.cc, CongestionControls());
+    }
+    if (c.mix.empty())
+    {
+        m_ccType = ResolveDevice(c.device);
+    }
+    else
+    {
+        if (c.device != SprayExperimentConfig().device)
+        {
+            throw PrestoInputError("--mix=" + InputExcerpt(c.mix) + " and --device=" + c.device +
+                                   " exclude each other: the mix names every device");
+        }
+        RequireOneOf("mixBy", c.mixBy, {"host", "leaf"});
+        m_mix = ParseDeviceMix(c.mix, Devices());
+        const std::string cc = c.cc.empty() ? "dctcp" : c.cc;
+        for (const auto& share : m_mix)
+        {
+            // one congestion control by name for every device of the mix
+            m_config.cc = cc;
+            m_mixCc.push_back(ResolveDevice(share.device));
+        }
+        m_config.cc = cc;
+        m_ccType = m_mixCc[0];
+    }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
-    RequireOneOf("topology", c.topology, {"leaf-spine", "fat-tree"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
+    CheckSeconds("queueTrace", c.queueTrace, false);
+    if (c.queueTrace > 0 && c.fabric == "ns3-routers")
+    {
+        throw PrestoInputError("--queueTrace traces the module's switches: it does not apply "
+                               "with --fabric=ns3-routers");
+    }
+    if (c.queueTrace > 0 && c.queueTrace < 1e-9)
+    {
+        throw PrestoInputError("--queueTrace=" + std::to_string(c.queueTrace) +
+                               " is below 1 ns, ns-3's time step");
+    }
     if (c.fabric == "ns3-routers" && c.lb != "spray")
     {
         throw PrestoInputError("--fabric=ns3-routers only offers per-packet random ECMP: use "
@@ -547,7 +759,46 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     double hostRate = ParseRate("hostRate", c.hostRate);
     double coreRate = ParseRate("coreRate", c.coreRate);
     int64_t delayNs = ParseTimeNs("linkDelay", c.linkDelay);
-    if (c.topology == "leaf-spine")
+    if (c.topology != "leaf-spine" && c.topology != "fat-tree")
+    {
+        // a topology file gives every link's rate and delay: the shape options do not apply
+        const SprayExperimentConfig defaults;
+        const std::pair<const char*, bool> shape[] = {
+            {"hostRate", c.hostRate != defaults.hostRate},
+            {"coreRate", c.coreRate != defaults.coreRate},
+            {"linkDelay", c.linkDelay != defaults.linkDelay},
+            {"leaves", c.leaves != defaults.leaves},
+            {"spines", c.spines != defaults.spines},
+            {"hostsPerLeaf", c.hostsPerLeaf != defaults.hostsPerLeaf},
+            {"k", c.fatTreeK != defaults.fatTreeK}};
+        for (const auto& [option, given] : shape)
+        {
+            if (given)
+            {
+                throw PrestoInputError(
+                    std::string("--") + option +
+                    " does not apply with --topology=" + InputExcerpt(c.topology) +
+                    ": the topology file gives every link's rate and delay");
+            }
+        }
+        if (!IsRegularInputFile(c.topology) && !std::filesystem::exists(c.topology))
+        {
+            throw PrestoInputError("--topology=" + InputExcerpt(c.topology) +
+                                   " is not valid; valid values: leaf-spine, fat-tree, or a "
+                                   "topology file (HPCC topology.txt or presto-topology)");
+        }
+        m_topology = ReadTopologyFile(c.topology);
+        // the load is a fraction of the summed host NIC bandwidth: the generator's host rate is
+        // the hosts' mean link rate
+        double sum = 0;
+        for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+        {
+            const uint32_t link = m_topology.GetPorts(m_topology.HostNode(h))[0];
+            sum += m_topology.GetLinks()[link].rateBps;
+        }
+        hostRate = sum / m_topology.GetNHosts();
+    }
+    else if (c.topology == "leaf-spine")
     {
         m_topology = FabricTopology::LeafSpine(c.leaves,
                                                c.spines,
@@ -593,14 +844,15 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                 throw PrestoInputError(std::string("--") + option + ": '" + item +
                                        "' is not of the form a-b");
             }
-            uint32_t a = NodeByName(m_topology, c.topology, spec.substr(0, dash));
-            uint32_t b = NodeByName(m_topology, c.topology, spec.substr(dash + 1));
+            uint32_t a = NodeByName(m_topology, spec.substr(0, dash));
+            uint32_t b = NodeByName(m_topology, spec.substr(dash + 1));
             change.link = m_topology.FindLink(a, b);
             m_linkChanges.push_back(change);
         }
     };
     parseLinks(c.failLinks, false);
     parseLinks(c.degradeLinks, true);
+    AssignMix();
 
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(c.seed);
@@ -649,11 +901,35 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         u->SetStream(WORKLOAD_STREAM);
         m_flows = GenerateFlows(g, *m_cdf, u);
     }
+    const BurstArrivals arrivals = BurstArrivalsFromString(c.bursts, "bursts");
+    if (arrivals != BurstArrivals::OFF && IsRpc())
+    {
+        throw PrestoInputError("--bursts=" + c.bursts +
+                               " adds incast flows to a flow workload, not to --workload=rpc");
+    }
+    AddIncastBursts();
     // Every flow's ideal FCT now, from the path it takes on the idle fabric: a flow whose
     // ideal FCT does not fit in ns-3's time stops the run here, before anything is written.
     if (!IsRpc())
     {
-        const WireModel wire = MakeEndpoint(c.device, m_ccType)->GetWireModel();
+        // the wire each flow sees: ns-3's TCP puts timestamps on data only when both ends run
+        // it; an offload NIC's SYN and SYN-ACK carry only the window scale
+        const WireModel hostWire = MakeEndpoint("host-tcp", TcpDctcp::GetTypeId())->GetWireModel();
+        const WireModel nicWire =
+            MakeEndpoint("presto", OffloadDctcpCongestion::GetTypeId())->GetWireModel();
+        const WireModel runWire = MakeEndpoint(c.device, m_ccType)->GetWireModel();
+        auto wireOf = [&](const FlowSpec& f) {
+            if (m_mix.empty())
+            {
+                return runWire;
+            }
+            const bool srcHost = HostDevice(f.src) == "host-tcp";
+            const bool dstHost = HostDevice(f.dst) == "host-tcp";
+            WireModel w = srcHost && dstHost ? hostWire : nicWire;
+            w.synBytes = srcHost ? hostWire.synBytes : nicWire.synBytes;
+            w.synAckBytes = dstHost && srcHost ? hostWire.synAckBytes : nicWire.synAckBytes;
+            return w;
+        };
         std::map<std::pair<uint32_t, uint32_t>, std::vector<PathHop>> paths;
         m_records.reserve(m_flows.size());
         for (const auto& f : m_flows)
@@ -668,7 +944,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
             r.flow = f;
             try
             {
-                r.idealNs = IdealFctNs(f.sizeBytes, p->second, wire);
+                r.idealNs = IdealFctNs(f.sizeBytes, p->second, wireOf(f));
             }
             catch (const PrestoInputError& e)
             {
@@ -700,6 +976,143 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 }
 
 SprayExperiment::~SprayExperiment() = default;
+
+void
+SprayExperiment::AddIncastBursts()
+{
+    const auto& c = m_config;
+    m_burstOf.assign(m_flows.size(), -1);
+    IncastBurstConfig b;
+    b.arrivals = BurstArrivalsFromString(c.bursts, "bursts");
+    if (b.arrivals == BurstArrivals::OFF)
+    {
+        return;
+    }
+    CheckSeconds("burstInterval", c.burstInterval, true);
+    b.nHosts = m_topology.GetNHosts();
+    b.senders = c.burstSenders;
+    b.bytesPerSender = c.burstBytes;
+    b.intervalNs = std::llround(c.burstInterval * 1e9);
+    b.startNs = 0;
+    b.durationNs = static_cast<int64_t>(c.simTime * 1e9);
+    b.receiver = c.burstReceiver;
+    std::vector<uint32_t> burstOf;
+    std::vector<FlowSpec> incast;
+    ExperimentRandom random(INCAST_STREAM);
+    try
+    {
+        incast = GenerateIncastBursts(b, random, &burstOf);
+    }
+    catch (const PrestoInputError& e)
+    {
+        throw PrestoInputError("--bursts=" + c.bursts +
+                               " (--burstSenders, --burstBytes, "
+                               "--burstInterval, --burstReceiver, --simTime): " +
+                               e.what());
+    }
+    // background and incast flows in start order (background first at equal times), ids
+    // re-assigned in that order
+    std::vector<std::pair<FlowSpec, int64_t>> all;
+    all.reserve(m_flows.size() + incast.size());
+    for (const auto& f : m_flows)
+    {
+        all.emplace_back(f, -1);
+    }
+    for (std::size_t i = 0; i < incast.size(); ++i)
+    {
+        all.emplace_back(incast[i], burstOf[i]);
+    }
+    std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) {
+        return x.first.startNs < y.first.startNs;
+    });
+    m_flows.clear();
+    m_burstOf.clear();
+    for (auto& [f, burst] : all)
+    {
+        f.id = static_cast<uint32_t>(m_flows.size());
+        m_flows.push_back(f);
+        m_burstOf.push_back(burst);
+    }
+}
+
+std::vector<PlotRun>
+SprayExperiment::ReportIncast(const std::string& label)
+{
+    const auto& c = m_config;
+    if (BurstArrivalsFromString(c.bursts, "bursts") == BurstArrivals::OFF)
+    {
+        return {};
+    }
+    const auto warmupNs = static_cast<int64_t>(c.warmup * 1e9);
+    std::vector<FctRecord> incast;
+    std::vector<FctRecord> background;
+    // per burst: start, latest finish, flows unfinished (bursts that start after the warm-up)
+    std::map<int64_t, std::tuple<int64_t, int64_t, uint32_t>> bursts;
+    std::string csv = "id,burst\n";
+    for (const auto& r : m_records)
+    {
+        const int64_t burst = m_burstOf[r.flow.id];
+        if (burst < 0)
+        {
+            background.push_back(r);
+            continue;
+        }
+        incast.push_back(r);
+        csv += std::to_string(r.flow.id) + "," + std::to_string(burst) + "\n";
+        if (r.flow.startNs < warmupNs)
+        {
+            continue;
+        }
+        auto it = bursts.try_emplace(burst, r.flow.startNs, r.flow.startNs, 0).first;
+        auto& [start, last, unfinished] = it->second;
+        if (r.Finished())
+        {
+            last = std::max(last, r.finishNs);
+        }
+        else
+        {
+            ++unfinished;
+        }
+    }
+    std::vector<double> completion;
+    uint64_t unfinishedBursts = 0;
+    for (const auto& [burst, b] : bursts)
+    {
+        const auto& [start, last, unfinished] = b;
+        if (unfinished > 0)
+        {
+            ++unfinishedBursts;
+        }
+        else
+        {
+            completion.push_back(static_cast<double>(last - start));
+        }
+    }
+    const FctSummary incastSummary = SummarizeFct(incast, m_edges, warmupNs);
+    const FctSummary backgroundSummary = SummarizeFct(background, m_edges, warmupNs);
+    nlohmann::json ji = SummaryToJson(incastSummary, RunSpeed{});
+    ji.erase("speed");
+    const DistributionSummary bc = Summarize(completion);
+    ji["arrivals"] = c.bursts;
+    ji["bursts"] = bursts.size();
+    ji["senders_per_burst"] = c.burstSenders;
+    ji["bytes_per_sender"] = c.burstBytes;
+    ji["interval_s"] = c.burstInterval;
+    ji["burst_completion"] = {{"count", bc.count},
+                              {"unfinished", unfinishedBursts},
+                              {"mean_ns", bc.mean},
+                              {"p50_ns", bc.p50},
+                              {"p99_ns", bc.p99}};
+    nlohmann::json jb = SummaryToJson(backgroundSummary, RunSpeed{});
+    jb.erase("speed");
+    m_report["incast"] = ji;
+    m_report["background"] = jb;
+    WriteFileAtomically((std::filesystem::path(c.out) / "incast.csv").string(),
+                        csv,
+                        "incast flow list");
+    return {PlotRun{label + " background", backgroundSummary, background},
+            PlotRun{label + " incast", incastSummary, incast}};
+}
 
 ObjectFactory
 SprayExperiment::DeviceFactory(const std::string& device, TypeId cc)
@@ -749,6 +1162,35 @@ SprayExperiment::FlowFinished(uint32_t flowId)
 namespace
 {
 
+/// \param o an "overall" object \return "N flows, FCT p50 X us p99 Y us, slowdown p50 p99"
+std::string
+ClassLine(const nlohmann::json& o, uint64_t unfinished)
+{
+    std::ostringstream os;
+    os << o.value("count", uint64_t{0}) << " flows finished, " << unfinished
+       << " unfinished; FCT p50 " << o.value("fct_p50_ns", 0.0) / 1e3 << " us, p99 "
+       << o.value("fct_p99_ns", 0.0) / 1e3 << " us; slowdown p50 " << o.value("slowdown_p50", 0.0)
+       << ", p99 " << o.value("slowdown_p99", 0.0);
+    return os.str();
+}
+
+/// The console lines of the incast and background classes.
+std::string
+IncastLines(const nlohmann::json& report)
+{
+    const auto& i = report["incast"];
+    const auto& b = report["background"];
+    const auto& bc = i["burst_completion"];
+    std::ostringstream os;
+    os << "incast:     " << i["bursts"].get<uint64_t>() << " bursts of "
+       << i["senders_per_burst"].get<uint32_t>() << " x " << i["bytes_per_sender"].get<uint64_t>()
+       << " B; " << ClassLine(i["overall"], i["unfinished"].get<uint64_t>())
+       << "; burst completion p50 " << bc["p50_ns"].get<double>() / 1e3 << " us, p99 "
+       << bc["p99_ns"].get<double>() / 1e3 << " us\n"
+       << "background: " << ClassLine(b["overall"], b["unfinished"].get<uint64_t>()) << "\n";
+    return os.str();
+}
+
 /// One line for the console: model, cycles per delivered byte and per packet, cores.
 std::string
 HostCpuLine(const nlohmann::json& h)
@@ -776,44 +1218,43 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
         {"flowlet", FabricSwitch::FLOWLET}};
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
-    if (c.device != "host-tcp")
+    if (!m_mix.empty())
     {
-        ObjectFactory nic = DeviceFactory(c.device, m_ccType);
-        if (c.device == "presto")
+        for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
         {
-            nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
-            nic.Set("ClassifierRules", StringValue(c.classRules));
+            const uint32_t d = m_hostDevice[h];
+            if (m_mix[d].device != "host-tcp")
+            {
+                fabric.SetHostDeviceFactory(h, NicFactory(m_mix[d].device, m_mixCc[d]));
+            }
         }
-        if (c.device == "cora")
-        {
-            nic.Set("Strategy", StringValue(c.coraStrategy));
-        }
-        // Flows carry payload bytes only when they are verified; the RPC workload always
-        // verifies its own.
-        nic.Set("CarryPayload", BooleanValue(c.verifyPayload || c.workload == "rpc"));
-        fabric.SetHostDeviceFactory(nic);
+    }
+    else if (c.device != "host-tcp")
+    {
+        fabric.SetHostDeviceFactory(NicFactory(c.device, m_ccType));
     }
     fabric.Install(m_topology);
     fabric.AssignStreams(FABRIC_STREAM);
-    if (c.lossRate > 0)
+    // random loss: --lossRate on every switch-to-switch link, a topology file's error rate on
+    // its links (the file's value where it gives one); streams in link order
+    int64_t stream = LOSS_STREAM;
+    for (uint32_t l = 0; l < m_topology.GetLinks().size(); ++l)
     {
-        int64_t stream = LOSS_STREAM;
-        for (uint32_t l = 0; l < m_topology.GetLinks().size(); ++l)
+        const auto& link = m_topology.GetLinks()[l];
+        const bool core = !m_topology.IsHost(link.a) && !m_topology.IsHost(link.b);
+        const double rate = link.lossRate > 0 ? link.lossRate : core ? c.lossRate : 0.0;
+        if (rate == 0)
         {
-            const auto& link = m_topology.GetLinks()[l];
-            if (m_topology.IsHost(link.a) || m_topology.IsHost(link.b))
-            {
-                continue;
-            }
-            auto devices = fabric.GetLinkDevices(l);
-            for (Ptr<NetDevice> d : {devices.first, devices.second})
-            {
-                Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-                em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-                em->SetRate(c.lossRate);
-                em->AssignStreams(stream++);
-                d->SetAttribute("ReceiveErrorModel", PointerValue(em));
-            }
+            continue;
+        }
+        auto devices = fabric.GetLinkDevices(l);
+        for (Ptr<NetDevice> d : {devices.first, devices.second})
+        {
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            em->SetRate(rate);
+            em->AssignStreams(stream++);
+            d->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
     }
     for (const auto& change : m_linkChanges)
@@ -847,6 +1288,38 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     {
         fabric.EnablePcapHosts((out / "host").string());
     }
+    if (c.queueTrace > 0)
+    {
+        m_queueTracer = std::make_unique<FabricQueueTracer>();
+        m_queueTracer->Install(fabric, NanoSeconds(std::llround(c.queueTrace * 1e9)));
+    }
+}
+
+void
+SprayExperiment::WriteQueueTrace()
+{
+    if (!m_queueTracer)
+    {
+        return;
+    }
+    m_queueTracer->Write(m_config.out, m_config.plot);
+    uint64_t drops = 0;
+    uint64_t marks = 0;
+    uint32_t peak = 0;
+    for (const auto& e : m_queueTracer->GetEvents())
+    {
+        (e.drop ? drops : marks) += 1;
+    }
+    for (const auto& q : m_queueTracer->GetSamples())
+    {
+        peak = std::max(peak, q.bytes);
+    }
+    m_report["queue_trace"] = {{"interval_s", m_config.queueTrace},
+                               {"ports", m_queueTracer->GetPorts().size()},
+                               {"samples", m_queueTracer->GetSamples().size()},
+                               {"drops", drops},
+                               {"marks", marks},
+                               {"peak_queue_bytes", peak}};
 }
 
 bool
@@ -868,8 +1341,7 @@ SprayExperiment::Run()
         return;
     }
 
-    Ptr<FlowEndpoint> endpoint = MakeEndpoint(c.device, m_ccType);
-    endpoint->SetAttribute("VerifyPayload", BooleanValue(c.verifyPayload));
+    Ptr<FlowEndpoint> endpoint = RunEndpoint();
     std::vector<Ipv4Address> addresses;
     for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
     {
@@ -919,6 +1391,7 @@ SprayExperiment::Run()
     m_report["topology"] = m_topology.Describe();
     endpoint->AddReport(m_report);
     AddNetworkReport(fabric);
+    ReportMix(fabric);
     // Cores over the arrival window, the same for every device and seed of a configuration:
     // averaged over the run's own length instead, a run that finishes later would look
     // cheaper for the same work. cycles_per_byte is the per-work figure.
@@ -927,7 +1400,9 @@ SprayExperiment::Run()
     cpu["run_seconds"] = m_speed.simS;
     m_report["host_cpu"] = cpu;
 
-    std::string label = c.label.empty() ? c.device : c.label;
+    std::string label = !c.label.empty() ? c.label : m_mix.empty() ? c.device : std::string("mix");
+    const std::vector<PlotRun> classes = ReportIncast(label);
+    WriteQueueTrace();
     WriteFlowFile((out / "flows.txt").string(), m_flows);
     WriteFctCsv((out / "fct.csv").string(), m_records);
     WriteJson((out / "summary.json").string(), m_report);
@@ -938,16 +1413,34 @@ SprayExperiment::Run()
                   << "fabric:   " << m_report["fabric"].dump() << "\n"
                   << (m_report.contains("nic") ? "nic:      " + m_report["nic"].dump() + "\n"
                                                : std::string())
-                  << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << "\n"
-                  << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
+                  << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << "\n";
+        if (!classes.empty())
+        {
+            std::cout << IncastLines(m_report);
+        }
+        if (m_report.contains("by_device"))
+        {
+            for (const auto& [device, d] : m_report["by_device"].items())
+            {
+                std::cout << "sent by " << device << " (" << d["hosts"].get<uint32_t>()
+                          << " hosts): " << ClassLine(d["overall"], d["unfinished"].get<uint64_t>())
+                          << "\n";
+            }
+        }
+        std::cout << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
+                  << (classes.empty() ? "" : ",incast.csv")
+                  << (c.queueTrace > 0 ? ",queues.csv,switch-events.csv" : "")
+                  << (c.queueTrace > 0 && c.plot ? ",queues.png" : "")
                   << (c.plot ? ",fct.png}" : "}") << std::endl;
     }
     endpoint->Dispose();
     Simulator::Destroy();
     if (c.plot)
     {
-        PlotRun run{label, m_summary, m_records};
-        PlotFct({run}, (out / "fct.png").string());
+        // with incast bursts, the two classes as two runs of the plot
+        PlotFct(classes.empty() ? std::vector<PlotRun>{PlotRun{label, m_summary, m_records}}
+                                : classes,
+                (out / "fct.png").string());
     }
 }
 
@@ -963,7 +1456,9 @@ SprayExperiment::AddNetworkReport(const FabricHelper& fabric)
             d->AddCounters(nic);
         }
     }
-    if (!nic.empty())
+    // the endpoint's report has the offloaded flows' "nic" already (TcpSocketEndpoint); the
+    // RPC workload's report does not
+    if (!nic.empty() && !m_report.contains("nic"))
     {
         m_report["nic"] = nic;
     }
@@ -986,7 +1481,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
 {
     const auto& c = m_config;
     const std::filesystem::path out(c.out);
-    Ptr<TcpSocketEndpoint> transport = MakeEndpoint(c.device, m_ccType);
+    Ptr<TcpSocketEndpoint> transport = RunEndpoint();
     std::vector<Ipv4Address> addresses;
     for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
     {
@@ -1040,6 +1535,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     cpu["cycles_per_request"] =
         answered > 0 ? (cpu["cycles"].get<double>() - setup) / answered : 0.0;
     m_report["host_cpu"] = cpu;
+    WriteQueueTrace();
     WriteJson((out / "summary.json").string(), m_report);
     if (!c.quiet)
     {

@@ -4,7 +4,10 @@
 #ifndef PRESTO_SPRAY_EXPERIMENT_H
 #define PRESTO_SPRAY_EXPERIMENT_H
 
+#include "ns3/device-mix.h"
 #include "ns3/fabric-helper.h"
+#include "ns3/fabric-queue-tracer.h"
+#include "ns3/fct-plot.h"
 #include "ns3/fct-record.h"
 #include "ns3/fct-statistics.h"
 #include "ns3/flow-endpoint.h"
@@ -53,6 +56,14 @@ struct SprayExperimentConfig
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
     std::string pattern{"all-to-all"};  //!< all-to-all | permutation | incast
     uint32_t incastSenders{8};          //!< senders per incast event
+    std::string bursts{"off"};          //!< incast bursts over the load: off|periodic|poisson
+    double burstInterval{0.001};        //!< periodic: gap between bursts; poisson: its mean, s
+    uint32_t burstSenders{4};           //!< senders per burst
+    uint64_t burstBytes{64000};         //!< bytes each sender sends per burst
+    int32_t burstReceiver{-1};          //!< receiver host index of every burst (-1: random)
+    double queueTrace{0};               //!< switch queue sampling interval, s (0: no traces)
+    std::string mix;                    //!< mixed fabric: "device:fraction,..." ("": --device)
+    std::string mixBy{"host"};          //!< the mix's fractions are of: host | leaf
     std::string flowFile;               //!< replay this HPCC flow file instead of generating
     std::string topology{"leaf-spine"}; //!< leaf-spine | fat-tree
     uint32_t leaves{2};                 //!< leaf-spine: leaf switches
@@ -165,14 +176,42 @@ class SprayExperiment
   private:
     /** Flow finished callback from the endpoint. */
     void FlowFinished(uint32_t flowId);
+    /**
+     * \brief Check a device's options (fidelity, strategy, congestion control) and resolve
+     * its congestion control; sets m_config.fidelity and m_config.cc.
+     * \param device a name of Devices()
+     * \return the congestion control's TypeId
+     */
+    TypeId ResolveDevice(const std::string& device);
+    /** \param device a device other than host-tcp \param cc its congestion control
+     * \return its NIC's factory with the run's options */
+    ObjectFactory NicFactory(const std::string& device, TypeId cc) const;
+    /** Give every host its device of the mix (m_hostDevice). */
+    void AssignMix();
+    /** \return the run's endpoint: MakeEndpoint, or for a mix one on every host's NIC */
+    Ptr<TcpSocketEndpoint> RunEndpoint() const;
+    /** \param host a host index \return its device name */
+    std::string HostDevice(uint32_t host) const;
+    /** summary.json's "mix" and "by_device" sections (mixed fabrics). */
+    void ReportMix(const FabricHelper& fabric);
     /** Fabric, NICs, losses, link changes, output folder, pcap: what every workload needs. */
     void BuildFabric(FabricHelper& fabric);
     /** The closed-loop RPC workload on the built fabric, and its outputs. */
     void RunRpc(FabricHelper& fabric);
+    /** queues.csv, switch-events.csv, queues.png and summary.json's "queue_trace". */
+    void WriteQueueTrace();
     /** summary.json's "nic" and "fabric" sections, and the run's speed. */
     void AddNetworkReport(const FabricHelper& fabric);
     /** \return true for the RPC workload */
     bool IsRpc() const;
+    /** Add the incast bursts to m_flows (ids re-assigned in start order), fill m_burstOf. */
+    void AddIncastBursts();
+    /**
+     * \brief summary.json's "incast" and "background" sections and incast.csv, after the run.
+     * \param label the run's label
+     * \return the two classes for fct.png (empty without bursts)
+     */
+    std::vector<PlotRun> ReportIncast(const std::string& label);
 
     /// every input file (CDF, flow file, rules, Cora program) is read once while the
     /// experiment lives: validation and the devices share the text (first member: it must
@@ -185,6 +224,7 @@ class SprayExperiment
     std::vector<uint64_t> m_edges;      //!< bucket edges
     std::vector<FlowSpec> m_flows;      //!< workload, by id
     std::vector<FctRecord> m_records;   //!< results, by id
+    std::vector<int64_t> m_burstOf;     //!< by flow id: its incast burst, -1 background
     uint64_t m_finished{0};             //!< flows finished
     FctSummary m_summary;               //!< statistics
     RunSpeed m_speed;                   //!< speed
@@ -197,11 +237,15 @@ class SprayExperiment
         double atS;     //!< when
     };
 
-    std::vector<LinkChange> m_linkChanges;   //!< failures and degradations
-    RpcWorkloadConfig m_rpc;                 //!< rpc: the workload
-    std::unique_ptr<RpcSizes> m_rpcRequest;  //!< rpc: request sizes
-    std::unique_ptr<RpcSizes> m_rpcResponse; //!< rpc: response sizes
-    Time m_rpcOpen;                          //!< rpc: connections open over [0, this)
+    std::vector<LinkChange> m_linkChanges;            //!< failures and degradations
+    RpcWorkloadConfig m_rpc;                          //!< rpc: the workload
+    std::unique_ptr<RpcSizes> m_rpcRequest;           //!< rpc: request sizes
+    std::unique_ptr<RpcSizes> m_rpcResponse;          //!< rpc: response sizes
+    std::unique_ptr<FabricQueueTracer> m_queueTracer; //!< with --queueTrace
+    std::vector<DeviceShare> m_mix;                   //!< mixed fabric: the devices
+    std::vector<TypeId> m_mixCc;                      //!< their congestion controls
+    std::vector<uint32_t> m_hostDevice;               //!< per host, its index in m_mix
+    Time m_rpcOpen;                                   //!< rpc: connections open over [0, this)
 };
 
 } // namespace ns3

@@ -128,6 +128,22 @@ printf 'program heavy\nelement T key=flow entries=10 entry_bytes=8 instructions=
 expect_error "cora stateless=1e12" "stateless.cora:3: .*stateless instructions must be finite and in \[0, 1e\+07\]" --device=cora --ns3::CoraNetDevice::Program="$tmp/stateless.cora"
 printf 'program acc\nelement T key=flow entries=10 entry_bytes=8 instructions=1e300 access=EMEM/read/bulk/4:1\nbranch tcp stateless=1 T\n' >"$tmp/instr.cora"
 expect_error "cora instructions=1e300" "instr.cora:2: .*instructions must be finite and in \[0, 1e\+07\]" --device=cora --ns3::CoraNetDevice::Program="$tmp/instr.cora"
+# topology files, incast bursts, queue traces, mixed fabrics
+printf '4 1 3\n3\n0 3 10Gbps 1us 0\n1 3 10Gbps 1us 0\n1 3 10Gbps 1us 0\n' >"$tmp/twolinks.txt"
+expect_error "topology: host with two links" "twolinks.txt:5: host 1 has a second link" --topology="$tmp/twolinks.txt"
+printf '3 1 2\n2\n0 2 10Gbps 1us 0\n1 2 fast 1us 0\n' >"$tmp/rate.txt"
+expect_error "topology: bad rate" "rate.txt:4: link rate 'fast'" --topology="$tmp/rate.txt"
+expect_error "topology: missing file" "no-such-topology" --topology="$tmp/no-such-topology"
+printf '3 1 2\n2\n0 2 10Gbps 1us 0\n1 2 10Gbps 1us 0\n' >"$tmp/ok.txt"
+expect_error "topology file with --hostRate" "--hostRate does not apply with --topology" --topology="$tmp/ok.txt" --hostRate=25Gbps
+expect_error "bursts: unknown arrivals" "--bursts=sometimes is not valid; valid values: off, periodic, poisson" --bursts=sometimes
+expect_error "bursts: too many senders" "--bursts=periodic.*8 senders per burst, must be in \[1, 7\]" --bursts=periodic --burstSenders=8
+expect_error "bursts with rpc" "not to --workload=rpc" --bursts=periodic --workload=rpc
+expect_error "queue trace on ns-3 routers" "--queueTrace .* --fabric=ns3-routers" --queueTrace=0.00001 --fabric=ns3-routers
+expect_error "mix: fractions" "--mix=presto:0.5,host-tcp:0.6: fractions sum to 1.1" --mix=presto:0.5,host-tcp:0.6
+expect_error "mix: unknown device" "unknown device 'smartnic'" --mix=smartnic:0.5,host-tcp:0.5
+expect_error "mix and device" "exclude each other" --mix=presto:0.5,host-tcp:0.5 --device=cora
+expect_error "mix by" "--mixBy=rack is not valid" --mix=presto:0.5,host-tcp:0.5 --mixBy=rack
 
 # --classRules=/dev/stdin: the rules are read once and used by every device (they were read by
 # the check, then found empty by the devices, which ran without rules)

@@ -6,6 +6,7 @@
 #include "gnuplot-png.h"
 
 #include "ns3/presto-input-error.h"
+#include "ns3/rng-seed-manager.h"
 
 #include <algorithm>
 #include <charconv>
@@ -315,7 +316,13 @@ MakeComparisonRow(const std::string& label,
     {
         row.slow[c] = Summarize(slow[c]);
     }
-    auto ci = BootstrapQuantileCi(slow[static_cast<std::size_t>(SizeClass::SMALL)], 0.99);
+    // the run's own seed and run number, a stream of its own: the same run, the same tiers
+    const uint64_t run = report.contains("config") && report["config"].contains("seed") &&
+                                 report["config"]["seed"].is_number_unsigned()
+                             ? report["config"]["seed"].get<uint64_t>()
+                             : RngSeedManager::GetRun();
+    ExperimentRandom random(kBootstrapStream, RngSeedManager::GetSeed(), run);
+    auto ci = BootstrapQuantileCi(slow[static_cast<std::size_t>(SizeClass::SMALL)], 0.99, random);
     row.smallP99Ci = {ci.first, ci.second};
 
     const nlohmann::json none = nlohmann::json::object();
@@ -727,6 +734,107 @@ RpcLatencyScript(const std::vector<ComparisonRow>& rows, const std::string& pngP
               [](const ComparisonRow& r) { return r.rpcP99Us; },
               "p99")
        << "unset multiplot\nset output\n";
+    return os.str();
+}
+
+IncastRow
+MakeIncastRow(const std::string& label, const std::string& device, const nlohmann::json& report)
+{
+    if (!report.contains("incast") || !report.contains("background"))
+    {
+        throw PrestoInputError("run " + label +
+                               ": its report has no \"incast\" section (run with --bursts)");
+    }
+    const nlohmann::json& i = report["incast"];
+    const nlohmann::json& b = report["background"];
+    const nlohmann::json none = nlohmann::json::object();
+    const nlohmann::json& io = i.contains("overall") ? i["overall"] : none;
+    const nlohmann::json& bo = b.contains("overall") ? b["overall"] : none;
+    const nlohmann::json& bc = i.contains("burst_completion") ? i["burst_completion"] : none;
+    IncastRow r;
+    r.label = label;
+    r.device = device;
+    r.bursts = Number(bc, "count") + Number(bc, "unfinished");
+    r.incastFlows = Number(io, "count");
+    r.incastUnfinished = Number(i, "unfinished");
+    r.incastFctP50Us = Number(io, "fct_p50_ns") / 1e3;
+    r.incastFctP99Us = Number(io, "fct_p99_ns") / 1e3;
+    r.incastSlowdownP50 = Number(io, "slowdown_p50");
+    r.incastSlowdownP99 = Number(io, "slowdown_p99");
+    r.burstP50Us = Number(bc, "p50_ns") / 1e3;
+    r.burstP99Us = Number(bc, "p99_ns") / 1e3;
+    r.backgroundFlows = Number(bo, "count");
+    r.backgroundUnfinished = Number(b, "unfinished");
+    r.backgroundFctP50Us = Number(bo, "fct_p50_ns") / 1e3;
+    r.backgroundFctP99Us = Number(bo, "fct_p99_ns") / 1e3;
+    r.backgroundSlowdownP50 = Number(bo, "slowdown_p50");
+    r.backgroundSlowdownP99 = Number(bo, "slowdown_p99");
+    return r;
+}
+
+std::string
+FormatIncastTable(const std::vector<IncastRow>& rows)
+{
+    std::ostringstream os;
+    os << std::left << std::setw(14) << "incast" << std::right << std::setw(7) << "bursts"
+       << " | " << std::setw(6) << "flows" << std::setw(6) << "unfin" << std::setw(10) << "FCT p50"
+       << std::setw(10) << "FCT p99" << std::setw(8) << "sd p50" << std::setw(8) << "sd p99"
+       << std::setw(10) << "burst p50" << std::setw(10) << "burst p99"
+       << " | background " << std::setw(6) << "flows" << std::setw(6) << "unfin" << std::setw(10)
+       << "FCT p50" << std::setw(10) << "FCT p99" << std::setw(8) << "sd p50" << std::setw(8)
+       << "sd p99"
+       << "\n";
+    for (const IncastRow& r : rows)
+    {
+        os << std::left << std::setw(14) << r.label << std::right << std::setw(7)
+           << Cell(r.bursts, 0) << " | " << std::setw(6) << Cell(r.incastFlows, 0) << std::setw(6)
+           << Cell(r.incastUnfinished, 0) << std::setw(10) << Cell(r.incastFctP50Us, 1)
+           << std::setw(10) << Cell(r.incastFctP99Us, 1) << std::setw(8)
+           << Cell(r.incastSlowdownP50, 2) << std::setw(8) << Cell(r.incastSlowdownP99, 2)
+           << std::setw(10) << Cell(r.burstP50Us, 1) << std::setw(10) << Cell(r.burstP99Us, 1)
+           << " |            " << std::setw(6) << Cell(r.backgroundFlows, 0) << std::setw(6)
+           << Cell(r.backgroundUnfinished, 0) << std::setw(10) << Cell(r.backgroundFctP50Us, 1)
+           << std::setw(10) << Cell(r.backgroundFctP99Us, 1) << std::setw(8)
+           << Cell(r.backgroundSlowdownP50, 2) << std::setw(8) << Cell(r.backgroundSlowdownP99, 2)
+           << "\n";
+    }
+    os << "FCT in us over finished flows; sd = slowdown (FCT / ideal FCT); burst = burst "
+          "completion, first start to last finish, us\n";
+    return os.str();
+}
+
+std::string
+IncastCsv(const std::vector<IncastRow>& rows)
+{
+    std::ostringstream os;
+    os << "label,device,bursts,incast_flows,incast_unfinished,incast_fct_p50_us,"
+          "incast_fct_p99_us,incast_slowdown_p50,incast_slowdown_p99,burst_completion_p50_us,"
+          "burst_completion_p99_us,background_flows,background_unfinished,"
+          "background_fct_p50_us,background_fct_p99_us,background_slowdown_p50,"
+          "background_slowdown_p99\n";
+    for (const IncastRow& r : rows)
+    {
+        os << r.label << "," << r.device;
+        for (double v : {r.bursts,
+                         r.incastFlows,
+                         r.incastUnfinished,
+                         r.incastFctP50Us,
+                         r.incastFctP99Us,
+                         r.incastSlowdownP50,
+                         r.incastSlowdownP99,
+                         r.burstP50Us,
+                         r.burstP99Us,
+                         r.backgroundFlows,
+                         r.backgroundUnfinished,
+                         r.backgroundFctP50Us,
+                         r.backgroundFctP99Us,
+                         r.backgroundSlowdownP50,
+                         r.backgroundSlowdownP99})
+        {
+            os << "," << CsvNumber(v);
+        }
+        os << "\n";
+    }
     return os.str();
 }
 

@@ -35,6 +35,13 @@ constexpr std::size_t kSizeClasses = 3;        //!< number of SizeClass values
 
 /**
  * \ingroup presto
+ * \brief ns-3 stream number of the small-flow p99 bootstrap (MakeComparisonRow), drawn
+ * under ns-3's seed and the run's own run number ("config"."seed" of its report).
+ */
+constexpr int64_t kBootstrapStream = 200000;
+
+/**
+ * \ingroup presto
  * \param bytes a flow size, bytes
  * \return its class (edges inclusive above: 100000 is small, 100001 medium)
  */
@@ -126,7 +133,9 @@ struct ComparisonRow
  * out_of_order_placed, "pipeline" classes, "flextoe_stages", nic_utilisation, migrations,
  * queue_drops / nic_drops), else retransmissions from the records' retx_bytes and
  * "tcp"."retx_segments"; "host_cpu"."cores_used" and "cycles_per_byte"; the congestion
- * control from "config"."cc".
+ * control from "config"."cc". The small-flow p99's bootstrap interval draws from stream
+ * kBootstrapStream under RngSeedManager's seed and the run number "config"."seed" (the
+ * current run if absent).
  * \param label the run label
  * \param device the device name
  * \param records the run's flows
@@ -259,6 +268,66 @@ std::string RpcCsv(const std::vector<ComparisonRow>& rows);
  * \return the script
  */
 std::string RpcLatencyScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
+
+/**
+ * \ingroup presto
+ * \brief One device's incast and background flows side by side (runs with --bursts): FCT
+ * and slowdown of each class over its counted, finished flows, and the burst completion
+ * time (first flow's start to the last flow's end). Unknown numbers are NaN.
+ */
+struct IncastRow
+{
+    std::string label;            //!< the run label
+    std::string device;           //!< the device name
+    double bursts;                //!< bursts counted (after the warm-up)
+    double incastFlows;           //!< incast flows finished
+    double incastUnfinished;      //!< incast flows not finished
+    double incastFctP50Us;        //!< incast FCT median, us
+    double incastFctP99Us;        //!< incast FCT p99, us
+    double incastSlowdownP50;     //!< incast slowdown median
+    double incastSlowdownP99;     //!< incast slowdown p99
+    double burstP50Us;            //!< burst completion median, us
+    double burstP99Us;            //!< burst completion p99, us
+    double backgroundFlows;       //!< background flows finished
+    double backgroundUnfinished;  //!< background flows not finished
+    double backgroundFctP50Us;    //!< background FCT median, us
+    double backgroundFctP99Us;    //!< background FCT p99, us
+    double backgroundSlowdownP50; //!< background slowdown median
+    double backgroundSlowdownP99; //!< background slowdown p99
+};
+
+/**
+ * \ingroup presto
+ * \brief A device's IncastRow from its summary.json object ("incast" and "background").
+ * \param label the run label \param device the device name
+ * \param report the run's summary.json object
+ * \return the row; throws PrestoInputError if the report has no "incast" section
+ */
+IncastRow MakeIncastRow(const std::string& label,
+                        const std::string& device,
+                        const nlohmann::json& report);
+
+/**
+ * \ingroup presto
+ * \brief The console table of incast against background: per row the bursts, then for the
+ * incast flows the finished and unfinished count, FCT p50/p99 (us), slowdown p50/p99 and
+ * burst completion p50/p99 (us), then the same FCT and slowdown columns for the background.
+ * \param rows the rows
+ * \return the text, ending in a newline
+ */
+std::string FormatIncastTable(const std::vector<IncastRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief incast.csv of a comparison: header "label,device,bursts,incast_flows,
+ * incast_unfinished,incast_fct_p50_us,incast_fct_p99_us,incast_slowdown_p50,
+ * incast_slowdown_p99,burst_completion_p50_us,burst_completion_p99_us,background_flows,
+ * background_unfinished,background_fct_p50_us,background_fct_p99_us,background_slowdown_p50,
+ * background_slowdown_p99", one line per row (numbers as in comparison.csv).
+ * \param rows the rows
+ * \return the file's text
+ */
+std::string IncastCsv(const std::vector<IncastRow>& rows);
 
 } // namespace ns3
 

@@ -6,11 +6,12 @@
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <gnuplot-iostream.h>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace ns3
@@ -144,41 +145,62 @@ RenderGnuplotPng(const std::string& script, const std::string& pngPath, const st
         std::remove(tmpPng.c_str());
         throw PrestoInputError(name + ": cannot create a temporary directory");
     }
-    const std::string scriptFile = std::string(workDir) + "/plot.gp";
     const std::string errFile = std::string(workDir) + "/stderr";
+    const std::string statusFile = std::string(workDir) + "/status";
     auto cleanUp = [&]() {
-        std::remove(scriptFile.c_str());
         std::remove(errFile.c_str());
+        std::remove(statusFile.c_str());
         ::rmdir(workDir);
     };
-    {
-        std::ofstream out(scriptFile, std::ios::binary);
-        out << text;
-        if (!out.flush())
-        {
-            out.close();
-            cleanUp();
-            std::remove(tmpPng.c_str());
-            throw PrestoInputError(name + ": cannot write the gnuplot script to '" + workDir + "'");
-        }
-    }
 
-    // A script file, not a pipe: gnuplot stops at the first error (non-zero exit status),
-    // and an early exit cannot break a pipe we still write to (no SIGPIPE to handle).
+    // The script goes down a gnuplot-iostream pipe. gnuplot reading a pipe goes on after an
+    // error but exits with status 1 at the end; the shell around it writes that status to a
+    // file, since gnuplot-iostream's pclose keeps it to itself. SIGPIPE is ignored while
+    // writing: a gnuplot that exits early makes the writes fail instead of killing us.
     const std::string cmd =
-        "gnuplot " + ShellQuote(scriptFile) + " </dev/null 2>" + ShellQuote(errFile);
-    const int raw = std::system(cmd.c_str());
+        "gnuplot 2>" + ShellQuote(errFile) + " >/dev/null; echo $? >" + ShellQuote(statusFile);
+    std::string pipeError;
+    {
+        struct sigaction ignore
+        {
+        };
+
+        struct sigaction previous
+        {
+        };
+
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        ::sigaction(SIGPIPE, &ignore, &previous);
+        try
+        {
+            Gnuplot gp(cmd);
+            gp << text;
+            gp.flush();
+            if (!gp)
+            {
+                pipeError = "writing to gnuplot failed";
+            }
+        } // ~Gnuplot: flush, pclose (waits for gnuplot and the shell)
+        catch (const std::exception& e)
+        {
+            pipeError = e.what();
+        }
+        ::sigaction(SIGPIPE, &previous, nullptr);
+    }
     const std::string errors = Slurp(errFile);
+    const std::string statusText = Slurp(statusFile);
     cleanUp();
-    const bool exited = raw != -1 && WIFEXITED(raw);
+    int status = -1;
+    std::istringstream(statusText) >> status;
     const std::string png = Slurp(tmpPng).substr(0, 8);
-    if (!exited || WEXITSTATUS(raw) != 0 || png != std::string("\x89PNG\r\n\x1a\n", 8))
+    if (status != 0 || png != std::string("\x89PNG\r\n\x1a\n", 8))
     {
         std::remove(tmpPng.c_str());
-        throw PrestoInputError(
-            name + ": gnuplot failed (exit status " +
-            (exited ? std::to_string(WEXITSTATUS(raw)) : std::string("unknown")) + ")" +
-            (errors.empty() ? "" : ": " + errors));
+        throw PrestoInputError(name + ": gnuplot failed (exit status " +
+                               (status >= 0 ? std::to_string(status) : std::string("unknown")) +
+                               ")" + (errors.empty() ? "" : ": " + errors) +
+                               (pipeError.empty() ? "" : " (" + pipeError + ")"));
     }
     if (!errors.empty())
     {

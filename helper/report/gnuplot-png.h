@@ -52,8 +52,9 @@ std::string GnuplotEmptyPanel(const std::string& note);
  * \brief Run gnuplot on a script that draws one PNG and put the image at \p pngPath.
  *
  * The script (inline data '-' ... 'e' allowed) sets its terminal and writes its output to
- * GnuplotQuote(kGnuplotPngPlaceholder); it is written to a private temporary directory and
- * the placeholder is replaced by a temporary image next to \p pngPath. The image is kept
+ * GnuplotQuote(kGnuplotPngPlaceholder); the placeholder is replaced by a temporary image next
+ * to \p pngPath and the script is sent to gnuplot through a gnuplot-iostream pipe (gnuplot's
+ * exit status and error output are kept in a private temporary directory). The image is kept
  * only if gnuplot exits with status 0 and the file starts with the PNG magic bytes; it is
  * then renamed to \p pngPath (atomic on one file system), so readers never see a partial
  * image and a failure leaves no file. Warnings gnuplot prints on success are logged.

@@ -161,6 +161,12 @@ PutDistribution(nlohmann::json& j, const DistributionSummary& fct, const Distrib
 
 } // namespace
 
+void
+WriteFileAtomically(const std::string& path, const std::string& content, const std::string& what)
+{
+    WriteAtomically(path, content, what);
+}
+
 int64_t
 PeakRssKb()
 {

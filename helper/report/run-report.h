@@ -35,6 +35,19 @@ int64_t PeakRssKb();
 
 /**
  * \ingroup presto
+ * \brief Write a text file through a temporary name in the same directory and a rename, so
+ * that readers (and a run that dies half-way) never see a partial file.
+ * \param path the file
+ * \param content the bytes
+ * \param what the file's kind for the message ("queue trace", ...)
+ * \throws PrestoInputError "cannot write <what> '<path>' (...)"
+ */
+void WriteFileAtomically(const std::string& path,
+                         const std::string& content,
+                         const std::string& what);
+
+/**
+ * \ingroup presto
  * \brief Write fct.csv: header "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,
  * slowdown,retx_bytes", one row per flow in id order; unfinished flows have finish_ns, fct_ns
  * and slowdown empty; retx_bytes empty where unknown. The slowdown is written in the

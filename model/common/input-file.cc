@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -17,6 +18,18 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("PrestoInputFile");
+
+#ifndef PRESTO_DATA_DIR
+#define PRESTO_DATA_DIR "data"
+#endif
+
+std::string
+PrestoDataPath(const std::string& relative)
+{
+    const char* env = std::getenv("PRESTO_DATA_DIR");
+    const std::string dir = (env != nullptr && env[0] != '\0') ? env : PRESTO_DATA_DIR;
+    return dir + "/" + relative;
+}
 
 namespace
 {

@@ -84,6 +84,15 @@ bool IsRegularInputFile(const std::string& path);
 
 /**
  * \ingroup presto
+ * \brief A file shipped in the module's data folder.
+ * \param relative its path inside the folder, e.g. "topology/leaf-spine-4x4x8.txt"
+ * \return PRESTO_DATA_DIR from the environment if set and non-empty, else the module's
+ * data/ (as built), followed by "/" and \p relative
+ */
+std::string PrestoDataPath(const std::string& relative);
+
+/**
+ * \ingroup presto
  * \brief The text of an input file, read at most once where it matters.
  *
  * - A file that is not regular (a pipe, `/dev/stdin`, a process substitution) can be read

@@ -8,10 +8,10 @@
 namespace ns3
 {
 
-CoraReplay::CoraReplay(CoraExecutor& exec, CoraController* controller, uint64_t seed)
+CoraReplay::CoraReplay(CoraExecutor& exec, CoraController* controller, int64_t stream)
     : m_exec(exec),
       m_controller(controller),
-      m_rng(seed)
+      m_random(stream)
 {
     if (m_controller)
     {
@@ -40,16 +40,17 @@ CoraReplay::Run(const std::vector<CoraFlow>& flows,
     {
         throw PrestoInputError("Cora replay: the flows carry no packets");
     }
-    std::vector<double> weights;
-    weights.reserve(flows.size());
+    std::vector<double> cumulative;
+    cumulative.reserve(flows.size());
+    double sum = 0;
     for (const auto& f : flows)
     {
-        weights.push_back(f.pps);
+        sum += f.pps;
+        cumulative.push_back(sum);
     }
     // the merge of independent Poisson flows: one Poisson process at the total rate, each
     // arrival belonging to a flow with probability proportional to its volume
-    std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
-    std::exponential_distribution<double> gap(total / 1e9);
+    const double meanGapNs = 1e9 / total;
     const CoraExecutorStats before = m_exec.GetStats();
     const int64_t start = m_now;
     const int64_t end = m_now + durationNs;
@@ -58,7 +59,7 @@ CoraReplay::Run(const std::vector<CoraFlow>& flows,
     double t = static_cast<double>(m_now);
     while (true)
     {
-        t += gap(m_rng);
+        t += m_random.Exponential(meanGapNs);
         int64_t now = static_cast<int64_t>(t);
         while (nextTick <= std::min(now, end))
         {
@@ -77,7 +78,7 @@ CoraReplay::Run(const std::vector<CoraFlow>& flows,
             break;
         }
         CoraPacket p;
-        p.flow = flows[pick(m_rng)];
+        p.flow = flows[m_random.Pick(cumulative)];
         p.bytes = packetBytes;
         if (m_controller)
         {

@@ -9,13 +9,17 @@
 #include "cora-executor.h"
 #include "cora-traffic.h"
 
+#include "ns3/experiment-random.h"
+
 #include <cstdint>
 #include <functional>
-#include <random>
 #include <vector>
 
 namespace ns3
 {
+
+/// \ingroup presto Default ns-3 stream number of CoraReplay's arrivals.
+constexpr int64_t kCoraReplayStream = 300001;
 
 /**
  * \ingroup presto
@@ -44,9 +48,11 @@ class CoraReplay
   public:
     /**
      * \param exec the executor \param controller its controller, or null (static plan)
-     * \param seed random seed of the arrivals
+     * \param stream ns-3 stream number of the arrivals, drawn under RngSeedManager's seed
+     * and run (ExperimentRandom): exponential gaps -mean * log(u), each arrival's flow by
+     * ExperimentRandom::Pick over the cumulative volumes
      */
-    CoraReplay(CoraExecutor& exec, CoraController* controller, uint64_t seed);
+    CoraReplay(CoraExecutor& exec, CoraController* controller, int64_t stream = kCoraReplayStream);
 
     /**
      * \brief Replay a traffic for a duration from the current clock.
@@ -68,7 +74,7 @@ class CoraReplay
   private:
     CoraExecutor& m_exec;          //!< executor
     CoraController* m_controller;  //!< controller or null
-    std::mt19937_64 m_rng;         //!< arrivals
+    ExperimentRandom m_random;     //!< arrivals
     int64_t m_now{0};              //!< clock, ns
     int64_t m_intervalNs{1000000}; //!< controller / report interval, ns
 };

@@ -3,10 +3,10 @@
  */
 #include "cora-traffic.h"
 
+#include "ns3/experiment-random.h"
 #include "ns3/presto-input-error.h"
 
 #include <cmath>
-#include <random>
 
 namespace ns3
 {
@@ -41,7 +41,7 @@ CoraMakeTraffic(const CoraProgram& program, const CoraTrafficSpec& spec)
     {
         throw PrestoInputError(where + ": branch shares sum to " + std::to_string(sum) + ", not 1");
     }
-    std::mt19937_64 rng(spec.seed);
+    ExperimentRandom random(spec.stream);
     std::vector<CoraFlow> flows;
     uint64_t id = 1;
     uint32_t assigned = 0;
@@ -79,8 +79,8 @@ CoraMakeTraffic(const CoraProgram& program, const CoraTrafficSpec& spec)
             CoraFlow f;
             f.id = id++;
             f.branch = branch;
-            f.srcIp = 0x0a000000u + static_cast<uint32_t>(rng() % spec.sources);
-            f.dstIp = 0x0b000000u + static_cast<uint32_t>(rng() % spec.destinations);
+            f.srcIp = 0x0a000000u + static_cast<uint32_t>(random.Index(spec.sources));
+            f.dstIp = 0x0b000000u + static_cast<uint32_t>(random.Index(spec.destinations));
             f.pps = spec.totalPps * share / std::pow(k, spec.zipf) / norm;
             flows.push_back(f);
         }

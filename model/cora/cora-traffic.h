@@ -15,6 +15,9 @@
 namespace ns3
 {
 
+/// \ingroup presto Default ns-3 stream number of CoraMakeTraffic's address assignment.
+constexpr int64_t kCoraTrafficStream = 300000;
+
 /**
  * \ingroup presto
  * \brief A synthetic traffic for a Cora program: how many flows, how much, how skewed.
@@ -36,14 +39,18 @@ struct CoraTrafficSpec
     double zipf{1.0};          //!< Zipf exponent of flow volumes (>= 0)
     uint32_t sources{1000};    //!< distinct source addresses (>= 1)
     uint32_t destinations{16}; //!< distinct destination addresses (>= 1)
-    uint64_t seed{1};          //!< address assignment seed
+    /// ns-3 stream number of the address assignment, drawn under RngSeedManager's seed and
+    /// run (ExperimentRandom)
+    int64_t stream{kCoraTrafficStream};
 };
 
 /**
  * \param program a finalized program
  * \param spec the traffic
  * \return flows with ids 1..flows; each branch gets flows in proportion to its share (at
- *         least one per branch with a positive share); same spec, same flows
+ *         least one per branch with a positive share); each flow's source and destination
+ *         address index is ExperimentRandom::Index of the stream spec.stream under ns-3's
+ *         seed and run: same spec, seed and run, same flows on any platform
  * \throws PrestoInputError on an unknown branch, shares that do not sum to 1, or a bad value
  */
 std::vector<CoraFlow> CoraMakeTraffic(const CoraProgram& program, const CoraTrafficSpec& spec);

@@ -87,13 +87,15 @@ FabricTopology::LeafSpine(uint32_t leaves,
     FabricTopology t;
     std::vector<uint32_t> leaf(leaves);
     std::vector<uint32_t> spine(spines);
-    for (auto& l : leaf)
+    for (uint32_t l = 0; l < leaves; ++l)
     {
-        l = t.AddSwitch(0);
+        leaf[l] = t.AddSwitch(0);
+        t.SetNodeName(leaf[l], "leaf" + std::to_string(l));
     }
-    for (auto& s : spine)
+    for (uint32_t s = 0; s < spines; ++s)
     {
-        s = t.AddSwitch(1);
+        spine[s] = t.AddSwitch(1);
+        t.SetNodeName(spine[s], "spine" + std::to_string(s));
     }
     // Host links first, so that on every leaf ports 0..hostsPerLeaf-1 face the hosts and the
     // uplinks follow in spine order.
@@ -174,18 +176,21 @@ FabricTopology::FatTree(uint32_t k, double hostRateBps, double coreRateBps, int6
     std::vector<uint32_t> core(half * half);
     for (uint32_t p = 0; p < k; ++p)
     {
-        for (auto& e : edge[p])
+        for (uint32_t e = 0; e < half; ++e)
         {
-            e = t.AddSwitch(0);
+            edge[p][e] = t.AddSwitch(0);
+            t.SetNodeName(edge[p][e], "edge" + std::to_string(p * half + e));
         }
-        for (auto& a : agg[p])
+        for (uint32_t a = 0; a < half; ++a)
         {
-            a = t.AddSwitch(1);
+            agg[p][a] = t.AddSwitch(1);
+            t.SetNodeName(agg[p][a], "agg" + std::to_string(p * half + a));
         }
     }
-    for (auto& c : core)
+    for (uint32_t c = 0; c < core.size(); ++c)
     {
-        c = t.AddSwitch(2);
+        core[c] = t.AddSwitch(2);
+        t.SetNodeName(core[c], "core" + std::to_string(c));
     }
     // Hosts first (edge ports 0..k/2-1), then edge-aggregation, then aggregation-core links.
     for (uint32_t p = 0; p < k; ++p)
@@ -236,6 +241,7 @@ FabricTopology::AddHost()
     m_hostIndex.push_back(static_cast<uint32_t>(m_hostNode.size()));
     m_hostNode.push_back(id);
     m_ports.emplace_back();
+    m_names.emplace_back();
     return id;
 }
 
@@ -247,6 +253,7 @@ FabricTopology::AddSwitch(uint32_t tier)
     m_tier.push_back(tier);
     m_hostIndex.push_back(UNREACHED);
     m_ports.emplace_back();
+    m_names.emplace_back();
     return id;
 }
 
@@ -264,7 +271,7 @@ FabricTopology::AddLink(uint32_t a, uint32_t b, double rateBps, int64_t delayNs)
     CheckRate(rateBps, "link rate", where);
     CheckDelay(delayNs, where);
     uint32_t id = static_cast<uint32_t>(m_links.size());
-    m_links.push_back(Link{a, b, rateBps, delayNs, true});
+    m_links.push_back(Link{a, b, rateBps, delayNs, true, 0.0});
     m_ports[a].push_back(id);
     m_ports[b].push_back(id);
     return id;
@@ -380,6 +387,83 @@ FabricTopology::SetLinkRate(uint32_t link, double rateBps)
     }
     CheckRate(rateBps, "link rate", "FabricTopology::SetLinkRate");
     m_links[link].rateBps = rateBps;
+}
+
+void
+FabricTopology::SetLinkLossRate(uint32_t link, double rate)
+{
+    if (link >= m_links.size())
+    {
+        throw PrestoInputError("FabricTopology::SetLinkLossRate: no link " + std::to_string(link) +
+                               " (" + std::to_string(m_links.size()) + " links)");
+    }
+    if (!(rate >= 0 && rate < 1))
+    {
+        std::ostringstream os;
+        os << "FabricTopology::SetLinkLossRate: link " << link << " loss rate " << rate
+           << " is not in [0, 1)";
+        throw PrestoInputError(os.str());
+    }
+    m_links[link].lossRate = rate;
+}
+
+void
+FabricTopology::SetNodeName(uint32_t node, const std::string& name)
+{
+    if (node >= GetNNodes())
+    {
+        throw PrestoInputError("FabricTopology::SetNodeName: no node " + std::to_string(node));
+    }
+    if (name.empty() || name.find_first_of(" \t\r\n,") != std::string::npos)
+    {
+        throw PrestoInputError("FabricTopology::SetNodeName: node " + std::to_string(node) +
+                               ": a name is not empty and has no blanks or commas");
+    }
+    auto it = m_byName.find(name);
+    if (it != m_byName.end() && it->second != node)
+    {
+        throw PrestoInputError("FabricTopology::SetNodeName: name '" + name + "' is already node " +
+                               std::to_string(it->second));
+    }
+    if (!m_names[node].empty())
+    {
+        m_byName.erase(m_names[node]);
+    }
+    m_names[node] = name;
+    m_byName[name] = node;
+}
+
+std::string
+FabricTopology::GetNodeName(uint32_t node) const
+{
+    if (node >= GetNNodes())
+    {
+        throw PrestoInputError("FabricTopology::GetNodeName: no node " + std::to_string(node));
+    }
+    if (!m_names[node].empty())
+    {
+        return m_names[node];
+    }
+    return m_isHost[node] ? "host" + std::to_string(m_hostIndex[node])
+                          : "switch" + std::to_string(node);
+}
+
+bool
+FabricTopology::FindNode(const std::string& name, uint32_t& node) const
+{
+    auto it = m_byName.find(name);
+    if (it == m_byName.end())
+    {
+        return false;
+    }
+    node = it->second;
+    return true;
+}
+
+void
+FabricTopology::SetDescription(const std::string& text)
+{
+    m_description = text;
 }
 
 std::vector<uint32_t>

@@ -7,6 +7,7 @@
 #include "ns3/ideal-fct.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ class FabricTopology
         double rateBps{0};  //!< rate in each direction, bit/s
         int64_t delayNs{0}; //!< propagation delay, ns
         bool up{true};      //!< false once failed
+        double lossRate{0}; //!< random loss probability per packet, each direction, [0, 1)
     };
 
     /**
@@ -116,6 +118,31 @@ class FabricTopology
     void SetLinkUp(uint32_t link, bool up);
     /** \param link link id \param rateBps new rate, bit/s (> 0) */
     void SetLinkRate(uint32_t link, double rateBps);
+    /**
+     * \brief Random loss on a link (a topology file's error rate): every packet arriving at
+     * either end is lost with this probability.
+     * \param link link id \param rate probability in [0, 1)
+     */
+    void SetLinkLossRate(uint32_t link, double rate);
+
+    /**
+     * \brief Name a node (for --failLinks, queue traces and messages). Names are unique.
+     * \param node node id \param name non-empty, no blanks, not used by another node
+     */
+    void SetNodeName(uint32_t node, const std::string& name);
+    /**
+     * \param node node id
+     * \return its name: the one set, else "host<index>" for a host, "switch<id>" for a switch
+     */
+    std::string GetNodeName(uint32_t node) const;
+    /**
+     * \param name a name given with SetNodeName
+     * \param node set to its node id when found
+     * \return true if a node has that name
+     */
+    bool FindNode(const std::string& name, uint32_t& node) const;
+    /** \param text the description Describe() starts with (a file name, a shape) */
+    void SetDescription(const std::string& text);
 
     /**
      * \brief Equal-cost next hops of every switch towards every host over the links that are
@@ -154,6 +181,8 @@ class FabricTopology
     std::vector<uint32_t> m_hostIndex;          //!< node id -> host index (hosts only)
     std::vector<Link> m_links;                  //!< by link id
     std::vector<std::vector<uint32_t>> m_ports; //!< node -> link ids by port
+    std::vector<std::string> m_names;           //!< node -> name ("" = default)
+    std::map<std::string, uint32_t> m_byName;   //!< name -> node id
     std::string m_description;                  //!< set by the named constructors
 };
 

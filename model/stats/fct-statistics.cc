@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <sstream>
 
 namespace ns3
@@ -65,9 +64,9 @@ Summarize(std::vector<double> values)
 std::pair<double, double>
 BootstrapQuantileCi(const std::vector<double>& values,
                     double q,
+                    ExperimentRandom& random,
                     double level,
-                    uint32_t resamples,
-                    uint64_t seed)
+                    uint32_t resamples)
 {
     if (!(q >= 0 && q <= 1) || !(level > 0 && level < 1) || resamples == 0)
     {
@@ -79,8 +78,6 @@ BootstrapQuantileCi(const std::vector<double>& values,
     {
         return {nan, nan};
     }
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
     std::vector<double> resample(values.size());
     std::vector<double> stats;
     stats.reserve(resamples);
@@ -88,7 +85,7 @@ BootstrapQuantileCi(const std::vector<double>& values,
     {
         for (auto& v : resample)
         {
-            v = values[pick(rng)];
+            v = values[random.Index(values.size())];
         }
         std::sort(resample.begin(), resample.end());
         stats.push_back(Percentile(resample, q));

@@ -6,6 +6,8 @@
 
 #include "fct-record.h"
 
+#include "ns3/experiment-random.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -56,20 +58,23 @@ DistributionSummary Summarize(std::vector<double> values);
  * \ingroup presto
  * \brief Percentile bootstrap confidence interval of a sample's q-quantile.
  *
- * Resamples the sample with replacement `resamples` times (a fixed-seed generator: the same
- * sample gives the same interval) and returns the (1-level)/2 and (1+level)/2 quantiles of
- * the resampled q-quantiles. Used to tell whether two devices' p99 slowdowns differ beyond
- * sampling noise.
- * \param values the sample (empty: {NaN, NaN})
- * \param q quantile in [0, 1] \param level confidence level in (0, 1)
- * \param resamples bootstrap resamples (>= 1) \param seed generator seed
+ * Resamples the sample with replacement `resamples` times and returns the (1-level)/2 and
+ * (1+level)/2 quantiles of the resampled q-quantiles. Each resampled value is
+ * values[random.Index(n)], one draw of ns-3's generator per value, so the same sample, seed,
+ * run and stream number give the same interval with any standard library. Used to tell
+ * whether two devices' p99 slowdowns differ beyond sampling noise.
+ * \param values the sample (empty: {NaN, NaN}, no draw)
+ * \param q quantile in [0, 1]
+ * \param random the draws (ns-3 seed, run and stream number)
+ * \param level confidence level in (0, 1)
+ * \param resamples bootstrap resamples (>= 1)
  * \return {low, high}
  */
 std::pair<double, double> BootstrapQuantileCi(const std::vector<double>& values,
                                               double q,
+                                              ExperimentRandom& random,
                                               double level = 0.95,
-                                              uint32_t resamples = 1000,
-                                              uint64_t seed = 1);
+                                              uint32_t resamples = 1000);
 
 /**
  * \ingroup presto

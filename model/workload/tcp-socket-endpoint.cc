@@ -7,6 +7,7 @@
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
+#include "ns3/offload-net-device.h"
 #include "ns3/offload-socket.h"
 #include "ns3/simulator.h"
 #include "ns3/socket-factory.h"
@@ -232,8 +233,13 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
 {
     NS_LOG_FUNCTION(this << flow.id);
     EnsureListener(flow.dst, flow.dport);
-    Ptr<Socket> socket = Socket::CreateSocket(m_hosts.Get(flow.src), FactoryFor(flow.src));
+    const TypeId factory = FactoryFor(flow.src);
+    Ptr<Socket> socket = Socket::CreateSocket(m_hosts.Get(flow.src), factory);
     ConfigureSocket(socket);
+    if (factory != TcpSocketFactory::GetTypeId())
+    {
+        ++m_offloadedFlows;
+    }
     NS_ABORT_MSG_IF(socket->Bind() != 0,
                     "host " << flow.src << ": no free port for flow " << flow.id);
     Address local;
@@ -414,6 +420,32 @@ TcpSocketEndpoint::AddReport(nlohmann::json& doc) const
                   {"data_segments_sent", m_segmentsSent},
                   {"retx_segments", m_retxSegments},
                   {"connect_failures", m_connectFailures}};
+    // the offloaded flows' transport is on the NICs: their counters (summed over the hosts
+    // whose connections the offload NIC runs), as the "tcp" counters are for ns-3's TCP
+    nlohmann::json nic = nlohmann::json::object();
+    uint32_t offloadedHosts = 0;
+    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
+    {
+        if (FactoryFor(h) == TcpSocketFactory::GetTypeId())
+        {
+            continue;
+        }
+        ++offloadedHosts;
+        Ptr<Node> node = m_hosts.Get(h);
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            if (Ptr<OffloadNetDevice> nicDevice = DynamicCast<OffloadNetDevice>(node->GetDevice(d)))
+            {
+                nicDevice->AddCounters(nic);
+            }
+        }
+    }
+    if (offloadedHosts > 0)
+    {
+        nic["offloaded_hosts"] = offloadedHosts;
+        nic["offloaded_flows"] = m_offloadedFlows;
+        doc["nic"] = nic;
+    }
 }
 
 } // namespace ns3

@@ -26,6 +26,11 @@ namespace ns3
  * host and destination port) accepts it and hands every byte it reads to the base class,
  * which verifies it. DCTCP with ECN is the default; any TcpCongestionOps works
  * (CongestionControl attribute), with or without SACK.
+ *
+ * AddReport writes "tcp" (ns-3's TCP: congestion control, SACK, data segments sent,
+ * retransmitted segments, failed connections) and, when some hosts' flows run on an offload
+ * NIC (the SocketFactory attribute), "nic": the counters of those hosts' NICs summed
+ * (OffloadNetDevice::AddCounters), "offloaded_hosts" and "offloaded_flows".
  */
 class TcpSocketEndpoint : public FlowEndpoint
 {
@@ -124,6 +129,7 @@ class TcpSocketEndpoint : public FlowEndpoint
     uint64_t m_segmentsSent{0};                    //!< data segments sent, all flows
     uint64_t m_retxSegments{0};                    //!< of which retransmissions
     uint64_t m_connectFailures{0};                 //!< connections that failed
+    uint64_t m_offloadedFlows{0};                  //!< flows sent through an offload NIC
 };
 
 } // namespace ns3

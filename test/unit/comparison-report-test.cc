@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "ns3/comparison-report.h"
+#include "ns3/experiment-random.h"
 #include "ns3/presto-input-error.h"
 
 #include <cmath>
@@ -251,12 +252,29 @@ TEST(ComparisonReport, BootstrapIntervalCoversTheQuantile)
     {
         v.push_back(i);
     }
-    auto ci = BootstrapQuantileCi(v, 0.99);
+    ExperimentRandom random(kBootstrapStream, 1, 1);
+    auto ci = BootstrapQuantileCi(v, 0.99, random);
     EXPECT_LE(ci.first, 396.01);
     EXPECT_GE(ci.second, 396.01);
     EXPECT_GT(ci.first, 380); // the p99 of 400 values is pinned to the top few
-    EXPECT_EQ(ci, BootstrapQuantileCi(v, 0.99)) << "same sample, same interval";
-    EXPECT_TRUE(std::isnan(BootstrapQuantileCi({}, 0.99).first));
+    ExperimentRandom again(kBootstrapStream, 1, 1);
+    EXPECT_EQ(ci, BootstrapQuantileCi(v, 0.99, again)) << "same sample and run, same interval";
+    ExperimentRandom empty(kBootstrapStream, 1, 1);
+    EXPECT_TRUE(std::isnan(BootstrapQuantileCi({}, 0.99, empty).first));
+}
+
+// The interval follows ns-3's run number: another run resamples differently (with 400
+// distinct values, two runs giving the same interval to the last bit would be a fluke).
+TEST(ComparisonReport, BootstrapFollowsTheRunNumber)
+{
+    std::vector<double> v;
+    for (int i = 1; i <= 400; ++i)
+    {
+        v.push_back(i * 1.5 + (i % 7) * 0.1);
+    }
+    ExperimentRandom run1(kBootstrapStream, 1, 1);
+    ExperimentRandom run2(kBootstrapStream, 1, 2);
+    EXPECT_NE(BootstrapQuantileCi(v, 0.5, run1), BootstrapQuantileCi(v, 0.5, run2));
 }
 
 TEST(ComparisonReport, CsvFormat)
@@ -329,4 +347,52 @@ TEST(ComparisonReport, PlotScriptsCarryTheData)
     empty[0].label = "none";
     EXPECT_NE(P99SmallScript(empty, "p.png").find("nothing to draw"), std::string::npos);
     EXPECT_NE(SlowdownByBucketScript(empty, "s.png").find("no finished flows"), std::string::npos);
+}
+
+// A run with incast bursts: its "incast" and "background" sections become one row, in the
+// table and in incast.csv, FCTs in microseconds.
+TEST(ComparisonReport, IncastRowTableAndCsv)
+{
+    const nlohmann::json report = {
+        {"incast",
+         {{"unfinished", 1},
+          {"overall",
+           {{"count", 53},
+            {"fct_p50_ns", 515452.0},
+            {"fct_p99_ns", 1358750.0},
+            {"slowdown_p50", 7.5},
+            {"slowdown_p99", 21.0}}},
+          {"burst_completion",
+           {{"count", 8}, {"unfinished", 1}, {"p50_ns", 922973.0}, {"p99_ns", 1495640.0}}}}},
+        {"background",
+         {{"unfinished", 0},
+          {"overall",
+           {{"count", 32},
+            {"fct_p50_ns", 190441.0},
+            {"fct_p99_ns", 8493800.0},
+            {"slowdown_p50", 1.5},
+            {"slowdown_p99", 28.25}}}}}};
+    const IncastRow r = MakeIncastRow("presto-K1", "presto", report);
+    EXPECT_EQ(r.bursts, 9);
+    EXPECT_EQ(r.incastFlows, 53);
+    EXPECT_EQ(r.incastUnfinished, 1);
+    EXPECT_DOUBLE_EQ(r.incastFctP50Us, 515.452);
+    EXPECT_DOUBLE_EQ(r.burstP99Us, 1495.64);
+    EXPECT_DOUBLE_EQ(r.backgroundFctP99Us, 8493.8);
+    EXPECT_EQ(r.backgroundSlowdownP99, 28.25);
+    const std::string table = FormatIncastTable({r});
+    EXPECT_NE(table.find("presto-K1"), std::string::npos) << table;
+    EXPECT_NE(table.find("515.5"), std::string::npos) << table;
+    EXPECT_NE(table.find("8493.8"), std::string::npos) << table;
+    const std::string csv = IncastCsv({r});
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
+              "label,device,bursts,incast_flows,incast_unfinished,incast_fct_p50_us,"
+              "incast_fct_p99_us,incast_slowdown_p50,incast_slowdown_p99,"
+              "burst_completion_p50_us,burst_completion_p99_us,background_flows,"
+              "background_unfinished,background_fct_p50_us,background_fct_p99_us,"
+              "background_slowdown_p50,background_slowdown_p99");
+    EXPECT_EQ(csv.substr(csv.find('\n') + 1),
+              "presto-K1,presto,9,53,1,515.452,1358.75,7.5,21,922.973,1495.64,32,0,190.441,"
+              "8493.8,1.5,28.25\n");
+    EXPECT_THROW(MakeIncastRow("x", "host-tcp", nlohmann::json::object()), PrestoInputError);
 }

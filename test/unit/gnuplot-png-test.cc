@@ -176,6 +176,30 @@ TEST_F(GnuplotPngRender, BrokenScriptThrowsNamingThePlotAndLeavesNoFile)
     EXPECT_FALSE(fs::exists(none));
 }
 
+// gnuplot-iostream's pipe: a gnuplot that quits before reading the whole script (here 2 MB,
+// far beyond a pipe's buffer) makes the writes fail, not the process die of SIGPIPE; without
+// an image that is an error, and nothing is left behind.
+TEST_F(GnuplotPngRender, GnuplotQuittingEarlyIsAnErrorNotASignal)
+{
+    const std::string png = File("early.png");
+    const std::string script = "set terminal png\nset output " +
+                               GnuplotQuote(kGnuplotPngPlaceholder) + "\nquit\n" +
+                               std::string(2 << 20, '#') + "\nplot sin(x)\n";
+    std::string message;
+    try
+    {
+        RenderGnuplotPng(script, png, "early plot");
+        ADD_FAILURE() << "no exception";
+    }
+    catch (const PrestoInputError& e)
+    {
+        message = e.what();
+    }
+    EXPECT_NE(message.find("early plot '" + png + "': gnuplot failed"), std::string::npos)
+        << message;
+    EXPECT_TRUE(Names().empty());
+}
+
 TEST_F(GnuplotPngRender, BadDestinationOrScriptWithoutPlaceholderThrows)
 {
     const std::string lost = File("no/such/dir/x.png");

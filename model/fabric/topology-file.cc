@@ -1,0 +1,507 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "topology-file.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/input-file.h"
+#include "ns3/log.h"
+#include "ns3/presto-input-error.h"
+
+#include <charconv>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TopologyFile");
+
+namespace
+{
+
+/// Longest line of a topology file: HPCC writes every switch id on one line.
+constexpr std::size_t TOPOLOGY_LINE_MAX = std::size_t{1} << 20;
+
+/// A link as read, before the topology is built.
+struct LinkLine
+{
+    uint32_t a{0};      //!< node id
+    uint32_t b{0};      //!< node id
+    double rateBps{0};  //!< bit/s
+    int64_t delayNs{0}; //!< ns
+    double loss{0};     //!< loss probability
+    uint64_t line{0};   //!< where it was read
+};
+
+/// Reads the file line by line, splitting tokens and naming file and line in errors.
+class TopologyReader
+{
+  public:
+    TopologyReader(const std::string& text, const std::string& source)
+        : m_stream(std::make_shared<const std::string>(text)),
+          m_source(source)
+    {
+    }
+
+    /// Next line with a token (comments removed when \p comments); false at the end.
+    bool Next(std::vector<std::string>& tokens, bool comments)
+    {
+        std::string line;
+        while (true)
+        {
+            const InputLineStatus status = ReadInputLine(m_stream, line, TOPOLOGY_LINE_MAX);
+            if (status == InputLineStatus::END)
+            {
+                return false;
+            }
+            ++m_line;
+            if (status == InputLineStatus::TOO_LONG)
+            {
+                Fail("line longer than " + std::to_string(TOPOLOGY_LINE_MAX) + " characters");
+            }
+            if (comments)
+            {
+                line = line.substr(0, line.find('#'));
+            }
+            tokens.clear();
+            std::istringstream is(line);
+            std::string t;
+            while (is >> t)
+            {
+                tokens.push_back(t);
+            }
+            if (!tokens.empty())
+            {
+                return true;
+            }
+        }
+    }
+
+    [[noreturn]] void Fail(const std::string& what) const
+    {
+        FailAt(m_line, what);
+    }
+
+    [[noreturn]] void FailAt(uint64_t line, const std::string& what) const
+    {
+        std::ostringstream os;
+        os << m_source;
+        if (line > 0)
+        {
+            os << ":" << line;
+        }
+        os << ": " << what;
+        throw PrestoInputError(os.str());
+    }
+
+    uint64_t Line() const
+    {
+        return m_line;
+    }
+
+    const std::string& Source() const
+    {
+        return m_source;
+    }
+
+    /// A whole token as an unsigned integer <= max.
+    uint64_t Unsigned(const std::string& token, const char* what, uint64_t max) const
+    {
+        uint64_t v = 0;
+        const auto res = std::from_chars(token.data(), token.data() + token.size(), v);
+        if (token.empty() || res.ec == std::errc::invalid_argument ||
+            res.ptr != token.data() + token.size())
+        {
+            Fail(std::string(what) + " '" + InputExcerpt(token) + "' is not a whole number");
+        }
+        if (res.ec == std::errc::result_out_of_range || v > max)
+        {
+            Fail(std::string(what) + " '" + InputExcerpt(token) + "' is above " +
+                 std::to_string(max));
+        }
+        return v;
+    }
+
+    double Rate(const std::string& token) const
+    {
+        DataRateValue v;
+        if (!v.DeserializeFromString(token, MakeDataRateChecker()) || v.Get().GetBitRate() == 0)
+        {
+            Fail("link rate '" + InputExcerpt(token) +
+                 "' is not a positive data rate (examples: 10Gbps, 100Gbps, 400Mbps)");
+        }
+        return static_cast<double>(v.Get().GetBitRate());
+    }
+
+    int64_t Delay(const std::string& token) const
+    {
+        static const std::pair<const char*, double> units[] = {{"ns", 1.0},
+                                                               {"us", 1e3},
+                                                               {"ms", 1e6},
+                                                               {"s", 1e9}};
+        for (const auto& [unit, scale] : units)
+        {
+            const std::string u(unit);
+            if (token.size() > u.size() && token.compare(token.size() - u.size(), u.size(), u) == 0)
+            {
+                double value = 0;
+                const char* first = token.data();
+                const char* last = token.data() + token.size() - u.size();
+                const auto res = std::from_chars(first, last, value);
+                if (res.ec == std::errc() && res.ptr == last && std::isfinite(value) &&
+                    value >= 0 && value * scale < 1e15)
+                {
+                    return std::llround(value * scale);
+                }
+                break;
+            }
+        }
+        Fail("link delay '" + InputExcerpt(token) +
+             "' is not a time >= 0 with a unit ns, us, ms or s (examples: 1000ns, 1us), below "
+             "1e15 ns");
+    }
+
+    double Loss(const std::string& token) const
+    {
+        double v = 0;
+        const auto res = std::from_chars(token.data(), token.data() + token.size(), v);
+        if (res.ec != std::errc() || res.ptr != token.data() + token.size() || !(v >= 0 && v < 1))
+        {
+            Fail("error rate '" + InputExcerpt(token) + "' is not a number in [0, 1)");
+        }
+        return v;
+    }
+
+  private:
+    InputTextStream m_stream;
+    std::string m_source;
+    uint64_t m_line{0};
+};
+
+/// What both formats produce before the topology is built.
+struct ParsedTopology
+{
+    std::vector<bool> isSwitch;      //!< per node id
+    std::vector<std::string> names;  //!< per node id
+    std::vector<uint64_t> nodeLines; //!< where each node was declared (0: line 1 / 2)
+    std::vector<LinkLine> links;     //!< in file order
+    std::string format;              //!< "HPCC" or "presto"
+};
+
+void
+ReadHpcc(TopologyReader& r, std::vector<std::string>& tokens, ParsedTopology& p)
+{
+    p.format = "HPCC topology.txt";
+    if (tokens.size() != 3)
+    {
+        r.Fail("expected '<nodes> <switches> <links>' (HPCC topology.txt) or 'presto-topology "
+               "1', got " +
+               std::to_string(tokens.size()) + " words");
+    }
+    const auto nodes =
+        static_cast<uint32_t>(r.Unsigned(tokens[0], "node count", TOPOLOGY_FILE_MAX_NODES));
+    const auto switches = static_cast<uint32_t>(r.Unsigned(tokens[1], "switch count", nodes));
+    const uint64_t links =
+        r.Unsigned(tokens[2], "link count", std::numeric_limits<uint32_t>::max());
+    if (nodes == 0)
+    {
+        r.Fail("node count is 0");
+    }
+    p.isSwitch.assign(nodes, false);
+    p.nodeLines.assign(nodes, r.Line());
+    uint32_t seen = 0;
+    while (seen < switches)
+    {
+        if (!r.Next(tokens, false))
+        {
+            r.Fail("the file ends after " + std::to_string(seen) + " of " +
+                   std::to_string(switches) + " switch ids");
+        }
+        for (const auto& t : tokens)
+        {
+            if (seen == switches)
+            {
+                r.Fail("more switch ids than the " + std::to_string(switches) + " declared");
+            }
+            const auto id = static_cast<uint32_t>(r.Unsigned(t, "switch id", nodes - 1));
+            if (p.isSwitch[id])
+            {
+                r.Fail("switch id " + std::to_string(id) + " is listed twice");
+            }
+            p.isSwitch[id] = true;
+            p.nodeLines[id] = r.Line();
+            ++seen;
+        }
+    }
+    for (uint32_t n = 0; n < nodes; ++n)
+    {
+        p.names.push_back(std::to_string(n));
+    }
+    for (uint64_t l = 0; l < links; ++l)
+    {
+        if (!r.Next(tokens, false))
+        {
+            r.Fail("the file ends after " + std::to_string(l) + " of " + std::to_string(links) +
+                   " links");
+        }
+        if (tokens.size() != 5)
+        {
+            r.Fail("a link line is '<src> <dst> <rate> <delay> <error rate>', got " +
+                   std::to_string(tokens.size()) + " words");
+        }
+        LinkLine link;
+        link.a = static_cast<uint32_t>(r.Unsigned(tokens[0], "link end", nodes - 1));
+        link.b = static_cast<uint32_t>(r.Unsigned(tokens[1], "link end", nodes - 1));
+        link.rateBps = r.Rate(tokens[2]);
+        link.delayNs = r.Delay(tokens[3]);
+        link.loss = r.Loss(tokens[4]);
+        link.line = r.Line();
+        p.links.push_back(link);
+    }
+    if (r.Next(tokens, false))
+    {
+        r.Fail("text after the " + std::to_string(links) + " links the first line declares");
+    }
+}
+
+void
+ReadPresto(TopologyReader& r, std::vector<std::string>& tokens, ParsedTopology& p)
+{
+    p.format = "presto";
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+    {
+        if (tokens[i][0] == '#')
+        {
+            tokens.resize(i); // a comment after the version
+            break;
+        }
+    }
+    if (tokens.size() != 2 || tokens[1] != "1")
+    {
+        r.Fail("expected 'presto-topology 1' (format version 1)");
+    }
+    std::map<std::string, uint32_t> ids;
+    while (r.Next(tokens, true))
+    {
+        const std::string& kind = tokens[0];
+        if (kind == "switch" || kind == "host")
+        {
+            if (tokens.size() < 2)
+            {
+                r.Fail("'" + kind + "' needs at least one name");
+            }
+            for (std::size_t i = 1; i < tokens.size(); ++i)
+            {
+                const std::string& name = tokens[i];
+                if (name.find(',') != std::string::npos)
+                {
+                    r.Fail("node name '" + InputExcerpt(name) + "' has a comma");
+                }
+                if (ids.count(name))
+                {
+                    r.Fail("node '" + InputExcerpt(name) + "' is declared twice");
+                }
+                if (p.isSwitch.size() >= TOPOLOGY_FILE_MAX_NODES)
+                {
+                    r.Fail("more than " + std::to_string(TOPOLOGY_FILE_MAX_NODES) + " nodes");
+                }
+                ids[name] = static_cast<uint32_t>(p.isSwitch.size());
+                p.isSwitch.push_back(kind == "switch");
+                p.names.push_back(name);
+                p.nodeLines.push_back(r.Line());
+            }
+        }
+        else if (kind == "link")
+        {
+            if (tokens.size() != 5 && tokens.size() != 6)
+            {
+                r.Fail("a link is 'link <a> <b> <rate> <delay> [<loss rate>]', got " +
+                       std::to_string(tokens.size() - 1) + " words after 'link'");
+            }
+            LinkLine link;
+            for (int end = 0; end < 2; ++end)
+            {
+                auto it = ids.find(tokens[1 + end]);
+                if (it == ids.end())
+                {
+                    r.Fail("link end '" + InputExcerpt(tokens[1 + end]) +
+                           "' is not a declared switch or host");
+                }
+                (end == 0 ? link.a : link.b) = it->second;
+            }
+            link.rateBps = r.Rate(tokens[3]);
+            link.delayNs = r.Delay(tokens[4]);
+            link.loss = tokens.size() == 6 ? r.Loss(tokens[5]) : 0.0;
+            link.line = r.Line();
+            p.links.push_back(link);
+        }
+        else
+        {
+            r.Fail("unknown keyword '" + InputExcerpt(kind) + "' (switch, host or link)");
+        }
+    }
+    if (p.isSwitch.empty())
+    {
+        r.FailAt(0, "no nodes declared");
+    }
+}
+
+} // namespace
+
+FabricTopology
+ParseTopologyText(const std::string& text, const std::string& source)
+{
+    NS_LOG_FUNCTION(source << text.size());
+    const std::string where = "topology file " + InputExcerpt(source);
+    TopologyReader r(text, where);
+    std::vector<std::string> tokens;
+    if (!r.Next(tokens, false))
+    {
+        r.FailAt(0, "empty (expected '<nodes> <switches> <links>' or 'presto-topology 1')");
+    }
+    ParsedTopology p;
+    if (tokens[0] == "presto-topology")
+    {
+        ReadPresto(r, tokens, p);
+    }
+    else
+    {
+        ReadHpcc(r, tokens, p);
+    }
+    const auto n = static_cast<uint32_t>(p.isSwitch.size());
+
+    // every host exactly one link, no link to itself, no host-host link
+    std::vector<uint32_t> degree(n, 0);
+    std::vector<uint64_t> firstLink(n, 0);
+    std::vector<std::vector<uint32_t>> adjacent(n);
+    for (const LinkLine& l : p.links)
+    {
+        if (l.a == l.b)
+        {
+            r.FailAt(l.line, "link from node " + p.names[l.a] + " to itself");
+        }
+        if (!p.isSwitch[l.a] && !p.isSwitch[l.b])
+        {
+            r.FailAt(l.line,
+                     "link between two hosts (" + p.names[l.a] + ", " + p.names[l.b] +
+                         "): hosts attach to switches");
+        }
+        for (uint32_t end : {l.a, l.b})
+        {
+            if (!p.isSwitch[end] && degree[end] == 1)
+            {
+                r.FailAt(l.line,
+                         "host " + p.names[end] + " has a second link (its first is on line " +
+                             std::to_string(firstLink[end]) + "); every host has exactly one");
+            }
+            if (degree[end]++ == 0)
+            {
+                firstLink[end] = l.line;
+            }
+        }
+        adjacent[l.a].push_back(l.b);
+        adjacent[l.b].push_back(l.a);
+    }
+    std::vector<uint32_t> hosts;
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        if (!p.isSwitch[v])
+        {
+            if (degree[v] == 0)
+            {
+                r.FailAt(p.nodeLines[v], "host " + p.names[v] + " has no link");
+            }
+            hosts.push_back(v);
+        }
+    }
+    if (hosts.size() < 2)
+    {
+        r.FailAt(0,
+                 "needs at least 2 hosts (nodes that are not switches), has " +
+                     std::to_string(hosts.size()));
+    }
+    // distance to the nearest host (multi-source BFS), through switches only: the tiers
+    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> dist(n, unreached);
+    std::deque<uint32_t> frontier;
+    for (uint32_t h : hosts)
+    {
+        dist[h] = 0;
+        frontier.push_back(h);
+    }
+    while (!frontier.empty())
+    {
+        const uint32_t v = frontier.front();
+        frontier.pop_front();
+        for (uint32_t w : adjacent[v])
+        {
+            if (dist[w] == unreached)
+            {
+                dist[w] = dist[v] + 1;
+                frontier.push_back(w);
+            }
+        }
+    }
+    // every host reaches the first one (hosts have one link: paths run through switches)
+    std::vector<bool> reach(n, false);
+    frontier.push_back(hosts[0]);
+    reach[hosts[0]] = true;
+    while (!frontier.empty())
+    {
+        const uint32_t v = frontier.front();
+        frontier.pop_front();
+        for (uint32_t w : adjacent[v])
+        {
+            if (!reach[w])
+            {
+                reach[w] = true;
+                if (p.isSwitch[w])
+                {
+                    frontier.push_back(w);
+                }
+            }
+        }
+    }
+    for (uint32_t h : hosts)
+    {
+        if (!reach[h])
+        {
+            r.FailAt(firstLink[h],
+                     "host " + p.names[h] + " cannot reach host " + p.names[hosts[0]] +
+                         " (the fabric is not connected)");
+        }
+    }
+
+    FabricTopology t;
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        const uint32_t id =
+            p.isSwitch[v] ? t.AddSwitch(dist[v] == unreached ? 0 : dist[v] - 1) : t.AddHost();
+        t.SetNodeName(id, p.names[v]);
+    }
+    for (const LinkLine& l : p.links)
+    {
+        const uint32_t id = t.AddLink(l.a, l.b, l.rateBps, l.delayNs);
+        if (l.loss > 0)
+        {
+            t.SetLinkLossRate(id, l.loss);
+        }
+    }
+    t.SetDescription("topology file " + InputExcerpt(source) + " (" + p.format + "), " +
+                     std::to_string(hosts.size()) + " hosts");
+    return t;
+}
+
+FabricTopology
+ReadTopologyFile(const std::string& path)
+{
+    NS_LOG_FUNCTION(path);
+    return ParseTopologyText(*ReadInputText(path, "topology file"), path);
+}
+
+} // namespace ns3

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Same seed -> byte-identical outputs, bootstrap tiers included: presto-compare run twice with
+# seed 3 over three devices (with incast bursts and queue traces, so their files are covered
+# too) writes byte-identical comparison.csv (with the 95% bootstrap interval columns),
+# incast.csv, and per run fct.csv, flows.txt, incast.csv, queues.csv, switch-events.csv and
+# summary.json without its wall-clock "speed"; it prints the same table, order and tiers.
+# Seed 4 draws other intervals. About 10 s.
+# usage: compare-determinism.sh PRESTO_COMPARE_BINARY
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # check NAME COMMAND...: run the command, count the result
+    local name=$1
+    shift
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fail=$((fail + 1)); fi
+}
+run() { # run NAME SEED
+    "$bin" --simTime=0.01 --devices=host-tcp,presto:1,flextoe --seed="$2" --bursts=poisson \
+        --burstInterval=0.002 --queueTrace=0.0001 --plot=false --out="$tmp/$1" \
+        >"$tmp/$1.stdout" 2>"$tmp/$1.stderr"
+    echo "run $1 (seed $2): exit status $?"
+    # the table without the progress lines (wall-clock seconds) and the outputs line (the path)
+    grep -v -e '^  \[' -e '^outputs: ' "$tmp/$1.stdout" >"$tmp/$1.table"
+}
+strip_speed() { # summary.json without "speed"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("speed",None); print(json.dumps(d,sort_keys=True))' "$1"
+}
+run a 3
+run b 3
+run c 4
+cat "$tmp/a.table"
+check "tiers line printed" grep -q '^tiers (~: 95% bootstrap intervals of p99 overlap): ' "$tmp/a.table"
+check "same table, order and tiers" cmp "$tmp/a.table" "$tmp/b.table"
+check "comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/b/comparison.csv"
+check "comparison.csv has the interval columns" \
+    grep -q ',small_p99_ci95_low,small_p99_ci95_high$' "$tmp/a/comparison.csv"
+check "incast.csv identical" cmp "$tmp/a/incast.csv" "$tmp/b/incast.csv"
+for label in host-tcp presto-K1 flextoe; do
+    for f in fct.csv flows.txt incast.csv queues.csv switch-events.csv; do
+        check "$label/$f identical" cmp "$tmp/a/$label/$f" "$tmp/b/$label/$f"
+    done
+    check "$label/summary.json identical but for speed" \
+        test "$(strip_speed "$tmp/a/$label/summary.json")" = "$(strip_speed "$tmp/b/$label/summary.json")"
+done
+# another seed: another workload, other intervals
+check "seed 4: other flows" bash -c "! cmp -s '$tmp/a/host-tcp/flows.txt' '$tmp/c/host-tcp/flows.txt'"
+check "seed 4: other intervals" bash -c \
+    "! cmp -s <(cut -d, -f28- '$tmp/a/comparison.csv') <(cut -d, -f28- '$tmp/c/comparison.csv')"
+echo "$fail failed"
+[ "$fail" -eq 0 ]

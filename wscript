@@ -15,17 +15,33 @@ def cmake_list(ctx, name):
     return m.group(1).split()
 
 
+# Boost: graph and math are header-only; gnuplot-iostream (the plots) needs these compiled.
+REQUIRED_BOOST_LIBS = ['iostreams', 'system', 'filesystem']
+CAPTION = 'presto (NIC designs on data-center fabrics)'
+
+
+def required_boost_libs(conf):
+    """Called by the tree's wscript before its Boost check: the libraries to look for."""
+    conf.env['REQUIRED_BOOST_LIBS'] += REQUIRED_BOOST_LIBS
+
+
+def not_built(conf, reason):
+    conf.report_optional_feature('presto', CAPTION, False, reason)
+    conf.env['MODULES_NOT_BUILT'].append('presto')
+
+
 def configure(conf):
-    # Boost: header-only parts (graph, math), ns-3's case A (no required_boost_libs).
-    if not conf.require_boost_incs('presto', 'presto (NIC designs on data-center fabrics)'):
+    # the headers and the libraries, ns-3's case B; reports what is missing itself
+    if conf.missing_boost_libs('presto', CAPTION, REQUIRED_BOOST_LIBS):
         return
-    # nlohmann-json: the module's public headers include nlohmann/json.hpp.
+    # the module's public headers include nlohmann/json.hpp
     if not conf.check_cxx(header_name='nlohmann/json.hpp', mandatory=False,
                           msg='Checking for nlohmann/json.hpp (presto)'):
-        conf.report_optional_feature('presto', 'presto (NIC designs on data-center fabrics)',
-                                     False, 'nlohmann/json.hpp not found '
-                                     '(Debian: nlohmann-json3-dev)')
-        conf.env['MODULES_NOT_BUILT'].append('presto')
+        not_built(conf, 'nlohmann/json.hpp not found (Debian: nlohmann-json3-dev)')
+        return
+    if not conf.check_cxx(header_name='gnuplot-iostream.h', mandatory=False,
+                          use='BOOST', msg='Checking for gnuplot-iostream.h (presto)'):
+        not_built(conf, 'gnuplot-iostream.h not found (Debian: libgnuplot-iostream-dev)')
 
 
 def build(bld):

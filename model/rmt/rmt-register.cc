@@ -37,7 +37,7 @@ RmtRegisterArray::RmtRegisterArray(const std::string& name,
                                " elements is outside [1, " + std::to_string(MAX_SIZE) + "]");
     }
     m_mask = widthBits == 64 ? ~uint64_t{0} : ((uint64_t{1} << widthBits) - 1);
-    m_cells.assign(size, 0);
+    m_size = size;
 }
 
 const std::string&
@@ -55,13 +55,19 @@ RmtRegisterArray::GetWidthBits() const
 uint32_t
 RmtRegisterArray::GetSize() const
 {
+    return m_size;
+}
+
+uint32_t
+RmtRegisterArray::GetStoredSize() const
+{
     return static_cast<uint32_t>(m_cells.size());
 }
 
 uint64_t
 RmtRegisterArray::GetBits() const
 {
-    return uint64_t{m_width} * m_cells.size();
+    return uint64_t{m_width} * m_size;
 }
 
 uint64_t
@@ -85,11 +91,22 @@ RmtRegisterArray::GetStageName() const
 void
 RmtRegisterArray::CheckIndex(uint64_t index, const std::string& who) const
 {
-    if (index >= m_cells.size())
+    if (index >= m_size)
     {
         throw PrestoInputError("RMT register array '" + m_name + "' in stage '" + m_stageName +
                                "': " + who + " index " + std::to_string(index) +
-                               " is out of range (size " + std::to_string(m_cells.size()) + ")");
+                               " is out of range (size " + std::to_string(m_size) + ")");
+    }
+}
+
+void
+RmtRegisterArray::Touch(uint64_t index)
+{
+    if (index >= m_cells.size())
+    {
+        // double, so that filling slots one by one costs amortised constant time
+        const uint64_t grown = std::max<uint64_t>(index + 1, 2 * m_cells.size());
+        m_cells.resize(std::min<uint64_t>(grown, m_size), m_fill);
     }
 }
 
@@ -97,7 +114,7 @@ uint64_t
 RmtRegisterArray::ControlRead(uint32_t index) const
 {
     CheckIndex(index, "control-plane read");
-    return m_cells[index];
+    return index < m_cells.size() ? m_cells[index] : m_fill;
 }
 
 void
@@ -111,6 +128,7 @@ RmtRegisterArray::ControlWrite(uint32_t index, uint64_t value)
                                " does not fit the element width of " + std::to_string(m_width) +
                                " bits");
     }
+    Touch(index);
     m_cells[index] = value;
 }
 
@@ -124,6 +142,7 @@ RmtRegisterArray::ControlFill(uint64_t value)
                                " does not fit the element width of " + std::to_string(m_width) +
                                " bits");
     }
+    m_fill = value;
     std::fill(m_cells.begin(), m_cells.end(), value);
 }
 

@@ -81,6 +81,9 @@ class RmtRegisterArray
      */
     void ControlFill(uint64_t value = 0);
 
+    /** \return elements held in simulator memory: the prefix touched so far, <= GetSize() */
+    uint32_t GetStoredSize() const;
+
     /** \return the packet accesses made so far (reads, writes and updates) */
     uint64_t GetAccesses() const;
 
@@ -106,13 +109,20 @@ class RmtRegisterArray
 
     /// Throw PrestoInputError unless index < size.
     void CheckIndex(uint64_t index, const std::string& who) const;
+    /// Make element index (< size) stored: grow the stored prefix, new elements hold m_fill.
+    void Touch(uint64_t index);
 
-    std::string m_name;            //!< name
-    std::string m_stageName;       //!< owning stage's name
-    const RmtStage* m_stage;       //!< owning stage
-    uint32_t m_width;              //!< element width, bits
-    uint64_t m_mask;               //!< element width mask
-    std::vector<uint64_t> m_cells; //!< the elements
+    std::string m_name;      //!< name
+    std::string m_stageName; //!< owning stage's name
+    const RmtStage* m_stage; //!< owning stage
+    uint32_t m_width;        //!< element width, bits
+    uint64_t m_mask;         //!< element width mask
+    /// The elements actually stored: a prefix of the declared size, grown on first touch
+    /// (a hardware array exists whole; a simulated one costs memory only for the slots in
+    /// use, so a NIC of 32,768 connections with a few open does not hold 32,768 of each)
+    std::vector<uint64_t> m_cells;
+    uint32_t m_size;               //!< declared number of elements (the hardware's)
+    uint64_t m_fill{0};            //!< value of every element not stored (ControlFill)
     uint64_t m_accesses{0};        //!< packet accesses so far
     uint64_t m_lastPass{0};        //!< pass stamp of the last packet access (0: none)
     const RmtTable* m_lastTable{}; //!< table of the last packet access (for messages)

@@ -130,6 +130,7 @@ RmtActionContext::Acquire(RmtRegisterArray& reg, uint64_t index, const char* wha
                                    "read-modify-write) per pass");
         }
         reg.CheckIndex(index, who + " " + what);
+        reg.Touch(index); // within the declared size: stored from now on
     }
     reg.m_lastPass = m_passStamp;
     reg.m_lastTable = m_table;

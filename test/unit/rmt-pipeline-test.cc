@@ -464,6 +464,45 @@ TEST(RmtRegister, ReadModifyWriteUpdatesOneElementAndWrapsAtItsWidth)
     EXPECT_TRUE(Contains(ErrorOf([&] { s.AddRegister("late", 8, 1); }), {"'late'", "finalised"}));
 }
 
+TEST(RmtRegister, MemoryFollowsTheElementsTouchedNotTheDeclaredSize)
+{
+    // A 32,768-element array costs simulator memory only up to the highest element touched;
+    // its declared size (the hardware's) is what the resource report counts.
+    RmtPipeline p(SmallConfig("lazy"));
+    const RmtFieldId idx = p.AddField("meta.idx", 16);
+    RmtStage& s = p.AddStage("count");
+    RmtRegisterArray& reg = s.AddRegister("ctr", 32, 32768);
+    RmtTable& t = s.AddTable("count", {}, 0);
+    t.AddAction("inc", [&reg, idx](RmtActionContext& c) {
+        c.Update(reg, c.Get(idx), [](uint64_t& v) {
+            v = v + 1;
+            return v;
+        });
+    });
+    t.SetDefaultAction("inc");
+    p.Finalize();
+    EXPECT_EQ(reg.GetSize(), 32768u);
+    EXPECT_EQ(reg.GetBits(), 32u * 32768u);
+    EXPECT_EQ(reg.GetStoredSize(), 0u);
+    reg.ControlFill(7); // untouched elements read as the fill value
+    RmtPhv phv = p.NewPhv();
+    for (uint64_t i : {0u, 1u, 2u, 3u, 9u})
+    {
+        phv.Clear();
+        phv.Set(idx, i);
+        p.Execute(phv);
+    }
+    EXPECT_LE(reg.GetStoredSize(), 16u);
+    EXPECT_EQ(reg.ControlRead(9), 8u);
+    EXPECT_EQ(reg.ControlRead(4), 7u);
+    EXPECT_EQ(reg.ControlRead(30000), 7u);
+    EXPECT_LE(reg.GetStoredSize(), 16u); // reading does not store
+    reg.ControlWrite(32767, 1);
+    EXPECT_EQ(reg.GetStoredSize(), 32768u);
+    EXPECT_EQ(reg.ControlRead(32767), 1u);
+    EXPECT_EQ(reg.ControlRead(20000), 7u);
+}
+
 TEST(RmtRegister, SecondAccessInOnePassIsAnErrorNamingArrayAndStage)
 {
     RmtPipeline p(SmallConfig("twice"));

@@ -27,14 +27,22 @@ NS_LOG_COMPONENT_DEFINE("DumbbellScenario");
 namespace
 {
 
-/// Watches the bottleneck port: wire bytes started, time-weighted queue, first finish.
+/// Watches the bottleneck port: wire bytes started, time-weighted queue, first finish, and
+/// the payload delivered between the window's start and end.
 class BottleneckMonitor
 {
   public:
-    BottleneckMonitor(Time start, Time stop)
+    BottleneckMonitor(Time start, Time stop, Ptr<TcpSocketEndpoint> endpoint)
         : m_start(start),
-          m_end(stop)
+          m_end(stop),
+          m_endpoint(endpoint)
     {
+    }
+
+    /// The window opens (warm-up over).
+    void Start()
+    {
+        m_deliveredAtStart = m_endpoint->GetDeliveredBytes();
     }
 
     void TxBegin(Ptr<const Packet> p)
@@ -74,6 +82,7 @@ class BottleneckMonitor
         Accumulate();
         m_end = std::max(m_start, Simulator::Now());
         m_ended = true;
+        m_deliveredAtEnd = m_endpoint->GetDeliveredBytes();
     }
 
     bool InWindow() const
@@ -90,6 +99,9 @@ class BottleneckMonitor
     double m_area{0}; //!< packets x seconds
     Time m_last;
     std::vector<uint64_t> m_finishNs;
+    Ptr<TcpSocketEndpoint> m_endpoint;
+    uint64_t m_deliveredAtStart{0};
+    uint64_t m_deliveredAtEnd{0};
 
   private:
     void Accumulate()
@@ -140,12 +152,12 @@ RunDumbbell(const DumbbellConfig& cfg)
             d->SetAttribute("ReceiveErrorModel", PointerValue(em));
         }
     }
-    BottleneckMonitor mon(cfg.warmup, cfg.duration);
+    Ptr<TcpSocketEndpoint> ep = SprayExperiment::MakeEndpoint(cfg.device, cc);
+    BottleneckMonitor mon(cfg.warmup, cfg.duration, ep);
     port->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&BottleneckMonitor::TxBegin, &mon));
     port->GetQueue()->TraceConnectWithoutContext("PacketsInQueue",
                                                  MakeCallback(&BottleneckMonitor::Packets, &mon));
 
-    Ptr<TcpSocketEndpoint> ep = SprayExperiment::MakeEndpoint(cfg.device, cc);
     std::vector<Ipv4Address> addresses;
     for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
     {
@@ -170,27 +182,9 @@ RunDumbbell(const DumbbellConfig& cfg)
         f.startNs = 1000 * i;
         Simulator::Schedule(NanoSeconds(f.startNs), &FlowEndpoint::StartFlow, ep, f);
     }
-    uint64_t deliveredAtStart = 0;
-    uint64_t deliveredAtEnd = 0;
-    bool endSeen = false;
-    Simulator::Schedule(cfg.warmup, [&]() { deliveredAtStart = ep->GetDeliveredBytes(); });
-    // the window closes at the first finish or at the end; take the delivered bytes then
-    ep->TraceConnectWithoutContext("FlowFinish",
-                                   Callback<void, uint32_t, uint64_t>([&](uint32_t, uint64_t) {
-                                       if (!endSeen)
-                                       {
-                                           endSeen = true;
-                                           deliveredAtEnd = ep->GetDeliveredBytes();
-                                       }
-                                   }));
-    Simulator::Schedule(cfg.duration, [&]() {
-        mon.End();
-        if (!endSeen)
-        {
-            endSeen = true;
-            deliveredAtEnd = ep->GetDeliveredBytes();
-        }
-    });
+    // the window closes at the first finish (FlowFinished) or at the end
+    Simulator::Schedule(cfg.warmup, &BottleneckMonitor::Start, &mon);
+    Simulator::Schedule(cfg.duration, &BottleneckMonitor::End, &mon);
     Simulator::Stop(cfg.duration);
     Simulator::Run();
 
@@ -200,7 +194,7 @@ RunDumbbell(const DumbbellConfig& cfg)
     {
         r.utilisation = 8.0 * mon.m_txBytes / (cfg.bottleneckRateBps * r.windowS);
         r.meanQueuePackets = mon.m_area / r.windowS;
-        r.goodputBps = 8.0 * (deliveredAtEnd - deliveredAtStart) / r.windowS;
+        r.goodputBps = 8.0 * (mon.m_deliveredAtEnd - mon.m_deliveredAtStart) / r.windowS;
     }
     r.maxQueuePackets = mon.m_max;
     const WireModel wire = ep->GetWireModel();

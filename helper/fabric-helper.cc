@@ -3,23 +3,22 @@
  */
 #include "fabric-helper.h"
 
+#include "offload-nic-helper.h"
+
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/error-model.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
-#include "ns3/ipv4-global-routing.h"
 #include "ns3/ipv4-list-routing.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device-queue-interface.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/traffic-control-helper.h"
@@ -51,7 +50,7 @@ FabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& 
         throw PrestoInputError("FabricHelper::SetSwitchAttribute: FabricSwitch has no attribute '" +
                                name + "'");
     }
-    if (!info.checker->CreateValidValue(value))
+    if (!compat::CreateValidValue(info.checker, value))
     {
         throw PrestoInputError("FabricHelper::SetSwitchAttribute: invalid value for '" + name +
                                "'");
@@ -161,37 +160,49 @@ FabricHelper::Install(const FabricTopology& topology)
 }
 
 void
+FabricHelper::CheckHostDeviceFactory(const ObjectFactory& factory)
+{
+    const TypeId p2p = PointToPointNetDevice::GetTypeId();
+    if (factory.GetTypeId() != p2p && !factory.GetTypeId().IsChildOf(p2p))
+    {
+        throw PrestoInputError("FabricHelper::SetHostDeviceFactory: host device type " +
+                               factory.GetTypeId().GetName() + " is not a PointToPointNetDevice");
+    }
+}
+
+void
 FabricHelper::SetHostDeviceFactory(const ObjectFactory& factory)
 {
+    CheckHostDeviceFactory(factory);
     m_hostDeviceFactory = factory;
 }
 
 void
 FabricHelper::SetHostDeviceFactory(uint32_t host, const ObjectFactory& factory)
 {
+    CheckHostDeviceFactory(factory);
     m_hostDeviceByHost[host] = factory;
 }
 
-Ptr<PointToPointNetDevice>
-FabricHelper::CreateLinkDevice(uint32_t node) const
+ObjectFactory
+FabricHelper::LinkDeviceFactory(uint32_t node) const
 {
     if (!m_topology.IsHost(node))
     {
-        return CreateObject<PointToPointNetDevice>();
+        return ObjectFactory("ns3::PointToPointNetDevice");
     }
     auto it = m_hostDeviceByHost.find(m_topology.HostIndex(node));
-    const ObjectFactory& f = it != m_hostDeviceByHost.end() ? it->second : m_hostDeviceFactory;
-    Ptr<PointToPointNetDevice> dev = f.Create<PointToPointNetDevice>();
-    NS_ABORT_MSG_IF(!dev,
-                    "host device type " << f.GetTypeId().GetName()
-                                        << " is not a PointToPointNetDevice");
-    return dev;
+    return it != m_hostDeviceByHost.end() ? it->second : m_hostDeviceFactory;
 }
 
 void
 FabricHelper::InstallLinks()
 {
     m_linkDevices.clear();
+    // hosts: m_hostQueuePackets; switch ports: the default (FabricSwitch keeps its own buffer)
+    ObjectFactory portQueue("ns3::DropTailQueue<Packet>");
+    ObjectFactory hostQueue("ns3::DropTailQueue<Packet>");
+    hostQueue.Set("MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, m_hostQueuePackets)));
     const auto& links = m_topology.GetLinks();
     for (uint32_t l = 0; l < links.size(); ++l)
     {
@@ -201,23 +212,17 @@ FabricHelper::InstallLinks()
         NetDeviceContainer d;
         for (uint32_t end : {link.a, link.b})
         {
-            Ptr<PointToPointNetDevice> dev = CreateLinkDevice(end);
-            dev->SetAttribute("DataRate", DataRateValue(DataRate(uint64_t(link.rateBps))));
-            dev->SetAddress(Mac48Address::Allocate());
-            m_nodes[end]->AddDevice(dev);
-            Ptr<Queue<Packet>> queue = CreateObject<DropTailQueue<Packet>>();
-            dev->SetQueue(queue);
+            ObjectFactory device = LinkDeviceFactory(end);
+            device.Set("DataRate", DataRateValue(DataRate(uint64_t(link.rateBps))));
+            const bool host = m_topology.IsHost(end);
             // Flow control (device queue -> queue disc back-pressure) matters only where a
             // queue disc sits above the device: on hosts, and on routers in the reference
             // mode. On FabricSwitch ports it would only add trace calls to every packet.
-            if (m_topology.IsHost(end) || m_useNs3Routers)
-            {
-                Ptr<NetDeviceQueueInterface> ndqi = CreateObject<NetDeviceQueueInterface>();
-                ndqi->GetTxQueue(0)->ConnectQueueTraces(queue);
-                dev->AggregateObject(ndqi);
-            }
-            dev->Attach(channel);
-            d.Add(dev);
+            d.Add(OffloadNicHelper::InstallLinkEnd(m_nodes[end],
+                                                   device,
+                                                   host ? hostQueue : portQueue,
+                                                   host || m_useNs3Routers,
+                                                   channel));
         }
         m_linkDevices.emplace_back(d.Get(0), d.Get(1));
         for (uint32_t i = 0; i < 2; ++i)
@@ -225,12 +230,6 @@ FabricHelper::InstallLinks()
             d.Get(i)->TraceConnectWithoutContext("PhyTxBegin",
                                                  MakeCallback(&FabricHelper::CountHop, this));
         }
-    }
-    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
-    {
-        DynamicCast<PointToPointNetDevice>(GetHostDevices().Get(h))
-            ->GetQueue()
-            ->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, m_hostQueuePackets));
     }
 }
 

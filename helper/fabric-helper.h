@@ -69,7 +69,9 @@ class FabricHelper
     /**
      * \brief Device type of every host's NIC (default ns3::PointToPointNetDevice). It must be
      * a PointToPointNetDevice subclass, e.g. an offload NIC such as ns3::PrestoNetDevice.
+     * Links are made as OffloadNicHelper makes them (OffloadNicHelper::InstallLinkEnd).
      * \param factory creates the device (type and attributes)
+     * \throws PrestoInputError if it does not make a PointToPointNetDevice
      */
     void SetHostDeviceFactory(const ObjectFactory& factory);
 
@@ -78,6 +80,7 @@ class FabricHelper
      * (mixed fabrics: offload NICs talking to hosts with ns-3's TCP).
      * \param host host index
      * \param factory creates the device
+     * \throws PrestoInputError if it does not make a PointToPointNetDevice
      */
     void SetHostDeviceFactory(uint32_t host, const ObjectFactory& factory);
 
@@ -141,8 +144,11 @@ class FabricHelper
     void InstallNs3Routers();
     /** Create the point-to-point devices and channels of every link. */
     void InstallLinks();
-    /** \param node topology node id \return a new device for one end of a link */
-    Ptr<PointToPointNetDevice> CreateLinkDevice(uint32_t node) const;
+    /** \param node topology node id \return makes the device of its ends of links */
+    ObjectFactory LinkDeviceFactory(uint32_t node) const;
+    /** Throw PrestoInputError unless factory makes a PointToPointNetDevice.
+     * \param factory a host device factory */
+    static void CheckHostDeviceFactory(const ObjectFactory& factory);
     /** Fail a link now (FailLink's scheduled part). \param link link id */
     void DoFailLink(uint32_t link);
     /** Make a link's devices drop everything (and, for routers, its interfaces down).
@@ -157,14 +163,13 @@ class FabricHelper
     /** Throw PrestoInputError for a bad link id. \param link id \param what caller */
     void CheckLink(uint32_t link, const char* what) const;
 
-    ObjectFactory m_switchFactory; //!< FabricSwitch attributes
-    uint32_t m_hostQueuePackets;
-    ObjectFactory m_hostDeviceFactory; //!< every host's NIC
-    std::map<uint32_t, ObjectFactory>
-        m_hostDeviceByHost;    //!< per-host overrides                   //!< host device queue size
-    FabricTopology m_topology; //!< current graph
-    std::vector<Ptr<Node>> m_nodes;                //!< by topology node id
-    std::vector<Ptr<FabricSwitch>> m_switchByNode; //!< by node id (null for hosts)
+    ObjectFactory m_switchFactory;                        //!< FabricSwitch attributes
+    uint32_t m_hostQueuePackets;                          //!< host device queue size
+    ObjectFactory m_hostDeviceFactory;                    //!< every host's NIC
+    std::map<uint32_t, ObjectFactory> m_hostDeviceByHost; //!< per-host overrides
+    FabricTopology m_topology;                            //!< current graph
+    std::vector<Ptr<Node>> m_nodes;                       //!< by topology node id
+    std::vector<Ptr<FabricSwitch>> m_switchByNode;        //!< by node id (null for hosts)
     std::vector<std::pair<Ptr<NetDevice>, Ptr<NetDevice>>> m_linkDevices; //!< by link id
     std::vector<uint32_t> m_hostAddresses;                                //!< host order
     uint64_t m_packetHops;                                                //!< counter

@@ -6,6 +6,7 @@
 #include "ns3/command-line.h"
 #include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -117,7 +118,7 @@ CheckAttributeArguments(int argc, char* argv[])
                                    InputExcerpt(attribute) + " (--PrintAttributes=" + typeName +
                                    " lists them)");
         }
-        if (!info.checker->CreateValidValue(StringValue(value)))
+        if (!compat::CreateValidValue(info.checker, StringValue(value)))
         {
             std::string help = info.help;
             if (help.size() > 120)

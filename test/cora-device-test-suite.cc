@@ -13,6 +13,7 @@
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
@@ -133,7 +134,7 @@ class CoraMigrationTestCase : public TestCase
         SprayExperiment e(c);
         uint64_t traced = 0;
         // the devices exist once Run() has built the fabric: connect at time zero
-        Simulator::Schedule(Seconds(0), [&traced]() {
+        compat::Schedule(Seconds(0), [&traced]() {
             Config::ConnectWithoutContextFailSafe(
                 "/NodeList/*/DeviceList/*/$ns3::CoraNetDevice/Migration",
                 MakeBoundCallback(&CountMigration, &traced));
@@ -320,13 +321,13 @@ class CoraDeviceTestSuite : public TestSuite
 {
   public:
     CoraDeviceTestSuite()
-        : TestSuite("cora-device", SYSTEM)
+        : TestSuite("presto-cora-device", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new CoraDeliveryTestCase, TestCase::QUICK);
-        AddTestCase(new CoraMigrationTestCase, TestCase::QUICK);
-        AddTestCase(new CoraOverloadTestCase, TestCase::QUICK);
-        AddTestCase(new CoraDeterminismTestCase, TestCase::QUICK);
-        AddTestCase(new CoraBadInputTestCase, TestCase::QUICK);
+        AddTestCase(new CoraDeliveryTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new CoraMigrationTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new CoraOverloadTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new CoraDeterminismTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new CoraBadInputTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -2,6 +2,9 @@
 # Examples run as smoke tests by ns-3's test.py (inside an ns-3 source tree).
 # (example name and arguments, condition to run, condition to run under valgrind)
 cpp_examples = [
+    ("presto-dumbbell", "True", "False"),
+    ("presto-dumbbell --design=ns3::FlexToeNetDevice", "True", "False"),
+    ("presto-dumbbell --design=ns3::CoraNetDevice", "True", "False"),
     ("presto-spray --simTime=0.002 --quiet=1 --plot=0 --out=presto-spray-smoke", "True", "False"),
     ("fabric-benchmark --simTime=0.0005", "True", "False"),
     ("presto-fidelity --simTime=0.002 --fidelities=0,1 --out=presto-fidelity-smoke", "True", "False"),

@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/flow-file.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -299,13 +300,13 @@ class FlexToeDeviceTestSuite : public TestSuite
 {
   public:
     FlexToeDeviceTestSuite()
-        : TestSuite("flextoe-device", SYSTEM)
+        : TestSuite("presto-flextoe-device", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new FlexToeDeliveryTestCase, TestCase::QUICK);
-        AddTestCase(new FlexToeProtocolCapTestCase, TestCase::QUICK);
-        AddTestCase(new FlexToeOverflowTestCase, TestCase::QUICK);
-        AddTestCase(new FlexToeExtensionsTestCase, TestCase::QUICK);
-        AddTestCase(new FlexToeFlowGroupsTestCase, TestCase::QUICK);
+        AddTestCase(new FlexToeDeliveryTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FlexToeProtocolCapTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FlexToeOverflowTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FlexToeExtensionsTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FlexToeFlowGroupsTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -22,6 +22,7 @@
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/ppp-header.h"
 #include "ns3/presto-net-device.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
@@ -818,8 +819,8 @@ class WindowScaleInteropTestCase : public TestCase
         s->SetConnectCallback(MakeCallback(&WindowScaleInteropTestCase::Connected, this),
                               MakeNullCallback<void, Ptr<Socket>>());
         s->SetSendCallback(MakeCallback(&WindowScaleInteropTestCase::Fill, this));
-        Simulator::Schedule(MicroSeconds(1),
-                            [s, &f]() { s->Connect(InetSocketAddress(f.GetHostAddress(0), 9)); });
+        compat::Schedule(MicroSeconds(1),
+                         [s, &f]() { s->Connect(InetSocketAddress(f.GetHostAddress(0), 9)); });
         Simulator::Stop(MilliSeconds(30));
         Simulator::Run();
 
@@ -1234,30 +1235,30 @@ class PrestoDeviceTestSuite : public TestSuite
 {
   public:
     PrestoDeviceTestSuite()
-        : TestSuite("presto-device", SYSTEM)
+        : TestSuite("presto-device", TestSuite::Type::SYSTEM)
     {
         for (const char* k : {"0", "1", "2", "4", "full"})
         {
-            AddTestCase(new PrestoDeliveryTestCase(k, false), TestCase::QUICK);
-            AddTestCase(new PrestoDeliveryTestCase(k, true), TestCase::QUICK);
+            AddTestCase(new PrestoDeliveryTestCase(k, false), compat::TestDuration::QUICK);
+            AddTestCase(new PrestoDeliveryTestCase(k, true), compat::TestDuration::QUICK);
         }
-        AddTestCase(new LongFlowRateTestCase("1"), TestCase::QUICK);
-        AddTestCase(new LongFlowRateTestCase("full"), TestCase::QUICK);
-        AddTestCase(new DctcpQueueTestCase, TestCase::QUICK);
-        AddTestCase(new InteropTestCase(true), TestCase::QUICK);
-        AddTestCase(new InteropTestCase(false), TestCase::QUICK);
+        AddTestCase(new LongFlowRateTestCase("1"), compat::TestDuration::QUICK);
+        AddTestCase(new LongFlowRateTestCase("full"), compat::TestDuration::QUICK);
+        AddTestCase(new DctcpQueueTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new InteropTestCase(true), compat::TestDuration::QUICK);
+        AddTestCase(new InteropTestCase(false), compat::TestDuration::QUICK);
         ObjectFactory flextoe;
         flextoe.SetTypeId(FlexToeNetDevice::GetTypeId());
-        AddTestCase(new InteropTestCase(true, flextoe, "FlexTOE"), TestCase::QUICK);
-        AddTestCase(new InteropTestCase(false, flextoe, "FlexTOE"), TestCase::QUICK);
-        AddTestCase(new WindowScaleInteropTestCase, TestCase::QUICK);
-        AddTestCase(new BulkSendOverOffloadTestCase, TestCase::QUICK);
-        AddTestCase(new CloseBeforeEstablishedTestCase, TestCase::QUICK);
-        AddTestCase(new PcapTsharkTestCase, TestCase::QUICK);
-        AddTestCase(new MaxConnectionsTestCase(6), TestCase::QUICK);
-        AddTestCase(new MaxConnectionsTestCase(1), TestCase::QUICK);
-        AddTestCase(new ClientTableFullTestCase, TestCase::QUICK);
-        AddTestCase(new PortReuseTestCase, TestCase::QUICK);
+        AddTestCase(new InteropTestCase(true, flextoe, "FlexTOE"), compat::TestDuration::QUICK);
+        AddTestCase(new InteropTestCase(false, flextoe, "FlexTOE"), compat::TestDuration::QUICK);
+        AddTestCase(new WindowScaleInteropTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new BulkSendOverOffloadTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new CloseBeforeEstablishedTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new PcapTsharkTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new MaxConnectionsTestCase(6), compat::TestDuration::QUICK);
+        AddTestCase(new MaxConnectionsTestCase(1), compat::TestDuration::QUICK);
+        AddTestCase(new ClientTableFullTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new PortReuseTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -6,6 +6,7 @@
 // fair if each row's transport behaves like the reference one.
 
 #include "ns3/dumbbell-scenario.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/test.h"
 
 #include <cmath>
@@ -174,12 +175,12 @@ class PrestoDumbbellTestSuite : public TestSuite
 {
   public:
     PrestoDumbbellTestSuite()
-        : TestSuite("presto-dumbbell", SYSTEM)
+        : TestSuite("presto-dumbbell", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new DumbbellCongestionTestCase(2), TestCase::QUICK);
-        AddTestCase(new DumbbellCongestionTestCase(8), TestCase::QUICK);
-        AddTestCase(new DumbbellLoneFlowTestCase, TestCase::QUICK);
-        AddTestCase(new DumbbellTasStartTestCase, TestCase::QUICK);
+        AddTestCase(new DumbbellCongestionTestCase(2), compat::TestDuration::QUICK);
+        AddTestCase(new DumbbellCongestionTestCase(8), compat::TestDuration::QUICK);
+        AddTestCase(new DumbbellLoneFlowTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new DumbbellTasStartTestCase, compat::TestDuration::QUICK);
     }
 };
 

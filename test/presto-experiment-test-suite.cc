@@ -7,6 +7,7 @@
 #include "ns3/config.h"
 #include "ns3/flow-file.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -518,35 +519,35 @@ class PrestoExperimentTestSuite : public TestSuite
 {
   public:
     PrestoExperimentTestSuite()
-        : TestSuite("presto-experiment", SYSTEM)
+        : TestSuite("presto-experiment", TestSuite::Type::SYSTEM)
     {
         for (const char* lb : {"ecmp", "spray"})
         {
             for (uint64_t size : {1000ULL, 100000ULL, 1000000ULL, 10000000ULL})
             {
-                AddTestCase(new LoneFlowIdealTestCase(lb, size), TestCase::QUICK);
+                AddTestCase(new LoneFlowIdealTestCase(lb, size), compat::TestDuration::QUICK);
             }
         }
         AddTestCase(new DeliveryUnderSprayingTestCase("spray", "ns3::TcpDctcp", 0),
-                    TestCase::QUICK);
+                    compat::TestDuration::QUICK);
         AddTestCase(new DeliveryUnderSprayingTestCase("spray-rr", "ns3::TcpNewReno", 0),
-                    TestCase::QUICK);
+                    compat::TestDuration::QUICK);
         AddTestCase(new DeliveryUnderSprayingTestCase("flowlet", "ns3::TcpDctcp", 0),
-                    TestCase::QUICK);
+                    compat::TestDuration::QUICK);
         AddTestCase(new DeliveryUnderSprayingTestCase("spray", "ns3::TcpDctcp", 0.01),
-                    TestCase::QUICK);
+                    compat::TestDuration::QUICK);
         AddTestCase(new DeliveryUnderSprayingTestCase("ecmp", "ns3::TcpNewReno", 0.01),
-                    TestCase::QUICK);
-        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+                    compat::TestDuration::QUICK);
+        AddTestCase(new DeterminismTestCase, compat::TestDuration::QUICK);
         for (const char* device : {"host-tcp", "presto", "flextoe", "cora"})
         {
-            AddTestCase(new VirtualPayloadTestCase(device), TestCase::QUICK);
+            AddTestCase(new VirtualPayloadTestCase(device), compat::TestDuration::QUICK);
         }
-        AddTestCase(new FlowFileReplayTestCase, TestCase::QUICK);
-        AddTestCase(new BadConfigTestCase, TestCase::QUICK);
-        AddTestCase(new PrestoPipelineTestCase, TestCase::QUICK);
-        AddTestCase(new PrestoClassesTestCase, TestCase::QUICK);
-        AddTestCase(new PrestoRateDctcpTestCase, TestCase::QUICK);
+        AddTestCase(new FlowFileReplayTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new BadConfigTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new PrestoPipelineTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new PrestoClassesTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new PrestoRateDctcpTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -13,6 +13,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -121,8 +122,8 @@ ScheduleFlow(FabricHelper& f,
     for (uint32_t i = 0; i < count; ++i)
     {
         const uint32_t seq = firstSeq + i;
-        Simulator::Schedule(start + interval * i,
-                            [=]() { SendRaw(dev, src, dst, sport, 9, payload, ecn, seq); });
+        compat::Schedule(start + interval * i,
+                         [=]() { SendRaw(dev, src, dst, sport, 9, payload, ecn, seq); });
     }
 }
 
@@ -950,9 +951,8 @@ class NoRouteTest : public TestCase
         f.Install(topo);
         Ptr<NetDevice> dev = f.GetHostDevices().Get(0);
         const Ipv4Address src = f.GetHostAddress(0);
-        Simulator::Schedule(MicroSeconds(1), [=]() {
-            SendRaw(dev, src, Ipv4Address("192.168.1.1"), 1, 2, 100, 0, 0);
-        });
+        compat::Schedule(MicroSeconds(1),
+                         [=]() { SendRaw(dev, src, Ipv4Address("192.168.1.1"), 1, 2, 100, 0, 0); });
         Simulator::Run();
         auto sw = f.GetSwitchObjects()[0];
         NS_TEST_ASSERT_MSG_EQ(sw->GetDroppedNoRoute(), 1, "no-route drop");
@@ -969,20 +969,20 @@ class PrestoFabricTestSuite : public TestSuite
 {
   public:
     PrestoFabricTestSuite()
-        : TestSuite("presto-fabric", UNIT)
+        : TestSuite("presto-fabric", TestSuite::Type::UNIT)
     {
-        AddTestCase(new EcmpTest, TestCase::QUICK);
-        AddTestCase(new SprayTest(false), TestCase::QUICK);
-        AddTestCase(new SprayTest(true), TestCase::QUICK);
-        AddTestCase(new FlowletTest, TestCase::QUICK);
-        AddTestCase(new CongestionTest(false), TestCase::QUICK);
-        AddTestCase(new CongestionTest(true), TestCase::QUICK);
-        AddTestCase(new FailLinkTest(false), TestCase::QUICK);
-        AddTestCase(new FailLinkTest(true), TestCase::QUICK);
-        AddTestCase(new DeliveryTest(false), TestCase::QUICK);
-        AddTestCase(new DeliveryTest(true), TestCase::QUICK);
-        AddTestCase(new BadInputTest, TestCase::QUICK);
-        AddTestCase(new NoRouteTest, TestCase::QUICK);
+        AddTestCase(new EcmpTest, compat::TestDuration::QUICK);
+        AddTestCase(new SprayTest(false), compat::TestDuration::QUICK);
+        AddTestCase(new SprayTest(true), compat::TestDuration::QUICK);
+        AddTestCase(new FlowletTest, compat::TestDuration::QUICK);
+        AddTestCase(new CongestionTest(false), compat::TestDuration::QUICK);
+        AddTestCase(new CongestionTest(true), compat::TestDuration::QUICK);
+        AddTestCase(new FailLinkTest(false), compat::TestDuration::QUICK);
+        AddTestCase(new FailLinkTest(true), compat::TestDuration::QUICK);
+        AddTestCase(new DeliveryTest(false), compat::TestDuration::QUICK);
+        AddTestCase(new DeliveryTest(true), compat::TestDuration::QUICK);
+        AddTestCase(new BadInputTest, compat::TestDuration::QUICK);
+        AddTestCase(new NoRouteTest, compat::TestDuration::QUICK);
     }
 };
 

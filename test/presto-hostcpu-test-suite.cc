@@ -5,6 +5,7 @@
 // FCT experiment with ns-3's TCP on the hosts and with the presto offload NIC, on the same
 // workload.
 
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
 
@@ -176,10 +177,10 @@ class PrestoHostCpuTestSuite : public TestSuite
 {
   public:
     PrestoHostCpuTestSuite()
-        : TestSuite("presto-hostcpu", UNIT)
+        : TestSuite("presto-hostcpu", TestSuite::Type::UNIT)
     {
-        AddTestCase(new HostTcpAccountingTestCase, TestCase::QUICK);
-        AddTestCase(new PrestoAccountingTestCase, TestCase::QUICK);
+        AddTestCase(new HostTcpAccountingTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new PrestoAccountingTestCase, compat::TestDuration::QUICK);
     }
 };
 

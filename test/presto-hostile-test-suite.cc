@@ -15,6 +15,7 @@
 #include "ns3/offload-socket.h"
 #include "ns3/offload-tcp-connection.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/spray-experiment.h"
@@ -269,21 +270,25 @@ class BlindInjectionTestCase : public HostileTestCase
         uint64_t unacceptableTraced = 0;
         uint64_t handshakeTraced = 0;
         uint64_t nicRxDrops = 0;
+        auto count = +[](uint64_t* u,
+                         uint64_t* h,
+                         uint64_t* x,
+                         uint32_t,
+                         uint32_t,
+                         uint32_t,
+                         OffloadDropReason r) {
+            *u += r == OffloadDropReason::UNACCEPTABLE;
+            *h += r == OffloadDropReason::HANDSHAKE;
+            *x += r == OffloadDropReason::NIC_RX;
+        };
         for (Ptr<OffloadNetDevice> nic : {t.sender, t.receiver})
         {
-            nic->TraceConnectWithoutContext(
-                "Drop",
-                MakeCallback(+[](uint64_t* u,
-                                 uint64_t* h,
-                                 uint64_t* x,
-                                 uint32_t,
-                                 uint32_t,
-                                 uint32_t,
-                                 OffloadDropReason r) {
-                    *u += r == OffloadDropReason::UNACCEPTABLE;
-                    *h += r == OffloadDropReason::HANDSHAKE;
-                    *x += r == OffloadDropReason::NIC_RX;
-                }).Bind(&unacceptableTraced, &handshakeTraced, &nicRxDrops));
+            // one argument per Bind: ns-3.35's Callback::Bind takes one
+            nic->TraceConnectWithoutContext("Drop",
+                                            MakeCallback(count)
+                                                .Bind(&unacceptableTraced)
+                                                .Bind(&handshakeTraced)
+                                                .Bind(&nicRxDrops));
         }
         // one injection every microsecond once the transfer is under way (10 ms of attack,
         // the transfer takes about 13 ms): a fraction of a gigabit, no switch queue overflows
@@ -593,15 +598,15 @@ class PrestoHostileTestSuite : public TestSuite
 {
   public:
     PrestoHostileTestSuite()
-        : TestSuite("presto-hostile", SYSTEM)
+        : TestSuite("presto-hostile", TestSuite::Type::SYSTEM)
     {
         // test/fuzz-segments-long.sh sets PRESTO_HOSTILE_FRAMES for its long run
         const char* env = std::getenv("PRESTO_HOSTILE_FRAMES");
         const uint32_t frames = env ? std::strtoul(env, nullptr, 10) : 4000;
         for (const char* design : {"presto", "flextoe", "cora"})
         {
-            AddTestCase(new BlindInjectionTestCase(design), TestCase::QUICK);
-            AddTestCase(new MalformedSegmentTestCase(design, frames), TestCase::QUICK);
+            AddTestCase(new BlindInjectionTestCase(design), compat::TestDuration::QUICK);
+            AddTestCase(new MalformedSegmentTestCase(design, frames), compat::TestDuration::QUICK);
         }
     }
 };

@@ -11,6 +11,7 @@
 #include "ns3/on-off-helper.h"
 #include "ns3/packet-sink-helper.h"
 #include "ns3/packet-sink.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
@@ -104,12 +105,14 @@ class PrestoInteropTestSuite : public TestSuite
 {
   public:
     PrestoInteropTestSuite()
-        : TestSuite("presto-interop", SYSTEM)
+        : TestSuite("presto-interop", TestSuite::Type::SYSTEM)
     {
         for (const char* device : {"presto", "flextoe", "cora"})
         {
-            AddTestCase(new DelayedAckTestCase(device, MilliSeconds(200)), TestCase::QUICK);
-            AddTestCase(new DelayedAckTestCase(device, MicroSeconds(50)), TestCase::QUICK);
+            AddTestCase(new DelayedAckTestCase(device, MilliSeconds(200)),
+                        compat::TestDuration::QUICK);
+            AddTestCase(new DelayedAckTestCase(device, MicroSeconds(50)),
+                        compat::TestDuration::QUICK);
         }
     }
 };

@@ -9,6 +9,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-socket.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
@@ -163,10 +164,10 @@ class PrestoMixedTestSuite : public TestSuite
 {
   public:
     PrestoMixedTestSuite()
-        : TestSuite("presto-mixed", SYSTEM)
+        : TestSuite("presto-mixed", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new MixedAllToAllTestCase(2000000, true, 262144), TestCase::QUICK);
-        AddTestCase(new MixedAllToAllTestCase(2000000, false, 65536), TestCase::QUICK);
+        AddTestCase(new MixedAllToAllTestCase(2000000, true, 262144), compat::TestDuration::QUICK);
+        AddTestCase(new MixedAllToAllTestCase(2000000, false, 65536), compat::TestDuration::QUICK);
     }
 };
 

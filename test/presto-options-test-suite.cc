@@ -8,6 +8,7 @@
 #include "experiment-checks.h"
 
 #include "ns3/input-file.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
 
@@ -335,15 +336,15 @@ class PrestoOptionsTestSuite : public TestSuite
 {
   public:
     PrestoOptionsTestSuite()
-        : TestSuite("presto-experiment-options", SYSTEM)
+        : TestSuite("presto-experiment-options", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new TopologyFileEquivalenceTestCase("host-tcp"), TestCase::QUICK);
-        AddTestCase(new TopologyFileEquivalenceTestCase("presto"), TestCase::QUICK);
-        AddTestCase(new IncastBurstsTestCase("host-tcp"), TestCase::QUICK);
-        AddTestCase(new IncastBurstsTestCase("presto"), TestCase::QUICK);
-        AddTestCase(new QueueTraceTestCase, TestCase::QUICK);
-        AddTestCase(new MixedFabricTestCase("host"), TestCase::QUICK);
-        AddTestCase(new MixedFabricTestCase("leaf"), TestCase::QUICK);
+        AddTestCase(new TopologyFileEquivalenceTestCase("host-tcp"), compat::TestDuration::QUICK);
+        AddTestCase(new TopologyFileEquivalenceTestCase("presto"), compat::TestDuration::QUICK);
+        AddTestCase(new IncastBurstsTestCase("host-tcp"), compat::TestDuration::QUICK);
+        AddTestCase(new IncastBurstsTestCase("presto"), compat::TestDuration::QUICK);
+        AddTestCase(new QueueTraceTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new MixedFabricTestCase("host"), compat::TestDuration::QUICK);
+        AddTestCase(new MixedFabricTestCase("leaf"), compat::TestDuration::QUICK);
     }
 };
 

@@ -8,6 +8,7 @@
 #include "experiment-checks.h"
 
 #include "ns3/config.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -262,13 +263,13 @@ class PrestoRpcTestSuite : public TestSuite
 {
   public:
     PrestoRpcTestSuite()
-        : TestSuite("presto-rpc", SYSTEM)
+        : TestSuite("presto-rpc", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new RpcDeliveryTestCase(0), TestCase::QUICK);
-        AddTestCase(new RpcDeliveryTestCase(0.01), TestCase::QUICK);
-        AddTestCase(new RpcSaturationTestCase, TestCase::QUICK);
-        AddTestCase(new RpcCoraMemoryTestCase, TestCase::QUICK);
-        AddTestCase(new RpcDeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new RpcDeliveryTestCase(0), compat::TestDuration::QUICK);
+        AddTestCase(new RpcDeliveryTestCase(0.01), compat::TestDuration::QUICK);
+        AddTestCase(new RpcSaturationTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new RpcCoraMemoryTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new RpcDeterminismTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -10,6 +10,7 @@
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/splitmix.h"
@@ -309,13 +310,13 @@ CoraNetDevice::ScheduleCommit()
     // A migration commits when the executor's clock passes its commit time; on a link that
     // falls quiet no segment would move the clock, so an event does.
     int64_t next = m_executor->GetNextCommitNs();
-    if (next < 0 || (m_commitEvent.IsRunning() && m_commitAtNs <= next))
+    if (next < 0 || (compat::IsPending(m_commitEvent) && m_commitAtNs <= next))
     {
         return;
     }
     m_commitEvent.Cancel();
     m_commitAtNs = next;
-    m_commitEvent = Simulator::Schedule(NanoSeconds(next) - Simulator::Now(), [this]() {
+    m_commitEvent = compat::Schedule(NanoSeconds(next) - Simulator::Now(), [this]() {
         if (m_executor)
         {
             m_executor->AdvanceTo(Simulator::Now().GetNanoSeconds());

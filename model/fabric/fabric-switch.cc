@@ -7,6 +7,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
 #include "ns3/splitmix.h"
@@ -57,7 +58,7 @@ FabricSwitch::GetTypeId()
                           "round robin per destination host), Flowlet (per-flow, re-chosen at "
                           "random after an idle gap longer than FlowletGap).",
                           EnumValue(FabricSwitch::ECMP),
-                          MakeEnumAccessor(&FabricSwitch::m_lb),
+                          compat::MakeEnumAccessor<LoadBalancing>(&FabricSwitch::m_lb),
                           MakeEnumChecker(FabricSwitch::ECMP,
                                           "Ecmp",
                                           FabricSwitch::SPRAY,

@@ -15,6 +15,7 @@
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -338,6 +339,7 @@ OffloadNetDevice::Cleanup()
     m_hostRx =
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     Simulator::Cancel(m_scanEvent);
+    Simulator::Cancel(m_refillEvent);
 }
 
 void
@@ -1066,7 +1068,7 @@ OffloadNetDevice::AddTimed(uint32_t id)
         c.timedIndex = static_cast<uint32_t>(m_timed.size());
         m_timed.push_back(id);
     }
-    if (!m_scanEvent.IsRunning())
+    if (!compat::IsPending(m_scanEvent))
     {
         m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
     }
@@ -1130,7 +1132,7 @@ OffloadNetDevice::PumpTx()
         {
             tx = c.tcp->NextSegment(now);
         }
-        if (!tx && c.tcp && c.tcp->GetNextSendTimeNs() > now && !c.paceWake.IsRunning())
+        if (!tx && c.tcp && c.tcp->GetNextSendTimeNs() > now && !compat::IsPending(c.paceWake))
         {
             // paced: nothing may leave before the next send time; come back then
             c.paceWake = Simulator::Schedule(NanoSeconds(c.tcp->GetNextSendTimeNs() - now),
@@ -1189,16 +1191,15 @@ OffloadNetDevice::PumpTx()
             const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
             ++m_txInFlight;
             m_txInFlightBytes += wireBytes;
-            Simulator::Schedule(delay,
-                                [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
-                                    --m_txInFlight;
-                                    m_txInFlightBytes -= wireBytes;
-                                    if (m_generation[id] == gen)
-                                    {
-                                        SendSegment(id, seg, payload);
-                                    }
-                                    PumpTx();
-                                });
+            compat::Schedule(delay, [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
+                --m_txInFlight;
+                m_txInFlightBytes -= wireBytes;
+                if (m_generation[id] == gen)
+                {
+                    SendSegment(id, seg, payload);
+                }
+                PumpTx();
+            });
         }
         ++m_readyCursor; // round robin among connections
     }
@@ -1206,6 +1207,19 @@ OffloadNetDevice::PumpTx()
 
 void
 OffloadNetDevice::TxDone(Ptr<const Packet>)
+{
+    // PhyTxEnd fires inside PointToPointNetDevice::TransmitComplete, which then starts the
+    // next queued frame itself: a frame sent from here would start a second transmission on
+    // the busy wire (ns-3 with asserts stops: "Must be READY to transmit"). Refill after it
+    // returned, at the same time, as ns-3's NetDeviceQueue defers its wake-up.
+    if ((!m_txBacklog.empty() || !m_readyList.empty()) && !compat::IsPending(m_refillEvent))
+    {
+        m_refillEvent = Simulator::ScheduleNow(&OffloadNetDevice::Refill, this);
+    }
+}
+
+void
+OffloadNetDevice::Refill()
 {
     DrainBacklog();
     if (!m_readyList.empty())

@@ -344,8 +344,10 @@ class OffloadNetDevice : public PointToPointNetDevice
     void Ready(uint32_t id);
     /** Emit segments while the wire queue has room. */
     void PumpTx();
-    /** PhyTxEnd sink: room in the wire queue. */
+    /** PhyTxEnd sink: room in the wire queue; refills it once the device is done. */
     void TxDone(Ptr<const Packet>);
+    /** Fill the wire queue from the backlog and the ready connections. */
+    void Refill();
     /** Build and send one segment of a slot. */
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
     /** Hand a packet to the wire; it waits in the backlog while the device queue is full. */
@@ -411,6 +413,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint32_t m_txBacklogPackets;            //!< attribute TxBacklogPackets
     uint64_t m_txBacklogMax{0};             //!< longest backlog seen
     EventId m_scanEvent;                    //!< next timer scan
+    EventId m_refillEvent;                  //!< Refill after a frame left (TxDone)
     uint16_t m_ipId{0};                     //!< IPv4 identification
     std::vector<uint32_t> m_generation;     //!< per slot, bumps on free
     OffloadTcpCounters m_finished;          //!< counters of freed connections

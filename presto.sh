@@ -55,8 +55,10 @@ SANITIZE_SUITES=(presto-hostile presto-mixed presto-interop)
 sanitize() {
     local dir="$BUILD_DIR-asan"
     if [ ! -f "$dir/build.ninja" ]; then
+        # warnings stay errors in the ordinary build; GCC 12's -Wmaybe-uninitialized misfires
+        # under -fsanitize (on compiler temporaries, "'<anonymous>' may be used uninitialized")
         cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRESTO_SANITIZE=ON \
-            >/dev/null
+            -DPRESTO_WARNINGS_AS_ERRORS=OFF >/dev/null
     fi
     cmake --build "$dir" -j "$JOBS" --target presto-unit-tests presto-test-runner
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=1

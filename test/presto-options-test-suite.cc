@@ -7,6 +7,8 @@
 
 #include "experiment-checks.h"
 
+#include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/input-file.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
@@ -78,10 +80,18 @@ class TopologyFileEquivalenceTestCase : public TestCase
         file.spines = SprayExperimentConfig().spines;
         file.hostsPerLeaf = SprayExperimentConfig().hostsPerLeaf;
         file.topology = PrestoDataPath("topology/leaf-spine-4x4x8.txt");
+        // ns-3 hosts negotiate no SACK here: in builds with asserts (ns-3's default profile)
+        // ns-3's TcpTxBuffer::Update dereferences the first item of an empty sent list when
+        // an ACK older than snd_una carries a SACK block after all data is acked, which the
+        // sprayed fabric's reordering produces (seen in ns-3.48; the code is the same from
+        // 3.35 to ns-3-dev, doc/presto.rst "Known ns-3 issues"). This case is about the
+        // topology file, not ns-3's SACK.
+        Config::SetDefault("ns3::TcpSocketEndpoint::Sack", BooleanValue(false));
         SprayExperiment a(builtIn);
         a.Run();
         SprayExperiment b(file);
         b.Run();
+        Config::SetDefault("ns3::TcpSocketEndpoint::Sack", BooleanValue(true));
         NS_TEST_ASSERT_MSG_GT(a.GetRecords().size(), 20, "a workload worth comparing");
         NS_TEST_EXPECT_MSG_EQ(a.GetSummary().unfinished, 0, "built-in: every flow finishes");
         const std::string csvA = ReadFile(dir + "/built-in/fct.csv");

@@ -286,21 +286,13 @@ HostCpuAccounting::AddNicCounts(const HostState& hs, HostCpuCounts& n) const
     {
         return;
     }
-    nlohmann::json nic = nlohmann::json::object();
-    d->AddCounters(nic);
-    auto get = [&nic](const char* key) { return nic.value(key, uint64_t(0)); };
-    // The NIC charges ControlPlaneCycles per control-plane event; dividing recovers the
-    // event count, which our own cost table then prices.
-    UintegerValue perEvent;
-    d->GetAttribute("ControlPlaneCycles", perEvent);
-    uint64_t cp = get("control_plane_cycles");
-    n.controlPlaneEvents +=
-        perEvent.Get() > 0 ? cp / perEvent.Get() : get("connections_established");
-    n.controlIntervals += get("control_loop_runs");
-    n.appNotifications += get("app_notifications");
-    n.dmaDescriptors += get("dma_transfers");
+    const OffloadHostWork w = d->GetHostWork();
+    n.controlPlaneEvents += w.controlPlaneEvents;
+    n.controlIntervals += w.controlLoopRuns;
+    n.appNotifications += w.appNotifications;
+    n.dmaDescriptors += w.dmaTransfers;
     // Cora: the host part of the NIC program, already costed in cycles by the device
-    n.programCycles += get("host_program_cycles");
+    n.programCycles += w.programCycles;
 }
 
 nlohmann::json

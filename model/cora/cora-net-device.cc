@@ -156,6 +156,12 @@ CoraNetDevice::Cleanup()
 }
 
 void
+CoraNetDevice::SetupModel()
+{
+    Configure();
+}
+
+void
 CoraNetDevice::Configure()
 {
     if (m_executor)
@@ -360,6 +366,17 @@ CoraNetDevice::OnConnectionClosed(uint32_t conn)
                             b,
                             CoraAggregateKey(m_program->GetBlocks()[b].key, f));
     }
+}
+
+OffloadHostWork
+CoraNetDevice::GetHostWork() const
+{
+    OffloadHostWork w = OffloadNetDevice::GetHostWork();
+    if (m_executor)
+    {
+        w.programCycles += static_cast<uint64_t>(m_executor->GetStats().hostBusyCycles);
+    }
+    return w;
 }
 
 void

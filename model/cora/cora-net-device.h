@@ -63,6 +63,8 @@ class CoraNetDevice : public OffloadNetDevice
     const CoraController* GetController() const;
 
     void AddCounters(nlohmann::json& nic) const override;
+    /** \return the base's host work plus the cycles of the program's host part */
+    OffloadHostWork GetHostWork() const override;
 
     /**
      * TracedCallback signature for a migration.
@@ -71,6 +73,8 @@ class CoraNetDevice : public OffloadNetDevice
     typedef void (*MigrationTracedCallback)(const CoraMigrationEvent& event);
 
   protected:
+    /** Build the design's parts now (Configure): a bad parameter fails at initialisation. */
+    void SetupModel() override;
     void ConfigureConnection(OffloadTcpConfig& cfg,
                              Ipv4Address peer,
                              uint16_t localPort,

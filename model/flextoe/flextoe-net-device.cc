@@ -78,6 +78,12 @@ FlexToeNetDevice::~FlexToeNetDevice()
 }
 
 void
+FlexToeNetDevice::SetupModel()
+{
+    Configure();
+}
+
+void
 FlexToeNetDevice::Configure()
 {
     if (m_pipeline)
@@ -205,6 +211,12 @@ FlexToeNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool
     FlexToeResult r = Run(conn, seg, false);
     drop = r.dropped;
     return r.dropped ? Time(0) : PicoSeconds(r.departPs) - Simulator::Now();
+}
+
+std::string
+FlexToeNetDevice::GetNativeCongestion() const
+{
+    return "dctcp-rate";
 }
 
 void

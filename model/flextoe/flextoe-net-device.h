@@ -50,8 +50,12 @@ class FlexToeNetDevice : public OffloadNetDevice
     std::shared_ptr<FlexToeTcpTrace> GetTcpTrace() const;
 
     void AddCounters(nlohmann::json& nic) const override;
+    /** \return dctcp-rate: TAS and FlexTOE run rate-based DCTCP from the host control loop */
+    std::string GetNativeCongestion() const override;
 
   protected:
+    /** Build the design's parts now (Configure): a bad parameter fails at initialisation. */
+    void SetupModel() override;
     void ConfigureConnection(OffloadTcpConfig& cfg,
                              Ipv4Address peer,
                              uint16_t localPort,

@@ -500,6 +500,7 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     ++m_generation[id];
     m_freeSlots.push_back(id);
     m_cpCycles += m_controlCycles; // teardown on the host control plane
+    ++m_cpEvents;
     m_closedTrace(id);
 }
 
@@ -534,6 +535,7 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     socket->Attach(id, localPort, peer, peerPort);
     // the SYN leaves after the control plane's work on the host
     m_cpCycles += m_controlCycles;
+    ++m_cpEvents;
     Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
                         &OffloadNetDevice::SendHandshake,
                         this,
@@ -700,6 +702,7 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     c.iss = InitialSequence(GetLocalAddress().Get(), peer.Get(), c.localPort, c.peerPort);
     m_lookup[Key(peer, c.peerPort, c.localPort)] = id;
     m_cpCycles += m_controlCycles;
+    ++m_cpEvents;
     Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
                         &OffloadNetDevice::SendHandshake,
                         this,
@@ -842,6 +845,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
                 Ready(id);
             }
             m_cpCycles += m_controlCycles;
+            ++m_cpEvents;
             Ptr<OffloadSocket> s = c.socket;
             Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
                                 &OffloadSocket::Established,
@@ -1542,6 +1546,23 @@ uint64_t
 OffloadNetDevice::GetControlPlaneCycles() const
 {
     return m_cpCycles;
+}
+
+OffloadHostWork
+OffloadNetDevice::GetHostWork() const
+{
+    OffloadHostWork w;
+    w.controlPlaneEvents = m_cpEvents;
+    w.controlLoopRuns = m_controlLoops;
+    w.appNotifications = m_notifications;
+    w.dmaTransfers = m_dmaTransfers;
+    return w;
+}
+
+std::string
+OffloadNetDevice::GetNativeCongestion() const
+{
+    return "dctcp";
 }
 
 void

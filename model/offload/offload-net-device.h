@@ -30,6 +30,20 @@ namespace ns3
 
 class OffloadSocket;
 
+/**
+ * \ingroup presto
+ * \brief What an offload NIC asked of its host's CPU so far; the host CPU model prices each
+ * count (HostCpuAccounting). Read directly, not through the report's JSON.
+ */
+struct OffloadHostWork
+{
+    uint64_t controlPlaneEvents{0}; //!< connection setups and teardowns on the host control plane
+    uint64_t controlLoopRuns{0};    //!< host control-loop runs (rate-based congestion control)
+    uint64_t appNotifications{0};   //!< data notifications to applications
+    uint64_t dmaTransfers{0};       //!< DMA transfers between NIC and host memory (payload)
+    uint64_t programCycles{0};      //!< host cycles of NIC-program work run on host cores (Cora)
+};
+
 /// Why the offload NIC dropped a segment (the Drop trace source's reason).
 enum class OffloadDropReason : uint8_t
 {
@@ -148,6 +162,17 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t GetNicTxDrops() const;
     /** \return host CPU cycles spent by the control plane */
     uint64_t GetControlPlaneCycles() const;
+    /**
+     * \return the host CPU work this NIC caused so far; a design that runs part of its work
+     * on host cores adds it (CoraNetDevice: programCycles)
+     */
+    virtual OffloadHostWork GetHostWork() const;
+    /**
+     * \brief The design's own congestion control, as its paper runs it: what --cc=native
+     * selects in the experiments. The default is window-based DCTCP.
+     * \return a --cc name (dctcp, dctcp-rate, dctcp-rate-tas, newreno)
+     */
+    virtual std::string GetNativeCongestion() const;
 
     /**
      * \brief Check the configuration and build the parts chosen by TypeId (the congestion
@@ -428,6 +453,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_dmaTransfers{0};             //!< DMA transfers NIC <-> host memory (payload)
     uint64_t m_notifications{0};            //!< data notifications to applications
     uint64_t m_cpCycles{0};                 //!< control-plane host cycles
+    uint64_t m_cpEvents{0};                 //!< control-plane events (each m_controlCycles)
     uint64_t m_handshakeFailures{0};        //!< handshakes given up
     uint64_t m_resets{0};                   //!< connections torn down by an acceptable RST
     uint64_t m_handshakeRstIgnored{0};      //!< RSTs during the handshake that did not count

@@ -141,6 +141,12 @@ PrestoNetDevice::CheckConfiguration(const std::string& fidelities,
 }
 
 void
+PrestoNetDevice::SetupModel()
+{
+    Configure();
+}
+
+void
 PrestoNetDevice::Configure()
 {
     if (m_configured)

@@ -78,6 +78,8 @@ class PrestoNetDevice : public OffloadNetDevice
     void AddCounters(nlohmann::json& nic) const override;
 
   protected:
+    /** Build the design's parts now (Configure): a bad parameter fails at initialisation. */
+    void SetupModel() override;
     void ConfigureConnection(OffloadTcpConfig& cfg,
                              Ipv4Address peer,
                              uint16_t localPort,

@@ -5,13 +5,11 @@
 
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
-#include "ns3/cora-net-device.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/experiment-random.h"
 #include "ns3/fct-plot.h"
-#include "ns3/flextoe-net-device.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
 #include "ns3/host-cpu-accounting.h"
@@ -19,12 +17,14 @@
 #include "ns3/incast-bursts.h"
 #include "ns3/input-file.h"
 #include "ns3/log.h"
+#include "ns3/nic-design.h"
 #include "ns3/object-factory.h"
 #include "ns3/offload-congestion-control.h"
+#include "ns3/offload-congestion.h"
+#include "ns3/offload-net-device.h"
 #include "ns3/offload-socket.h"
 #include "ns3/pointer.h"
 #include "ns3/presto-input-error.h"
-#include "ns3/presto-net-device.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rpc-endpoint.h"
 #include "ns3/simulator.h"
@@ -250,6 +250,33 @@ ResolveOption(const std::string& option,
     return value;
 }
 
+/// An experiment option that stands for an attribute of the NIC designs that have it.
+struct DesignOption
+{
+    const char* option;                        //!< the --option
+    std::string SprayExperimentConfig::*field; //!< its value ("": not given)
+    const char* attribute;                     //!< the device attribute it sets
+};
+
+/// \return whether \p tid (or a parent) has the attribute \p name
+bool
+HasAttribute(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info; // ns-3 <= 3.37 writes it unconditionally
+    return tid.LookupAttributeByName(name, &info);
+}
+
+/// \return the experiment's design options: a design takes the ones whose attribute it has
+const std::vector<DesignOption>&
+DesignOptions()
+{
+    static const std::vector<DesignOption> options = {
+        {"fidelity", &SprayExperimentConfig::fidelity, "ReassemblyFidelity"},
+        {"classRules", &SprayExperimentConfig::classRules, "ClassifierRules"},
+        {"coraStrategy", &SprayExperimentConfig::coraStrategy, "Strategy"}};
+    return options;
+}
+
 /// Node names for --failLinks: the topology's own (leaf-spine: hostN, leafN, spineN; fat-tree:
 /// hostN, edgeN, aggN, coreN; a topology file: its node names), and hostN for any host.
 uint32_t
@@ -441,7 +468,7 @@ SprayExperimentConfig::ToJson() const
 std::vector<std::string>
 SprayExperiment::Devices()
 {
-    return {"host-tcp", "presto", "flextoe", "cora"};
+    return NicDesign::Names();
 }
 
 std::vector<std::string>
@@ -453,10 +480,15 @@ SprayExperiment::CongestionControls()
 std::string
 SprayExperiment::NativeCongestion(const std::string& device)
 {
-    // TAS and FlexTOE run rate-based DCTCP from the host control loop; the Presto paper
-    // evaluates DCTCP-style window control; the Cora NIC here runs the TCP connection table,
-    // whose data path is the shared one (window DCTCP); the baseline is ns-3's TcpDctcp.
-    return device == "flextoe" ? "dctcp-rate" : "dctcp";
+    // the baseline is ns-3's TcpDctcp; each design names its own (FlexTOE: rate-based DCTCP
+    // from the host control loop, as TAS)
+    if (device == NicDesign::HOST_TCP)
+    {
+        return "dctcp";
+    }
+    return DeviceFactory(device, OffloadDctcpCongestion::GetTypeId())
+        .Create<OffloadNetDevice>()
+        ->GetNativeCongestion();
 }
 
 TypeId
@@ -464,7 +496,7 @@ SprayExperiment::CongestionTypeId(const std::string& device, const std::string& 
 {
     RequireOneOf("cc", cc, CongestionControls());
     const std::string name = cc == "native" ? NativeCongestion(device) : cc;
-    if (device == "host-tcp")
+    if (device == NicDesign::HOST_TCP)
     {
         if (name == "dctcp")
         {
@@ -490,23 +522,8 @@ TypeId
 SprayExperiment::ResolveDevice(const std::string& device)
 {
     const auto& c = m_config;
-    if (device == "presto")
-    {
-        m_config.fidelity = ResolveOption("fidelity",
-                                          c.fidelity,
-                                          PrestoNetDevice::GetTypeId(),
-                                          "ReassemblyFidelity");
-        // refuse an impossible pipeline now, before anything runs or is written
-        Ptr<PrestoNetDevice> probe = CreateObject<PrestoNetDevice>();
-        UintegerValue budget;
-        probe->GetAttribute("StageBudget", budget);
-        PrestoNetDevice::ParseFidelities(c.fidelity, "--fidelity");
-        PrestoNetDevice::CheckConfiguration(c.fidelity,
-                                            static_cast<uint32_t>(budget.Get()),
-                                            c.classRules);
-    }
     // The congestion control: --cc, or else the attribute it stands for (never both).
-    const bool host = device == "host-tcp";
+    const bool host = device == NicDesign::HOST_TCP;
     const TypeId holder = host ? TcpSocketEndpoint::GetTypeId() : OffloadNetDevice::GetTypeId();
     const std::string ccAttr = host ? "ns3::TcpSocketEndpoint::CongestionControl"
                                     : "ns3::OffloadNetDevice::CongestionControl";
@@ -524,45 +541,61 @@ SprayExperiment::ResolveDevice(const std::string& device)
         m_config.cc = ccType == TypeId::LookupByName("ns3::TcpNewReno") ? "newreno"
                       : ccType == TypeId::LookupByName("ns3::TcpDctcp") ? "dctcp"
                                                                         : ccType.GetName();
+        return ccType;
     }
-    else
+    if (!ccType.IsChildOf(OffloadCongestionControl::GetTypeId()))
     {
-        if (!ccType.IsChildOf(OffloadCongestionControl::GetTypeId()))
+        throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
+                               " is not a subclass of ns3::OffloadCongestionControl");
+    }
+    // The design's options: each stands for an attribute of the designs that have it and
+    // takes the attribute's value when not given (ResolveOption: never both, never silently).
+    const TypeId design = NicDesign::GetTypeId(device);
+    std::string given;
+    for (const auto& o : DesignOptions())
+    {
+        if (!HasAttribute(design, o.attribute))
         {
-            throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
-                                   " is not a subclass of ns3::OffloadCongestionControl");
+            continue;
         }
-        ObjectFactory f(ccType.GetName());
-        Ptr<OffloadCongestionControl> cc = f.Create<OffloadCongestionControl>();
-        cc->Validate(ccAttr);
-        m_config.cc = cc->GetShortName();
+        std::string& value = m_config.*o.field;
+        value = ResolveOption(o.option, value, design, o.attribute);
+        given += std::string(given.empty() ? "" : ", ") + "--" + o.option + "=" + value + " is " +
+                 design.GetName() + "::" + o.attribute;
     }
-    if (device == "cora")
+    // Build one NIC as the run will and let it check itself (the congestion control, the
+    // design's parameters: Presto's stage budget and classifier rules, Cora's program and
+    // model), so that a bad configuration stops here, before anything runs or is written.
+    try
     {
-        CoraStrategyFromString(c.coraStrategy, "--coraStrategy");
-        // build the program, model and executor once now: bad attributes stop the run here
-        CreateObject<CoraNetDevice>()->Configure();
+        NicFactory(device, ccType).Create<OffloadNetDevice>()->Setup();
     }
+    catch (const PrestoInputError& e)
+    {
+        throw PrestoInputError(std::string(e.what()) + (given.empty() ? "" : " (" + given + ")"));
+    }
+    Ptr<OffloadCongestionControl> cc =
+        ObjectFactory(ccType.GetName()).Create<OffloadCongestionControl>();
+    m_config.cc = cc->GetShortName();
     return ccType;
 }
 
 ObjectFactory
 SprayExperiment::NicFactory(const std::string& device, TypeId cc) const
 {
-    const auto& c = m_config;
     ObjectFactory nic = DeviceFactory(device, cc);
-    if (device == "presto")
+    const TypeId design = nic.GetTypeId();
+    for (const auto& o : DesignOptions())
     {
-        nic.Set("ReassemblyFidelity", StringValue(c.fidelity));
-        nic.Set("ClassifierRules", StringValue(c.classRules));
-    }
-    if (device == "cora")
-    {
-        nic.Set("Strategy", StringValue(c.coraStrategy));
+        const std::string& value = m_config.*o.field;
+        if (!value.empty() && HasAttribute(design, o.attribute))
+        {
+            nic.Set(o.attribute, StringValue(value));
+        }
     }
     // Flows carry payload bytes only when they are verified; the RPC workload always
     // verifies its own.
-    nic.Set("CarryPayload", BooleanValue(c.verifyPayload || IsRpc()));
+    nic.Set("CarryPayload", BooleanValue(m_config.verifyPayload || IsRpc()));
     return nic;
 }
 
@@ -693,7 +726,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 {
     const auto& c = m_config;
     CheckUtf8(c);
-    RequireOneOf("device", c.device, Devices());
+    m_config.device = NicDesign::Canonical(c.device, "--device");
     if (!c.cc.empty())
     {
         RequireOneOf("cc", c.cc, CongestionControls());
@@ -1117,11 +1150,8 @@ SprayExperiment::ReportIncast(const std::string& label)
 ObjectFactory
 SprayExperiment::DeviceFactory(const std::string& device, TypeId cc)
 {
-    NS_ABORT_MSG_IF(device == "host-tcp", "host-tcp has no offload NIC");
     ObjectFactory nic;
-    nic.SetTypeId(device == "presto"    ? PrestoNetDevice::GetTypeId()
-                  : device == "flextoe" ? FlexToeNetDevice::GetTypeId()
-                                        : CoraNetDevice::GetTypeId());
+    nic.SetTypeId(NicDesign::GetTypeId(device)); // throws for host-tcp: it has no offload NIC
     nic.Set("CongestionControl", TypeIdValue(cc));
     return nic;
 }
@@ -1133,7 +1163,7 @@ SprayExperiment::MakeEndpoint(const std::string& device, TypeId cc)
     // ns-3's socket API; the offload NICs bring their own socket factory.
     Ptr<TcpSocketEndpoint> e = CreateObject<TcpSocketEndpoint>();
     e->SetAttribute("Name", StringValue(device));
-    if (device != "host-tcp")
+    if (device != NicDesign::HOST_TCP)
     {
         e->SetAttribute("SocketFactory", TypeIdValue(OffloadSocketFactory::GetTypeId()));
     }

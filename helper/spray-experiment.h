@@ -45,9 +45,9 @@ struct SprayExperimentConfig
     /// congestion control of every host: dctcp | dctcp-rate | dctcp-rate-tas | newreno |
     /// native ("": the device's CongestionControl attribute, window DCTCP by default)
     std::string cc;
-    std::string classRules;             //!< presto: classifier rules file ("": one class)
-    std::string coraStrategy{"cora"};   //!< cora: partitioning strategy, cora | state | flow
-    std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
+    std::string classRules;   //!< presto: classifier rules file ("": one class)
+    std::string coraStrategy; //!< cora: partitioning strategy, cora | state | flow ("": attribute)
+    std::string lb{"spray"};  //!< ecmp | spray | spray-rr | flowlet
     std::string workload{"websearch"};  //!< built-in CDF name, CDF file path, or rpc
     uint32_t rpcConnections{1};         //!< rpc: client connections each host opens
     uint32_t rpcOutstanding{1};         //!< rpc: requests in flight per connection

@@ -1,0 +1,221 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// A NIC design defined here, in the test, outside the module: the experiment finds it by
+// TypeId, runs it, reports it under its own name, and its options never override attributes
+// the user set.
+
+#include "experiment-checks.h"
+
+#include "ns3/config.h"
+#include "ns3/nic-design.h"
+#include "ns3/offload-net-device.h"
+#include "ns3/offload-reassembly.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
+#include "ns3/spray-experiment.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+using namespace ns3;
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto-tests
+ * \brief A design that exists only in this test: full reassembly, 2 us per received
+ * segment, and a count of the segments it saw.
+ */
+class PluginTestNetDevice : public OffloadNetDevice
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::PluginTestNetDevice")
+                                .SetParent<OffloadNetDevice>()
+                                .SetGroupName("Presto")
+                                .AddConstructor<PluginTestNetDevice>();
+        return tid;
+    }
+
+    void AddCounters(nlohmann::json& nic) const override
+    {
+        OffloadNetDevice::AddCounters(nic);
+        nic["plugin_segments"] = nic.value("plugin_segments", uint64_t(0)) + m_segments;
+    }
+
+  protected:
+    void ConfigureConnection(OffloadTcpConfig& cfg, Ipv4Address, uint16_t, uint16_t, bool) override
+    {
+        cfg.fidelity = ReassemblyTracker::UNBOUNDED;
+    }
+
+    Time ProcessReceived(uint32_t, const OffloadSegment&, const OffloadRxDecision&) override
+    {
+        ++m_segments;
+        return MicroSeconds(2);
+    }
+
+  private:
+    uint64_t m_segments{0}; //!< segments received
+};
+
+NS_OBJECT_ENSURE_REGISTERED(PluginTestNetDevice);
+
+} // namespace ns3
+
+namespace
+{
+
+SprayExperimentConfig
+SmallRun(const std::string& out, const std::string& device)
+{
+    SprayExperimentConfig c;
+    c.device = device;
+    c.verifyPayload = true; // transport tests compare every byte
+    c.leaves = 2;
+    c.spines = 2;
+    c.hostsPerLeaf = 4;
+    c.simTime = 0.004;
+    c.out = out;
+    c.quiet = true;
+    c.plot = false;
+    return c;
+}
+
+/**
+ * \ingroup presto-tests
+ * \brief The test's own design, selected by TypeId name: listed by NicDesign, run by the
+ * experiment with every byte delivered once and in order, reported under its short name with
+ * its own counter.
+ */
+class PluginDesignRunsTestCase : public TestCase
+{
+  public:
+    PluginDesignRunsTestCase()
+        : TestCase("a design defined outside the module runs in the experiment by TypeId")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const auto names = NicDesign::Names();
+        NS_TEST_ASSERT_MSG_EQ(
+            (std::find(names.begin(), names.end(), "PluginTestNetDevice") != names.end()),
+            true,
+            "NicDesign lists the registered subclass");
+        NS_TEST_EXPECT_MSG_EQ(NicDesign::Canonical("ns3::PrestoNetDevice", "--device"),
+                              "presto",
+                              "a shipped design's TypeId name is its short name");
+        const std::string dir = presto_test::FreshTempDir("presto-plugin", "run");
+        SprayExperiment e(SmallRun(dir, "ns3::PluginTestNetDevice"));
+        e.Run();
+        const nlohmann::json& rep = e.GetReport();
+        NS_TEST_EXPECT_MSG_EQ(rep["config"]["device"].get<std::string>(),
+                              "PluginTestNetDevice",
+                              "reported under its short name");
+        NS_TEST_ASSERT_MSG_GT(e.GetSummary().flows, 5, "a workload worth checking");
+        NS_TEST_EXPECT_MSG_EQ(e.GetSummary().unfinished, 0, "every flow finishes");
+        uint64_t bytes = 0;
+        for (const auto& f : e.GetFlows())
+        {
+            bytes += f.sizeBytes;
+        }
+        const nlohmann::json& d = rep["delivery"];
+        NS_TEST_EXPECT_MSG_EQ(d["bytes_delivered"].get<uint64_t>(), bytes, "every byte");
+        NS_TEST_EXPECT_MSG_EQ(d["corrupt_bytes"].get<uint64_t>(), 0, "in order, unchanged");
+        NS_TEST_EXPECT_MSG_EQ(d["excess_bytes"].get<uint64_t>(), 0, "exactly once");
+        NS_TEST_EXPECT_MSG_GT(rep["nic"]["plugin_segments"].get<uint64_t>(),
+                              0,
+                              "the design's own counter reaches the report");
+        NS_TEST_EXPECT_MSG_EQ(rep["nic"]["fidelity_drops"].get<uint64_t>(),
+                              0,
+                              "its configuration hook ran: full reassembly");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * \ingroup presto-tests
+ * \brief Bad design names are refused with the valid ones listed; an attribute set by the
+ * user is not overridden by an option's default (Cora's Strategy), and option and attribute
+ * given differently are refused.
+ */
+class DesignOptionsTestCase : public TestCase
+{
+  public:
+    DesignOptionsTestCase()
+        : TestCase("design names and options: refused clearly, never silently overridden")
+    {
+    }
+
+  private:
+    static std::string Error(const SprayExperimentConfig& c)
+    {
+        try
+        {
+            SprayExperiment e(c);
+        }
+        catch (const PrestoInputError& err)
+        {
+            return err.what();
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-plugin", "options");
+        std::string what = Error(SmallRun(dir + "/a", "ns3::TcpSocketBase"));
+        NS_TEST_EXPECT_MSG_NE(what.find("is not a NIC design"), std::string::npos, what);
+        NS_TEST_EXPECT_MSG_NE(what.find("PluginTestNetDevice"), std::string::npos, what);
+
+        Config::SetDefault("ns3::CoraNetDevice::Strategy", StringValue("flow"));
+        SprayExperimentConfig cora = SmallRun(dir + "/cora", "cora");
+        cora.simTime = 0.001;
+        {
+            SprayExperiment e(cora);
+            e.Run();
+            NS_TEST_EXPECT_MSG_EQ(e.GetReport()["nic"]["cora_strategy"].get<std::string>(),
+                                  "flow",
+                                  "the attribute the user set is the one that runs");
+        }
+        cora.coraStrategy = "state";
+        what = Error(cora);
+        NS_TEST_EXPECT_MSG_NE(what.find("disagree"), std::string::npos, what);
+        Config::SetDefault("ns3::CoraNetDevice::Strategy", StringValue("cora"));
+
+        SprayExperimentConfig presto = SmallRun(dir + "/presto", "presto");
+        presto.fidelity = "17";
+        what = Error(presto);
+        NS_TEST_EXPECT_MSG_NE(what.find("--fidelity=17"), std::string::npos, what);
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * \ingroup presto-tests
+ * \brief NIC designs found by TypeId.
+ */
+class DesignPluginTestSuite : public TestSuite
+{
+  public:
+    DesignPluginTestSuite()
+        : TestSuite("presto-design-plugin", TestSuite::Type::SYSTEM)
+    {
+        AddTestCase(new PluginDesignRunsTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new DesignOptionsTestCase, compat::TestDuration::QUICK);
+    }
+};
+
+/// the suite's instance
+DesignPluginTestSuite g_designPluginTestSuite;
+
+} // namespace

@@ -211,7 +211,7 @@ Main(int argc, char* argv[])
             const double wall =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             std::cout << "  [" << (i + 1) << "/" << configs.size() << "] " << std::left
-                      << std::setw(14) << c.label << std::right << e.GetSummary().counted
+                      << std::setw(14) << c.label << " " << std::right << e.GetSummary().counted
                       << " flows, " << std::fixed << std::setprecision(1) << wall << " s -> "
                       << c.out << "/" << std::defaultfloat << std::endl;
         }

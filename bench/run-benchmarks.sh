@@ -9,6 +9,11 @@
 #     Then the offload NICs (presto K=1, flextoe, cora) on the same scenario, as ratios to
 #     host-tcp on the module fabric.
 #  2. The switch path alone (fabric-benchmark): a trivial packet source, no TCP.
+#  3. Instructions per packet-hop inside Simulator::Run (valgrind --tool=callgrind,
+#     machine-independent) for the reference scenario per device (2 ms simulated) and for the
+#     switch path alone. PRESTO_BENCH_CALLGRIND=0 skips it (about 10 minutes).
+#  4. A 1024-host fat-tree (k = 16) with Presto K=1 against the 32-host reference with Presto:
+#     packet-hops per second, their ratio and peak memory. PRESTO_BENCH_FATTREE=0 skips it.
 #
 # usage: bench/run-benchmarks.sh BUILD_DIR [simTime_s]
 set -euo pipefail
@@ -71,3 +76,46 @@ fi
 
 echo "== switch path alone (trivial source, no TCP)"
 "$build/fabric-benchmark"
+
+if [ "${PRESTO_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
+    echo "== instructions per packet-hop inside Simulator::Run (callgrind)"
+    # ir FILE: instructions counted (only inside Simulator::Run, --toggle-collect)
+    ir() { sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$1" | head -1; }
+    cg=(valgrind --tool=callgrind --toggle-collect='ns3::Simulator::Run()')
+    cgref=("${ref[@]}")
+    cgref=("${cgref[@]/--simTime=*/--simTime=0.002}")
+    for d in host-tcp presto flextoe cora; do
+        extra=()
+        [ "$d" = presto ] && extra=(--fidelity=1)
+        "${cg[@]}" --callgrind-out-file="$out/callgrind.$d.out" "$build/presto-spray" \
+            "${cgref[@]}" --drainTime=0.002 --device="$d" "${extra[@]}" \
+            --out="$out/cg-$d" >/dev/null 2>"$out/callgrind.$d.log"
+        hops=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["packet_hops"])' \
+            "$out/cg-$d/summary.json")
+        total=$(ir "$out/callgrind.$d.out")
+        echo "$d: $((total / hops)) instructions per packet-hop ($total in Simulator::Run, $hops hops)"
+    done
+    "${cg[@]}" --callgrind-out-file="$out/callgrind.fabric.out" "$build/fabric-benchmark" \
+        --variant=presto --simTime=0.0005 >"$out/fabric-cg.txt" 2>"$out/callgrind.fabric.log"
+    hops=$(sed -n 's/.*hops=\([0-9]*\) .*/\1/p' "$out/fabric-cg.txt" | head -1)
+    total=$(ir "$out/callgrind.fabric.out")
+    echo "fabric alone: $((total / hops)) instructions per packet-hop ($total, $hops hops)"
+fi
+
+if [ "${PRESTO_BENCH_FATTREE:-1}" = 1 ]; then
+    echo "== 1024-host fat-tree (k=16) vs 32-host leaf-spine, presto K=1, simTime=0.002 s"
+    common=(--hostRate=10Gbps --coreRate=40Gbps --linkDelay=1us --lb=spray --workload=websearch
+            --load=0.5 --simTime=0.002 --quiet=1 --plot=0 --device=presto --fidelity=1)
+    "$build/presto-spray" "${common[@]}" --leaves=4 --hostsPerLeaf=8 --spines=4 \
+        --out="$out/ft-ref-presto"
+    "$build/presto-spray" "${common[@]}" --topology=fat-tree --k=16 --out="$out/ft16-presto"
+    python3 - "$out" <<'PY'
+import json, sys
+a = json.load(open(f"{sys.argv[1]}/ft-ref-presto/summary.json"))["speed"]
+b = json.load(open(f"{sys.argv[1]}/ft16-presto/summary.json"))["speed"]
+for name, s in (("32 hosts  ", a), ("1024 hosts", b)):
+    print(f"{name}: {s['packet_hops_per_s']:>10,.0f} packet-hops/s ({s['packet_hops']:,} hops, "
+          f"{s['wall_s']:.1f} s wall, {s['peak_rss_kb'] / 1024:.0f} MB peak)")
+print(f"per-hop rate, 32 hosts / 1024 hosts = {a['packet_hops_per_s'] / b['packet_hops_per_s']:.2f}")
+PY
+fi

@@ -315,6 +315,11 @@ OffloadNetDevice::Setup()
     m_txQueueBytes =
         std::max<uint64_t>(static_cast<uint64_t>(m_lineRateBytesPerS * m_txQueueTime.GetSeconds()),
                            1500);
+    OffloadTxScheduler::Limits limits;
+    limits.pipelineDepth = m_txPipelineDepth;
+    limits.queuePackets = m_txQueuePackets;
+    limits.queueBytes = m_txQueueBytes;
+    m_txScheduler.SetLimits(limits);
     SetupModel();
     m_congestion = cc;
 }
@@ -1101,10 +1106,9 @@ OffloadNetDevice::Ready(uint32_t id)
     {
         AddTimed(id); // something to send or in flight: the timer scan watches it
     }
-    if (!c.ready && c.tcp)
+    if (c.tcp)
     {
-        c.ready = true;
-        m_readyList.push_back(id);
+        m_txScheduler.MarkReady(id);
     }
     PumpTx();
 }
@@ -1121,15 +1125,9 @@ OffloadNetDevice::PumpTx()
     // without queueing more than that in front of the wire, and in packets, so that small
     // segments never overflow the device queue.
     Ptr<Queue<Packet>> queue = GetQueue();
-    while (!m_readyList.empty() && m_txInFlight < m_txPipelineDepth &&
-           queue->GetNPackets() + m_txInFlight < m_txQueuePackets &&
-           queue->GetNBytes() + m_txInFlightBytes < m_txQueueBytes)
+    while (m_txScheduler.MayCommit(queue->GetNPackets(), queue->GetNBytes()))
     {
-        if (m_readyCursor >= m_readyList.size())
-        {
-            m_readyCursor = 0;
-        }
-        uint32_t id = m_readyList[m_readyCursor];
+        uint32_t id = m_txScheduler.Current();
         Conn& c = m_slots[id];
         std::optional<OffloadTxSegment> tx;
         if (c.tcp)
@@ -1146,9 +1144,7 @@ OffloadNetDevice::PumpTx()
         }
         if (!tx)
         {
-            c.ready = false;
-            m_readyList[m_readyCursor] = m_readyList.back();
-            m_readyList.pop_back();
+            m_txScheduler.DropCurrent();
             continue;
         }
         Ptr<Packet> payload;
@@ -1176,7 +1172,7 @@ OffloadNetDevice::PumpTx()
         {
             ++m_nicTxDrops; // lost inside the NIC: the data path's recovery resends it
             m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_TX);
-            ++m_readyCursor;
+            m_txScheduler.Advance();
             continue;
         }
         // A segment without payload (a lone FIN, a window probe) needs no DMA and would
@@ -1193,11 +1189,9 @@ OffloadNetDevice::PumpTx()
         else
         {
             const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
-            ++m_txInFlight;
-            m_txInFlightBytes += wireBytes;
+            m_txScheduler.EnterNic(wireBytes);
             compat::Schedule(delay, [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
-                --m_txInFlight;
-                m_txInFlightBytes -= wireBytes;
+                m_txScheduler.LeaveNic(wireBytes);
                 if (m_generation[id] == gen)
                 {
                     SendSegment(id, seg, payload);
@@ -1205,7 +1199,7 @@ OffloadNetDevice::PumpTx()
                 PumpTx();
             });
         }
-        ++m_readyCursor; // round robin among connections
+        m_txScheduler.Advance(); // round robin among connections
     }
 }
 
@@ -1216,7 +1210,7 @@ OffloadNetDevice::TxDone(Ptr<const Packet>)
     // next queued frame itself: a frame sent from here would start a second transmission on
     // the busy wire (ns-3 with asserts stops: "Must be READY to transmit"). Refill after it
     // returned, at the same time, as ns-3's NetDeviceQueue defers its wake-up.
-    if ((!m_txBacklog.empty() || !m_readyList.empty()) && !compat::IsPending(m_refillEvent))
+    if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !compat::IsPending(m_refillEvent))
     {
         m_refillEvent = Simulator::ScheduleNow(&OffloadNetDevice::Refill, this);
     }
@@ -1226,7 +1220,7 @@ void
 OffloadNetDevice::Refill()
 {
     DrainBacklog();
-    if (!m_readyList.empty())
+    if (m_txScheduler.HasReady())
     {
         PumpTx();
     }
@@ -1415,21 +1409,16 @@ OffloadNetDevice::TimerScan()
             bool timedOut = c.tcp->OnControlInterval(now);
             c.nextControlNs = now + c.tcp->GetControlIntervalNs();
             ++m_controlLoops;
-            if (timedOut && !c.ready)
+            if (timedOut)
             {
-                c.ready = true;
-                m_readyList.push_back(id);
+                m_txScheduler.MarkReady(id);
             }
         }
         if (c.tcp && c.tcp->OnTimerScan(now).WantsSend())
         {
-            if (!c.ready)
-            {
-                c.ready = true;
-                m_readyList.push_back(id);
-            }
+            m_txScheduler.MarkReady(id);
         }
-        if (c.tcp && !c.tcp->NeedsTimers() && !c.ready)
+        if (c.tcp && !c.tcp->NeedsTimers() && !m_txScheduler.IsReady(id))
         {
             RemoveTimed(id);
         }

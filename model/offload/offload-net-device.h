@@ -7,6 +7,7 @@
 #include "offload-byte-ring.h"
 #include "offload-congestion-control.h"
 #include "offload-tcp-connection.h"
+#include "offload-tx-scheduler.h"
 #include "offload-wire.h"
 
 #include "ns3/event-id.h"
@@ -324,7 +325,6 @@ class OffloadNetDevice : public PointToPointNetDevice
         OffloadDmaChannel dma;                     //!< NIC <-> host memory
         EventId synTimer;                          //!< handshake retransmission
         uint32_t synTries{0};                      //!< SYN/SYN-ACK transmissions
-        bool ready{false};                         //!< in the transmit ready list
         bool appClosed{false};                     //!< application closed
         bool peerClosedSeen{false};                //!< peer FIN reported
         uint32_t activeIndex{0};                   //!< position in m_active
@@ -430,10 +430,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     std::map<uint16_t, Ptr<OffloadSocket>> m_listeners; //!< port -> listener
     std::vector<bool> m_portUsed;                       //!< local ports taken
     uint16_t m_nextEphemeral{49152};                    //!< ephemeral port cursor
-    std::vector<uint32_t> m_readyList;                  //!< slots with something to send
-    size_t m_readyCursor{0};                            //!< round robin
-    uint32_t m_txInFlight{0};                           //!< segments scheduled, not queued
-    uint64_t m_txInFlightBytes{0};                      //!< their wire bytes
+    OffloadTxScheduler m_txScheduler;       //!< which connection sends next, and whether it may
     std::deque<Ptr<Packet>> m_txBacklog;    //!< segments waiting for room in the device queue
     uint32_t m_txBacklogPackets;            //!< attribute TxBacklogPackets
     uint64_t m_txBacklogMax{0};             //!< longest backlog seen

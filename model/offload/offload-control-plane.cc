@@ -221,10 +221,43 @@ OffloadControlPlane::OnSegment(OffloadHandshake& hs, const WireSegment& seg) con
             rx.sendAck = true;
             return rx;
         }
+        if ((flags & SYN) && !(flags & ACK))
+        {
+            // Simultaneous open (RFC 9293 3.5, figure 8): the peer's SYN crossed ours. Go to
+            // SYN-RECEIVED and answer with a SYN-ACK of our ISS; the peer's SYN-ACK (or ACK)
+            // completes the handshake. Options as for a passive open: both SYNs are out.
+            hs.state = OffloadCpState::SYN_RCVD;
+            hs.irs = seg.seq;
+            hs.ecn = (flags & ECE) && (flags & CWR); // both sent an ECN-setup SYN
+            hs.sack = m_config.sack && seg.sackPermitted;
+            hs.peerMss = seg.hasMss ? seg.mss : 0;
+            if (seg.hasWindowScale)
+            {
+                hs.peerShift = seg.windowScale;
+            }
+            else
+            {
+                hs.ourShift = 0;
+            }
+            hs.synTries = 0; // the SYN-ACK gets its own SynRetries transmissions, as ns-3's
+            rx.verdict = OffloadHandshakeVerdict::SEND_SYN_ACK;
+            return rx;
+        }
         rx.verdict = OffloadHandshakeVerdict::DROP; // not the SYN-ACK of our SYN
         return rx;
     }
     // SYN-RECEIVED
+    if (hs.activeOpen && (flags & SYN) && (flags & ACK) && seg.seq == hs.irs &&
+        seg.ack == hs.iss + 1)
+    {
+        // simultaneous open: the peer's SYN-ACK acknowledges our SYN (Linux accepts it in
+        // SYN_RECV the same way: seq + 1 == rcv_nxt, ack == snd_nxt). Our SYN-ACK is the
+        // peer's ACK, so none is sent.
+        hs.state = OffloadCpState::ESTABLISHED;
+        rx.verdict = OffloadHandshakeVerdict::ESTABLISHED;
+        rx.peerWindowBytes = seg.window; // unscaled in a SYN-ACK
+        return rx;
+    }
     // a retransmitted SYN (our SYN-ACK timer answers it), or no ACK of our SYN-ACK
     if ((flags & SYN) || !(flags & ACK) || seg.ack != hs.iss + 1)
     {

@@ -21,7 +21,7 @@ enum class OffloadCpState : uint8_t
 {
     FREE,       //!< no connection
     SYN_SENT,   //!< active open: our SYN is out
-    SYN_RCVD,   //!< a SYN was received (passive open), our SYN-ACK is out
+    SYN_RCVD,   //!< a SYN was received (passive open or simultaneous open), our SYN-ACK is out
     ESTABLISHED //!< handed to the data path
 };
 
@@ -74,11 +74,12 @@ struct OffloadHandshakeTx
 /// The control plane's verdict on a received segment of a connection in the table.
 enum class OffloadHandshakeVerdict : uint8_t
 {
-    DATA_PATH,   //!< established: the segment is the data path's
-    DROP,        //!< does not fit the handshake state: counted (handshake_drops), dropped
-    RST_IGNORED, //!< an RST that does not count (RFC 9293 3.10.7, RFC 5961): counted, dropped
-    RESET,       //!< an acceptable RST: the connection is refused, free the slot
-    ESTABLISHED, //!< handshake done: create the data path (see OffloadHandshakeRx)
+    DATA_PATH,    //!< established: the segment is the data path's
+    DROP,         //!< does not fit the handshake state: counted (handshake_drops), dropped
+    RST_IGNORED,  //!< an RST that does not count (RFC 9293 3.10.7, RFC 5961): counted, dropped
+    RESET,        //!< an acceptable RST: the connection is refused, free the slot
+    ESTABLISHED,  //!< handshake done: create the data path (see OffloadHandshakeRx)
+    SEND_SYN_ACK, //!< simultaneous open: now SYN-RECEIVED, send the SYN-ACK (NextHandshake)
 };
 
 /// The control plane's decision on a received segment, with what the device needs.
@@ -101,7 +102,7 @@ enum class OffloadTimeWaitVerdict : uint8_t
 /**
  * \ingroup presto
  * \brief The TCP control plane of an offload NIC, as plain logic: ports, the handshake
- * (active and passive open; SYN and SYN-ACK retransmission; option
+ * (active, passive and simultaneous open; SYN and SYN-ACK retransmission; option
  * negotiation: window scale, SACK-permitted, ECN, the peer's MSS), RSTs during the
  * handshake, TIME-WAIT and the teardown decision.
  *

@@ -785,6 +785,20 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
     case OffloadHandshakeVerdict::RESET:
         HandshakeReset(id);
         return;
+    case OffloadHandshakeVerdict::SEND_SYN_ACK:
+        // simultaneous open: the SYN-ACK leaves after the control plane's work on the host,
+        // as for a passive open, and then runs its own retransmission timer. If our SYN has
+        // not left yet (no timer armed), its pending first transmission sends the SYN-ACK.
+        if (compat::IsPending(c.synTimer))
+        {
+            Simulator::Cancel(c.synTimer);
+            m_cpCycles += m_controlCycles;
+            c.synTimer = Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
+                                             &OffloadNetDevice::SendHandshake,
+                                             this,
+                                             id);
+        }
+        return;
     case OffloadHandshakeVerdict::ESTABLISHED:
         if (!CompleteHandshake(id, rx))
         {
@@ -833,7 +847,7 @@ OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
     }
     if (!c.listener)
     {
-        // an active open: the SYN-ACK of our SYN
+        // an active open (the SYN-ACK of our SYN, or a simultaneous open)
         if (c.appClosed)
         {
             // the application closed during the handshake: Close() found no data path
@@ -874,7 +888,8 @@ OffloadNetDevice::HandshakeReset(uint32_t id)
     Conn& c = m_slots[id];
     ++m_resets;
     ++m_handshakeFailures;
-    // an active open (SYN-SENT) was refused; a passive one has no socket yet
+    // an active open (SYN-SENT, or SYN-RECEIVED after a simultaneous open) was refused; a
+    // passive one has no socket yet
     Ptr<OffloadSocket> s = c.socket;
     FreeSlot(id);
     if (s)

@@ -1230,6 +1230,95 @@ class PortReuseTestCase : public TestCase
     }
 };
 
+/**
+ * 7. Simultaneous open (RFC 9293 3.5): two hosts connect to each other's bound port at the
+ * same time. The SYNs cross, each NIC goes from SYN-SENT to SYN-RECEIVED and answers with a
+ * SYN-ACK, and both connections establish (no handshake drop) and carry data.
+ */
+class SimultaneousOpenTestCase : public TestCase
+{
+  public:
+    SimultaneousOpenTestCase()
+        : TestCase("simultaneous open: crossing SYNs establish both ends, data flows")
+    {
+    }
+
+  private:
+    static constexpr uint32_t BYTES = 20000; //!< sent by host 0 once connected
+
+    void Connected(Ptr<Socket> s)
+    {
+        ++m_connected;
+        if (s == m_a)
+        {
+            m_sent = s->Send(Create<Packet>(BYTES));
+        }
+    }
+
+    void Failed(Ptr<Socket>)
+    {
+        ++m_failed;
+    }
+
+    void Received(Ptr<Socket> s)
+    {
+        while (Ptr<Packet> p = s->Recv())
+        {
+            m_received += p->GetSize();
+        }
+    }
+
+    void DoRun() override
+    {
+        auto topo = FabricTopology::LeafSpine(1, 1, 2, 10e9, 40e9, 1000);
+        FabricHelper f;
+        f.SetHostDeviceFactory(PrestoFactory("1"));
+        f.Install(topo);
+        ConnectionLog logA;
+        ConnectionLog logB;
+        logA.Attach(f.GetHostDevices().Get(0));
+        logB.Attach(f.GetHostDevices().Get(1));
+        m_a = Socket::CreateSocket(f.GetHosts().Get(0), OffloadSocketFactory::GetTypeId());
+        m_b = Socket::CreateSocket(f.GetHosts().Get(1), OffloadSocketFactory::GetTypeId());
+        NS_TEST_ASSERT_MSG_EQ(m_a->Bind(InetSocketAddress(Ipv4Address::GetAny(), 7000)), 0, "ok");
+        NS_TEST_ASSERT_MSG_EQ(m_b->Bind(InetSocketAddress(Ipv4Address::GetAny(), 7001)), 0, "ok");
+        for (Ptr<Socket> s : {m_a, m_b})
+        {
+            s->SetConnectCallback(MakeCallback(&SimultaneousOpenTestCase::Connected, this),
+                                  MakeCallback(&SimultaneousOpenTestCase::Failed, this));
+        }
+        m_b->SetRecvCallback(MakeCallback(&SimultaneousOpenTestCase::Received, this));
+        // both connect at the same time: each SYN reaches a NIC in SYN-SENT
+        NS_TEST_ASSERT_MSG_EQ(m_a->Connect(InetSocketAddress(f.GetHostAddress(1), 7001)), 0, "ok");
+        NS_TEST_ASSERT_MSG_EQ(m_b->Connect(InetSocketAddress(f.GetHostAddress(0), 7000)), 0, "ok");
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(m_connected, 2, "both ends connected");
+        NS_TEST_EXPECT_MSG_EQ(m_failed, 0, "no end failed");
+        NS_TEST_EXPECT_MSG_EQ(logA.established, 1, "host 0 established one connection");
+        NS_TEST_EXPECT_MSG_EQ(logB.established, 1, "host 1 established one connection");
+        NS_TEST_EXPECT_MSG_EQ(m_sent, BYTES, "host 0 could send");
+        NS_TEST_EXPECT_MSG_EQ(m_received, BYTES, "host 1 received every byte");
+        nlohmann::json nic = nlohmann::json::object();
+        for (uint32_t h = 0; h < 2; ++h)
+        {
+            DynamicCast<OffloadNetDevice>(f.GetHostDevices().Get(h))->AddCounters(nic);
+        }
+        NS_TEST_EXPECT_MSG_EQ(nic.value("handshake_drops", uint64_t(1)), 0, "no handshake drop");
+        NS_TEST_EXPECT_MSG_EQ(nic.value("handshake_failures", uint64_t(1)), 0, "no failure");
+        m_a = nullptr;
+        m_b = nullptr;
+        Simulator::Destroy();
+    }
+
+    Ptr<Socket> m_a;         //!< host 0's socket
+    Ptr<Socket> m_b;         //!< host 1's socket
+    uint32_t m_connected{0}; //!< connect callbacks that succeeded
+    uint32_t m_failed{0};    //!< connect callbacks that failed
+    int m_sent{0};           //!< bytes host 0's Send accepted
+    uint32_t m_received{0};  //!< bytes host 1 read
+};
+
 /** The offload NIC (Presto execution model) on real simulations. */
 class PrestoDeviceTestSuite : public TestSuite
 {
@@ -1259,6 +1348,7 @@ class PrestoDeviceTestSuite : public TestSuite
         AddTestCase(new MaxConnectionsTestCase(1), compat::TestDuration::QUICK);
         AddTestCase(new ClientTableFullTestCase, compat::TestDuration::QUICK);
         AddTestCase(new PortReuseTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new SimultaneousOpenTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -57,7 +57,6 @@ namespace
 {
 constexpr uint16_t IPV4 = 0x0800;
 constexpr uint8_t TCP_PROTOCOL = 6;
-constexpr uint16_t EPHEMERAL_FIRST = 49152;
 /// Bytes a segment takes in the device queue besides its payload: PPP 2, IPv4 20, TCP 20
 /// (no options on data segments).
 constexpr uint32_t WIRE_HEADER_BYTES = 42;
@@ -65,32 +64,6 @@ constexpr uint32_t WIRE_HEADER_BYTES = 42;
 /// (60) and the longest TCP header (60).
 constexpr uint32_t HEADER_BYTES = 120;
 
-/// Smallest window-scale shift that lets a 16-bit field carry the whole buffer.
-uint8_t
-ShiftFor(uint32_t buffer)
-{
-    uint8_t s = 0;
-    while (s < 14 && (buffer >> s) > 65535)
-    {
-        ++s;
-    }
-    return s;
-}
-
-/// A deterministic initial sequence number per connection (no clock in the ISN: runs repeat).
-/// It is kept below 2^30 for interoperability with ns-3's TcpSocketBase (3.37): that starts its
-/// "last CE sequence" at 0 and compares modulo 2^32 (m_ecnCESeq < seq), so it ignores CE on
-/// every segment whose sequence number lies in [2^31, 2^32) and never echoes ECE to a peer
-/// whose ISN is there. Below 2^30, the first GB of every connection is echoed correctly.
-uint32_t
-InitialSequence(uint32_t local, uint32_t peer, uint16_t lport, uint16_t pport)
-{
-    uint64_t z =
-        (uint64_t(local) << 32 | peer) ^ (uint64_t(lport) << 16 | pport) ^ 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<uint32_t>(z ^ (z >> 31)) & 0x3fffffffu;
-}
 } // namespace
 
 TypeId
@@ -256,7 +229,6 @@ OffloadNetDevice::GetTypeId()
 }
 
 OffloadNetDevice::OffloadNetDevice()
-    : m_portUsed(65536, false)
 {
     NS_LOG_FUNCTION(this);
     // PointToPointNetDevice::DoDispose is private, so this device cannot extend it: release
@@ -390,7 +362,20 @@ OffloadNetDevice::GetLocalAddress() const
 uint64_t
 OffloadNetDevice::Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort)
 {
-    return uint64_t(peer.Get()) << 32 | uint64_t(peerPort) << 16 | localPort;
+    return OffloadControlPlane::Key(peer.Get(), peerPort, localPort);
+}
+
+OffloadControlPlane&
+OffloadNetDevice::ControlPlane()
+{
+    // from the attributes at every use: they may be set after the device was created
+    OffloadControlPlane::Config cfg;
+    cfg.synTimeoutNs = m_synTimeout.GetNanoSeconds();
+    cfg.synRetries = m_synRetries;
+    cfg.sack = m_sack;
+    cfg.timeWaitNs = m_timeWait.IsStrictlyPositive() ? m_timeWait.GetNanoSeconds() : 0;
+    m_cp.SetConfig(cfg);
+    return m_cp;
 }
 
 // ------------------------------------------------------------------ host interface
@@ -398,28 +383,13 @@ OffloadNetDevice::Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort)
 uint16_t
 OffloadNetDevice::AllocatePort()
 {
-    for (uint32_t tries = 0; tries < 65536 - EPHEMERAL_FIRST; ++tries)
-    {
-        uint16_t p = m_nextEphemeral;
-        m_nextEphemeral = p == 65535 ? EPHEMERAL_FIRST : p + 1;
-        if (!m_portUsed[p])
-        {
-            m_portUsed[p] = true;
-            return p;
-        }
-    }
-    return 0;
+    return m_cp.AllocatePort();
 }
 
 bool
 OffloadNetDevice::ReservePort(uint16_t port)
 {
-    if (m_portUsed[port])
-    {
-        return false;
-    }
-    m_portUsed[port] = true;
-    return true;
+    return m_cp.ReservePort(port);
 }
 
 void
@@ -432,7 +402,7 @@ void
 OffloadNetDevice::Unlisten(uint16_t port)
 {
     m_listeners.erase(port);
-    m_portUsed[port] = false;
+    m_cp.ReleasePort(port);
 }
 
 uint32_t
@@ -472,25 +442,21 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     const uint64_t key = Key(c.peer, c.peerPort, c.localPort);
     m_lookup.erase(key);
     Simulator::Cancel(c.synTimer);
-    if (c.tcp && m_timeWait.IsStrictlyPositive())
+    if (c.tcp)
     {
-        // TIME-WAIT: the peer's last segments (a late ACK, a re-sent FIN) can still arrive;
-        // without this they would go up to the host stack, which answers RST.
-        ExpireTimeWait(); // bounds the table to the connections closed within TimeWait
-        TimeWaitEntry& tw = m_timeWaitTable[key];
-        tw.expiry = Simulator::Now() + m_timeWait;
-        tw.seq = c.tcp->GetSndMax();
-        tw.ack = c.tcp->GetRcvNext();
-        tw.localPort = c.localPort;
-        tw.peerPort = c.peerPort;
-        tw.peer = c.peer;
-        m_timeWaitOrder.emplace_back(tw.expiry, key);
+        // only a connection that was established has a last ACK the peer may be missing
+        ControlPlane().EnterTimeWait(key,
+                                     Simulator::Now().GetNanoSeconds(),
+                                     c.tcp->GetSndMax(),
+                                     c.tcp->GetRcvNext(),
+                                     c.localPort,
+                                     c.peerPort);
     }
     if (c.ownsPort)
     {
         // the client's (ephemeral) port returns to the pool: without this a host runs out of
         // ports after 16384 connections it opened
-        m_portUsed[c.localPort] = false;
+        m_cp.ReleasePort(c.localPort);
     }
     if (c.socket)
     {
@@ -519,11 +485,10 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     uint32_t id = AllocateSlot();
     if (id == NO_SLOT)
     {
-        m_portUsed[localPort] = false; // refused: the socket's port is free again
+        m_cp.ReleasePort(localPort); // refused: the socket's port is free again
         return false;
     }
     Conn& c = m_slots[id];
-    c.state = Conn::SYN_SENT;
     c.ownsPort = true;
     c.peer = peer;
     c.localPort = localPort;
@@ -533,8 +498,12 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     c.sndBuf = socket->GetSndBufSize();
     c.rcvBuf = socket->GetRcvBufSize();
     c.initialCwnd = socket->GetInitialCwndSegments();
-    c.ourShift = ShiftFor(c.rcvBuf);
-    c.iss = InitialSequence(GetLocalAddress().Get(), peer.Get(), localPort, peerPort);
+    ControlPlane().ActiveOpen(c.hs,
+                              OffloadControlPlane::InitialSequence(GetLocalAddress().Get(),
+                                                                   peer.Get(),
+                                                                   localPort,
+                                                                   peerPort),
+                              c.rcvBuf);
     c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
     m_lookup[Key(peer, peerPort, localPort)] = id;
     socket->Attach(id, localPort, peer, peerPort);
@@ -552,7 +521,7 @@ uint32_t
 OffloadNetDevice::Write(uint32_t id, Ptr<Packet> p)
 {
     Conn& c = m_slots[id];
-    if (c.state != Conn::ESTABLISHED || !c.tcp)
+    if (c.hs.state != OffloadCpState::ESTABLISHED || !c.tcp)
     {
         return 0;
     }
@@ -638,11 +607,8 @@ void
 OffloadNetDevice::SendHandshake(uint32_t id)
 {
     Conn& c = m_slots[id];
-    if (c.state != Conn::SYN_SENT && c.state != Conn::SYN_RCVD)
-    {
-        return;
-    }
-    if (c.synTries >= m_synRetries)
+    const OffloadHandshakeTx tx = ControlPlane().NextHandshake(c.hs);
+    if (tx.giveUp)
     {
         ++m_handshakeFailures;
         Ptr<OffloadSocket> s = c.socket;
@@ -654,26 +620,13 @@ OffloadNetDevice::SendHandshake(uint32_t id)
         }
         return;
     }
-    ++c.synTries;
-    OffloadSegment seg;
-    seg.seq = c.iss;
-    // the window of a SYN is never scaled (RFC 7323)
-    seg.window = std::min<uint32_t>(c.rcvBuf, 65535);
-    if (c.state == Conn::SYN_SENT)
+    if (!tx.send)
     {
-        seg.flags = OffloadSegment::SYN | OffloadSegment::ECE | OffloadSegment::CWR;
+        return;
     }
-    else
-    {
-        seg.flags = OffloadSegment::SYN | OffloadSegment::ACK;
-        seg.flags |= c.ecn ? OffloadSegment::ECE : 0;
-        seg.ack = c.irs + 1;
-    }
-    SendSegment(id, seg, nullptr);
-    c.synTimer = Simulator::Schedule(m_synTimeout * (1 << std::min<uint32_t>(c.synTries - 1, 10)),
-                                     &OffloadNetDevice::SendHandshake,
-                                     this,
-                                     id);
+    SendControl(id, c.peer, tx.segment);
+    c.synTimer =
+        Simulator::Schedule(NanoSeconds(tx.timerNs), &OffloadNetDevice::SendHandshake, this, id);
 }
 
 void
@@ -685,26 +638,22 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
         return; // refused and counted; the peer's SYN times out
     }
     Conn& c = m_slots[id];
-    c.state = Conn::SYN_RCVD;
     c.peer = peer;
     c.localPort = th.dstPort;
     c.peerPort = th.srcPort;
-    c.irs = th.seq;
     c.listener = listener;
     c.mss = listener->GetMss();
     c.sndBuf = listener->GetSndBufSize();
     c.rcvBuf = listener->GetRcvBufSize();
     c.initialCwnd = listener->GetInitialCwndSegments();
     c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
-    c.ecn = (th.flags & TcpHeader::ECE) && (th.flags & TcpHeader::CWR);
-    c.sack = m_sack && th.sackPermitted; // granted in our SYN-ACK
-    if (th.hasWindowScale)
-    {
-        c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
-        c.ourShift = ShiftFor(c.rcvBuf);
-    }
-    c.peerWindow = th.window; // unscaled in a SYN
-    c.iss = InitialSequence(GetLocalAddress().Get(), peer.Get(), c.localPort, c.peerPort);
+    ControlPlane().PassiveOpen(c.hs,
+                               th,
+                               OffloadControlPlane::InitialSequence(GetLocalAddress().Get(),
+                                                                    peer.Get(),
+                                                                    c.localPort,
+                                                                    c.peerPort),
+                               c.rcvBuf);
     m_lookup[Key(peer, c.peerPort, c.localPort)] = id;
     m_cpCycles += m_controlCycles;
     ++m_cpEvents;
@@ -732,10 +681,9 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     cfg.minRtoNs = m_minRto.GetNanoSeconds();
     cfg.initialRtoNs = std::max<uint64_t>(cfg.minRtoNs, cfg.initialRtoNs);
     cfg.challengeAckIntervalNs = m_challengeAckInterval.GetNanoSeconds();
-    cfg.windowShift = c.ourShift;
-    cfg.sack = c.sack;
-    // the slot's state before Establish tells who opened: SYN_SENT is the client
-    ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.state == Conn::SYN_SENT);
+    cfg.windowShift = c.hs.ourShift;
+    cfg.sack = c.hs.sack;
+    ConfigureConnection(cfg, c.peer, c.localPort, c.peerPort, c.hs.activeOpen);
     Setup();
     OffloadCongestionContext ctx;
     ctx.mss = cfg.mss;
@@ -743,17 +691,16 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     ctx.rttInitNs = cfg.controlRttInitNs;
     ctx.lineRateBytesPerS = m_lineRateBytesPerS;
     c.tcp = std::make_unique<OffloadTcpConnection>(cfg,
-                                                   c.iss,
-                                                   c.irs,
+                                                   c.hs.iss,
+                                                   c.hs.irs,
                                                    peerWindowBytes,
                                                    m_congestion->Create(ctx));
     if (m_carryPayload)
     {
-        c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.iss + 1);
-        c.rxRing = std::make_unique<OffloadByteRing>(cfg.rxBufferSize, c.irs + 1);
+        c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.hs.iss + 1);
+        c.rxRing = std::make_unique<OffloadByteRing>(cfg.rxBufferSize, c.hs.irs + 1);
     }
-    c.txTail = c.iss + 1;
-    c.state = Conn::ESTABLISHED;
+    c.txTail = c.hs.iss + 1;
     ++m_established;
     OnEstablished(id, *c.tcp);
     m_establishedTrace(id);
@@ -793,9 +740,22 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
                 return true;
             }
             auto l = m_listeners.find(w.dstPort);
-            if (!(w.flags & TcpHeader::SYN) && HandleTimeWait(key, w.flags))
+            if (!(w.flags & TcpHeader::SYN))
             {
-                return true; // a late segment of a connection the NIC tore down
+                OffloadControlSegment reAck;
+                const OffloadTimeWaitVerdict tw =
+                    ControlPlane().OnTimeWaitSegment(key,
+                                                     w.flags,
+                                                     Simulator::Now().GetNanoSeconds(),
+                                                     reAck);
+                if (tw == OffloadTimeWaitVerdict::RE_ACK)
+                {
+                    SendControl(NO_SLOT, src, reAck);
+                }
+                if (tw != OffloadTimeWaitVerdict::NONE)
+                {
+                    return true; // a late segment of a connection the NIC tore down
+                }
             }
             if (l != m_listeners.end() && (w.flags & TcpHeader::SYN) && !(w.flags & TcpHeader::ACK))
             {
@@ -818,84 +778,49 @@ void
 OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload)
 {
     Conn& c = m_slots[id];
-    const uint8_t flags = th.flags;
-    const bool ce = th.ecn == Ipv4Header::ECN_CE;
-    if (flags & TcpHeader::RST && c.state != Conn::ESTABLISHED)
+    const OffloadHandshakeRx rx = ControlPlane().OnSegment(c.hs, th);
+    switch (rx.verdict)
     {
-        HandshakeReset(id, th);
-        return;
-    }
-    if (c.state == Conn::SYN_SENT)
-    {
-        if ((flags & TcpHeader::SYN) && (flags & TcpHeader::ACK) && th.ack == c.iss + 1)
-        {
-            c.irs = th.seq;
-            c.ecn = (flags & TcpHeader::ECE) && !(flags & TcpHeader::CWR);
-            c.sack = m_sack && th.sackPermitted; // we offered it; the peer granted it
-            if (th.hasWindowScale)
-            {
-                c.peerShift = th.windowScale; // clamped to 14 by the parser (RFC 7323)
-            }
-            else
-            {
-                c.ourShift = 0; // the peer does not scale: neither do we
-            }
-            Establish(id, th.window);
-            SendSegment(id, c.tcp->MakeAck(false), nullptr);
-            if (c.appClosed)
-            {
-                // the application closed during the handshake: Close() found no data path
-                // yet, so the FIN is queued now (else the slot would never be freed)
-                c.tcp->AppClose();
-                Ready(id);
-            }
-            m_cpCycles += m_controlCycles;
-            ++m_cpEvents;
-            Ptr<OffloadSocket> s = c.socket;
-            Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
-                                &OffloadSocket::Established,
-                                s);
-            return;
-        }
-        HandshakeDrop(id, th, payload); // not the SYN-ACK of our SYN
-        return;
-    }
-    if (c.state == Conn::SYN_RCVD)
-    {
-        // a retransmitted SYN (our SYN-ACK timer answers it), or no ACK of our SYN-ACK
-        if ((flags & TcpHeader::SYN) || !(flags & TcpHeader::ACK) || th.ack != c.iss + 1)
-        {
-            HandshakeDrop(id, th, payload);
-            return;
-        }
-        // ourShift is already 0 if the peer's SYN had no window-scale option (PassiveOpen).
-        // It must not be reset when the peer announced shift 0: our SYN-ACK announced
-        // ourShift, and the peer scales every later window of ours by it (RFC 7323).
-        Establish(id, uint32_t(th.window) << c.peerShift);
-        Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
-        s->SetDevice(GetNode(), this);
-        s->SetAttribute("SndBufSize", UintegerValue(c.sndBuf));
-        s->SetAttribute("RcvBufSize", UintegerValue(c.rcvBuf));
-        s->SetAttribute("SegmentSize", UintegerValue(c.mss));
-        s->Attach(id, c.localPort, c.peer, c.peerPort);
-        c.socket = s;
-        c.listener->Accepted(s, InetSocketAddress(c.peer, c.peerPort));
-        c.listener = nullptr;
-        if (payload->GetSize() == 0 && !(flags & TcpHeader::FIN))
-        {
-            return;
-        }
-        // data on the handshake's last segment: fall through to the data path
-    }
-    if (c.state != Conn::ESTABLISHED)
-    {
+    case OffloadHandshakeVerdict::DATA_PATH:
+        break;
+    case OffloadHandshakeVerdict::DROP:
         HandshakeDrop(id, th, payload);
         return;
+    case OffloadHandshakeVerdict::RST_IGNORED:
+        ++m_handshakeRstIgnored;
+        m_dropTrace(id, th.seq, 0, OffloadDropReason::UNACCEPTABLE);
+        return;
+    case OffloadHandshakeVerdict::RESET:
+        HandshakeReset(id);
+        return;
+    case OffloadHandshakeVerdict::SEND_SYN_ACK:
+        // simultaneous open: the SYN-ACK leaves after the control plane's work on the host,
+        // as for a passive open, and then runs its own retransmission timer. If our SYN has
+        // not left yet (no timer armed), its pending first transmission sends the SYN-ACK.
+        if (compat::IsPending(c.synTimer))
+        {
+            Simulator::Cancel(c.synTimer);
+            m_cpCycles += m_controlCycles;
+            ++m_cpEvents;
+            c.synTimer = Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
+                                             &OffloadNetDevice::SendHandshake,
+                                             this,
+                                             id);
+        }
+        return;
+    case OffloadHandshakeVerdict::ESTABLISHED:
+        if (!CompleteHandshake(id, rx))
+        {
+            return;
+        }
+        break; // data on the handshake's last segment: on to the data path
     }
+    const uint8_t flags = th.flags;
+    const bool ce = th.ecn == Ipv4Header::ECN_CE;
     OffloadSegment seg;
     seg.seq = th.seq;
     seg.ack = th.ack;
-    seg.window = uint32_t(th.window) << c.peerShift;
+    seg.window = uint32_t(th.window) << c.hs.peerShift;
     seg.payloadLen = payload->GetSize();
     seg.flags = flags;
     seg.ce = ce;
@@ -920,6 +845,46 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
     ApplyDecision(id, d, payload, seg, latency);
 }
 
+bool
+OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
+{
+    Conn& c = m_slots[id];
+    Establish(id, rx.peerWindowBytes);
+    if (rx.sendAck)
+    {
+        SendSegment(id, c.tcp->MakeAck(false), nullptr); // the handshake's third segment
+    }
+    if (!c.listener)
+    {
+        // an active open (the SYN-ACK of our SYN, or a simultaneous open)
+        if (c.appClosed)
+        {
+            // the application closed during the handshake: Close() found no data path
+            // yet, so the FIN is queued now (else the slot would never be freed)
+            c.tcp->AppClose();
+            Ready(id);
+        }
+        m_cpCycles += m_controlCycles;
+        ++m_cpEvents;
+        Ptr<OffloadSocket> s = c.socket;
+        Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
+                            &OffloadSocket::Established,
+                            s);
+        return rx.dataFollows;
+    }
+    // a passive open: the listener accepts a new socket
+    Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
+    s->SetDevice(GetNode(), this);
+    s->SetAttribute("SndBufSize", UintegerValue(c.sndBuf));
+    s->SetAttribute("RcvBufSize", UintegerValue(c.rcvBuf));
+    s->SetAttribute("SegmentSize", UintegerValue(c.mss));
+    s->Attach(id, c.localPort, c.peer, c.peerPort);
+    c.socket = s;
+    c.listener->Accepted(s, InetSocketAddress(c.peer, c.peerPort));
+    c.listener = nullptr;
+    return rx.dataFollows;
+}
+
 void
 OffloadNetDevice::HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload)
 {
@@ -928,24 +893,14 @@ OffloadNetDevice::HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Pa
 }
 
 void
-OffloadNetDevice::HandshakeReset(uint32_t id, const WireSegment& th)
+OffloadNetDevice::HandshakeReset(uint32_t id)
 {
-    // RFC 9293 3.10.7.3/4: in SYN-SENT an RST counts only if it acknowledges our SYN (the
-    // peer refused the connection); in SYN-RECEIVED only if it sits exactly at the peer's
-    // next sequence number (RFC 5961). Anything else is a blind guess, ignored and counted.
     Conn& c = m_slots[id];
-    const bool acceptable = c.state == Conn::SYN_SENT
-                                ? (th.flags & TcpHeader::ACK) && th.ack == c.iss + 1
-                                : th.seq == c.irs + 1;
-    if (!acceptable)
-    {
-        ++m_handshakeRstIgnored;
-        m_dropTrace(id, th.seq, 0, OffloadDropReason::UNACCEPTABLE);
-        return;
-    }
     ++m_resets;
     ++m_handshakeFailures;
-    Ptr<OffloadSocket> s = c.state == Conn::SYN_SENT ? c.socket : nullptr;
+    // an active open (SYN-SENT, or SYN-RECEIVED after a simultaneous open) was refused; a
+    // passive one has no socket yet
+    Ptr<OffloadSocket> s = c.socket;
     FreeSlot(id);
     if (s)
     {
@@ -1061,7 +1016,7 @@ void
 OffloadNetDevice::MaybeFinish(uint32_t id)
 {
     Conn& c = m_slots[id];
-    if (c.state == Conn::ESTABLISHED && c.tcp && c.tcp->IsFinAcked() && c.peerClosedSeen)
+    if (c.tcp && OffloadControlPlane::ShouldTearDown(c.hs, c.tcp->IsFinAcked(), c.peerClosedSeen))
     {
         FreeSlot(id);
     }
@@ -1237,19 +1192,7 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
     th.SetSequenceNumber(SequenceNumber32(seg.seq));
     th.SetAckNumber(SequenceNumber32(seg.ack));
     th.SetFlags(seg.flags);
-    bool syn = seg.flags & OffloadSegment::SYN;
-    uint32_t window = syn ? seg.window : seg.window >> c.ourShift;
-    th.SetWindowSize(static_cast<uint16_t>(std::min<uint32_t>(window, 65535)));
-    if (syn && (c.state == Conn::SYN_SENT || c.peerShift || c.ourShift))
-    {
-        Ptr<TcpOptionWinScale> ws = CreateObject<TcpOptionWinScale>();
-        ws->SetScale(c.ourShift);
-        th.AppendOption(ws);
-    }
-    if (syn && (c.state == Conn::SYN_SENT ? m_sack : c.sack))
-    {
-        th.AppendOption(CreateObject<TcpOptionSackPermitted>()); // offered, or granted
-    }
+    th.SetWindowSize(static_cast<uint16_t>(std::min<uint32_t>(seg.window >> c.hs.ourShift, 65535)));
     if (seg.sackBlocks > 0)
     {
         Ptr<TcpOptionSack> sack = CreateObject<TcpOptionSack>();
@@ -1260,27 +1203,74 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
         }
         th.AppendOption(sack);
     }
+    // ECT(0) on data only (RFC 3168 6.1.4: not on pure ACKs or retransmitted SYNs)
+    SendIpv4(p, th, c.peer, c.hs.ecn && seg.payloadLen > 0, id, seg.seq, seg.payloadLen);
+}
+
+void
+OffloadNetDevice::SendControl(uint32_t id, Ipv4Address peer, const OffloadControlSegment& seg)
+{
+    TcpHeader th;
+    if (id != NO_SLOT)
+    {
+        th.SetSourcePort(m_slots[id].localPort);
+        th.SetDestinationPort(m_slots[id].peerPort);
+    }
+    else
+    {
+        th.SetSourcePort(seg.localPort);
+        th.SetDestinationPort(seg.peerPort);
+    }
+    th.SetSequenceNumber(SequenceNumber32(seg.seq));
+    th.SetAckNumber(SequenceNumber32(seg.ack));
+    th.SetFlags(seg.flags);
+    th.SetWindowSize(seg.window);
+    if (seg.windowScale)
+    {
+        Ptr<TcpOptionWinScale> ws = CreateObject<TcpOptionWinScale>();
+        ws->SetScale(seg.shift);
+        th.AppendOption(ws);
+    }
+    if (seg.sackPermitted)
+    {
+        th.AppendOption(CreateObject<TcpOptionSackPermitted>());
+    }
+    SendIpv4(Create<Packet>(), th, peer, false, id, seg.seq, 0);
+}
+
+void
+OffloadNetDevice::SendIpv4(Ptr<Packet> p,
+                           TcpHeader& th,
+                           Ipv4Address peer,
+                           bool ect,
+                           uint32_t id,
+                           uint32_t seq,
+                           uint32_t payloadLen)
+{
     Ipv4Address local = GetLocalAddress();
     if (Node::ChecksumEnabled())
     {
         th.EnableChecksums();
-        th.InitializeChecksum(local, c.peer, TCP_PROTOCOL);
+        th.InitializeChecksum(local, peer, TCP_PROTOCOL);
     }
     p->AddHeader(th);
     Ipv4Header ih;
     ih.SetSource(local);
-    ih.SetDestination(c.peer);
+    ih.SetDestination(peer);
     ih.SetProtocol(TCP_PROTOCOL);
     ih.SetTtl(64);
     ih.SetPayloadSize(p->GetSize());
     ih.SetIdentification(m_ipId++);
     ih.SetDontFragment();
-    ih.SetEcn(c.ecn && seg.payloadLen > 0 ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ih.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
     if (Node::ChecksumEnabled())
     {
         ih.EnableChecksum();
     }
     p->AddHeader(ih);
+    OffloadSegment seg; // what the drop trace reports
+    seg.seq = seq;
+    seg.payloadLen = payloadLen;
     ToWire(p, id, seg);
 }
 
@@ -1326,70 +1316,6 @@ OffloadNetDevice::DrainBacklog()
         PointToPointNetDevice::Send(m_txBacklog.front(), m_wireDest, IPV4);
         m_txBacklog.pop_front();
     }
-}
-
-void
-OffloadNetDevice::ExpireTimeWait()
-{
-    const Time now = Simulator::Now();
-    while (!m_timeWaitOrder.empty() && m_timeWaitOrder.front().first <= now)
-    {
-        // forget expired entries (a 4-tuple torn down again meanwhile has a later expiry)
-        auto old = m_timeWaitTable.find(m_timeWaitOrder.front().second);
-        if (old != m_timeWaitTable.end() && old->second.expiry <= now)
-        {
-            m_timeWaitTable.erase(old);
-        }
-        m_timeWaitOrder.pop_front();
-    }
-}
-
-bool
-OffloadNetDevice::HandleTimeWait(uint64_t key, uint8_t flags)
-{
-    ExpireTimeWait();
-    auto it = m_timeWaitTable.find(key);
-    if (it == m_timeWaitTable.end())
-    {
-        return false;
-    }
-    if (flags & TcpHeader::FIN)
-    {
-        // the peer did not get our ACK of its FIN: ACK it again (RFC 793 TIME-WAIT)
-        const TimeWaitEntry& tw = it->second;
-        TcpHeader ack;
-        ack.SetSourcePort(tw.localPort);
-        ack.SetDestinationPort(tw.peerPort);
-        ack.SetSequenceNumber(SequenceNumber32(tw.seq));
-        ack.SetAckNumber(SequenceNumber32(tw.ack));
-        ack.SetFlags(TcpHeader::ACK);
-        ack.SetWindowSize(0);
-        Ipv4Address local = GetLocalAddress();
-        if (Node::ChecksumEnabled())
-        {
-            ack.EnableChecksums();
-            ack.InitializeChecksum(local, tw.peer, TCP_PROTOCOL);
-        }
-        Ptr<Packet> p = Create<Packet>();
-        p->AddHeader(ack);
-        Ipv4Header ih;
-        ih.SetSource(local);
-        ih.SetDestination(tw.peer);
-        ih.SetProtocol(TCP_PROTOCOL);
-        ih.SetTtl(64);
-        ih.SetPayloadSize(p->GetSize());
-        ih.SetIdentification(m_ipId++);
-        ih.SetDontFragment();
-        if (Node::ChecksumEnabled())
-        {
-            ih.EnableChecksum();
-        }
-        p->AddHeader(ih);
-        OffloadSegment seg;
-        seg.seq = tw.seq;
-        ToWire(p, NO_SLOT, seg);
-    }
-    return true;
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "offload-byte-ring.h"
 #include "offload-congestion-control.h"
+#include "offload-control-plane.h"
 #include "offload-tcp-connection.h"
 #include "offload-tx-scheduler.h"
 #include "offload-wire.h"
@@ -80,8 +81,10 @@ const char* OffloadDropReasonName(OffloadDropReason r);
  *   (OffloadByteRing) that the NIC reads and writes by DMA (OffloadDmaChannel: latency and
  *   bandwidth), and notifications to the socket (OffloadSocket) when data is in place.
  * - Control plane: the handshake and teardown run on the host with a CPU cost per event;
- *   established connections are handed to the data path. A fixed table of MaxConnections
- *   slots holds their state; one more is refused and counted, never a crash.
+ *   established connections are handed to the data path. Its decisions (ports, options,
+ *   SYN retransmission, RSTs in the handshake, TIME-WAIT) are OffloadControlPlane's, plain
+ *   logic; this class keeps the table, the timers and the wire around them. A fixed table of
+ * MaxConnections slots holds their state; one more is refused and counted, never a crash.
  * - Timers: the data path has none; a periodic timer scan (TimerScanPeriod) looks for
  *   expired retransmission timeouts, as timer packets do in a match-action pipeline.
  *
@@ -291,26 +294,10 @@ class OffloadNetDevice : public PointToPointNetDevice
     /** Connection slot. */
     struct Conn
     {
-        /** Control-plane state. */
-        enum State : uint8_t
-        {
-            FREE,
-            SYN_SENT,
-            SYN_RCVD,
-            ESTABLISHED
-        };
-
-        State state{FREE};                         //!< state
+        OffloadHandshake hs;                       //!< control-plane state and negotiation
         Ipv4Address peer;                          //!< remote address
         uint16_t localPort{0};                     //!< local port
         uint16_t peerPort{0};                      //!< remote port
-        uint32_t iss{0};                           //!< our initial sequence number
-        uint32_t irs{0};                           //!< peer's initial sequence number
-        uint32_t peerWindow{0};                    //!< window from the handshake, bytes
-        uint8_t peerShift{0};                      //!< peer's window scale
-        uint8_t ourShift{0};                       //!< our window scale
-        bool ecn{false};                           //!< ECN negotiated
-        bool sack{false};                          //!< SACK negotiated
         uint32_t mss{1448};                        //!< segment size
         uint32_t sndBuf{131072};                   //!< send buffer, bytes
         uint32_t rcvBuf{131072};                   //!< receive buffer, bytes
@@ -324,7 +311,6 @@ class OffloadNetDevice : public PointToPointNetDevice
         uint32_t rxReadable{0};                    //!< in place, readable by the app
         OffloadDmaChannel dma;                     //!< NIC <-> host memory
         EventId synTimer;                          //!< handshake retransmission
-        uint32_t synTries{0};                      //!< SYN/SYN-ACK transmissions
         bool appClosed{false};                     //!< application closed
         bool peerClosedSeen{false};                //!< peer FIN reported
         uint32_t activeIndex{0};                   //!< position in m_active
@@ -345,8 +331,15 @@ class OffloadNetDevice : public PointToPointNetDevice
     void HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload);
     /// A segment that does not fit the handshake state: counted and traced, then dropped.
     void HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload);
-    /// An RST before the connection is established: refuses the connection if acceptable.
-    void HandshakeReset(uint32_t id, const WireSegment& th);
+    /// An acceptable RST before the connection is established: the connection is refused.
+    void HandshakeReset(uint32_t id);
+    /**
+     * \brief The handshake completed (the control plane's ESTABLISHED verdict): create the
+     * data path and tell the application.
+     * \param id slot \param rx the control plane's decision
+     * \return true if the segment also carries data or FIN for the data path
+     */
+    bool CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx);
     /** A SYN for a listening port. */
     void PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<OffloadSocket> listener);
     /** Allocate a slot. \return slot or NO_SLOT */
@@ -373,8 +366,18 @@ class OffloadNetDevice : public PointToPointNetDevice
     void TxDone(Ptr<const Packet>);
     /** Fill the wire queue from the backlog and the ready connections. */
     void Refill();
-    /** Build and send one segment of a slot. */
+    /** Build and send one data-path segment of a slot. */
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
+    /** Build and send a control-plane segment (SYN, SYN-ACK, TIME-WAIT ACK) of slot id. */
+    void SendControl(uint32_t id, Ipv4Address peer, const OffloadControlSegment& seg);
+    /** Add the IPv4 header to a TCP segment and hand it to the wire. */
+    void SendIpv4(Ptr<Packet> p,
+                  TcpHeader& th,
+                  Ipv4Address peer,
+                  bool ect,
+                  uint32_t id,
+                  uint32_t seq,
+                  uint32_t payloadLen);
     /** Hand a packet to the wire; it waits in the backlog while the device queue is full. */
     void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
     /** \return true if the device queue can take p now */
@@ -391,6 +394,8 @@ class OffloadNetDevice : public PointToPointNetDevice
     void MaybeFinish(uint32_t id);
     /** \return map key of a connection */
     static uint64_t Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort);
+    /** \return the control plane, configured from the current attributes */
+    OffloadControlPlane& ControlPlane();
 
     static constexpr uint32_t NO_SLOT = 0xffffffff; //!< no slot
 
@@ -428,8 +433,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     std::vector<uint32_t> m_timed; //!< slots the timer scan visits (not idle, or handshaking)
     std::unordered_map<uint64_t, uint32_t> m_lookup;    //!< 4-tuple -> slot
     std::map<uint16_t, Ptr<OffloadSocket>> m_listeners; //!< port -> listener
-    std::vector<bool> m_portUsed;                       //!< local ports taken
-    uint16_t m_nextEphemeral{49152};                    //!< ephemeral port cursor
+    OffloadControlPlane m_cp;                           //!< ports, handshake, TIME-WAIT
     OffloadTxScheduler m_txScheduler;       //!< which connection sends next, and whether it may
     std::deque<Ptr<Packet>> m_txBacklog;    //!< segments waiting for room in the device queue
     uint32_t m_txBacklogPackets;            //!< attribute TxBacklogPackets
@@ -455,25 +459,6 @@ class OffloadNetDevice : public PointToPointNetDevice
     uint64_t m_resets{0};                   //!< connections torn down by an acceptable RST
     uint64_t m_handshakeRstIgnored{0};      //!< RSTs during the handshake that did not count
     uint64_t m_handshakeDrops{0};           //!< segments not fitting the handshake state
-
-    /** A torn-down connection, remembered for TimeWait (TCP's TIME-WAIT, RFC 793). */
-    struct TimeWaitEntry
-    {
-        Time expiry;           //!< forgotten after this
-        uint32_t seq{0};       //!< our snd_max at teardown (sequence number of a re-sent ACK)
-        uint32_t ack{0};       //!< our rcv_next at teardown (the peer's FIN acknowledged)
-        uint16_t localPort{0}; //!< local port
-        uint16_t peerPort{0};  //!< remote port
-        Ipv4Address peer;      //!< remote address
-    };
-
-    /** Late segment of a torn-down connection: absorb it, re-ACK a FIN.
-     * \return true if the 4-tuple is in TIME-WAIT */
-    bool HandleTimeWait(uint64_t key, uint8_t flags);
-    /** Forget the TIME-WAIT entries that expired. */
-    void ExpireTimeWait();
-    std::unordered_map<uint64_t, TimeWaitEntry> m_timeWaitTable; //!< 4-tuple -> entry
-    std::deque<std::pair<Time, uint64_t>> m_timeWaitOrder;       //!< expiry order
 
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_segmentTrace;       //!< rx decisions
     TracedCallback<uint32_t> m_establishedTrace;                                 //!< handshake done

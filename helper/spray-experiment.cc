@@ -600,6 +600,51 @@ SprayExperiment::NicFactory(const std::string& device, TypeId cc) const
 }
 
 void
+SprayExperiment::RefuseUnusedDesignOptions(const SprayExperimentConfig& given) const
+{
+    std::vector<std::string> devices;
+    if (m_mix.empty())
+    {
+        devices.push_back(m_config.device);
+    }
+    for (const auto& share : m_mix)
+    {
+        devices.push_back(share.device);
+    }
+    for (const auto& o : DesignOptions())
+    {
+        const std::string& value = given.*o.field;
+        if (value.empty())
+        {
+            continue;
+        }
+        bool used = false;
+        for (const auto& d : devices)
+        {
+            used = used ||
+                   (d != NicDesign::HOST_TCP && HasAttribute(NicDesign::GetTypeId(d), o.attribute));
+        }
+        if (used)
+        {
+            continue;
+        }
+        // name the designs the option is for
+        std::string takers;
+        for (const auto& d : NicDesign::Names())
+        {
+            if (d != NicDesign::HOST_TCP && HasAttribute(NicDesign::GetTypeId(d), o.attribute))
+            {
+                takers += (takers.empty() ? "" : ", ") + d;
+            }
+        }
+        throw PrestoInputError(
+            "--" + std::string(o.option) + "=" + InputExcerpt(value) + " sets the attribute " +
+            o.attribute + " of " + takers + "; no device of this run has it (" +
+            (m_mix.empty() ? "--device=" + m_config.device : "--mix=" + m_config.mix) + ")");
+    }
+}
+
+void
 SprayExperiment::AssignMix()
 {
     const auto& c = m_config;
@@ -754,6 +799,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         m_config.cc = cc;
         m_ccType = m_mixCc[0];
     }
+    RefuseUnusedDesignOptions(config);
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
     CheckSeconds("queueTrace", c.queueTrace, false);

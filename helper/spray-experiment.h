@@ -186,6 +186,12 @@ class SprayExperiment
     /** \param device a device other than host-tcp \param cc its congestion control
      * \return its NIC's factory with the run's options */
     ObjectFactory NicFactory(const std::string& device, TypeId cc) const;
+    /**
+     * \brief A design option (--fidelity, --classRules, --coraStrategy) given although no
+     * device of the run has its attribute is refused, not ignored.
+     * \param given the configuration as given (before the options were resolved)
+     */
+    void RefuseUnusedDesignOptions(const SprayExperimentConfig& given) const;
     /** Give every host its device of the mix (m_hostDevice). */
     void AssignMix();
     /** \return the run's endpoint: MakeEndpoint, or for a mix one on every host's NIC */

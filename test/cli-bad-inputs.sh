@@ -67,6 +67,7 @@ expect_error "load out of range" "load" --load=0
 expect_error "bad rate" "hostRate" --hostRate=10Gbpx
 expect_error "presto over the stage budget" "stage budget is 12" --device=presto --fidelity=6
 expect_error "presto bad fidelity" "0..16 or full" --device=presto --fidelity=many
+expect_error "fidelity for a design without it" "no device of this run has it" --device=flextoe --fidelity=2
 expect_error "attribute out of its range" "StageBudget=0" --ns3::PrestoNetDevice::StageBudget=0
 expect_error "unknown option" "nonsense" --nonsense=1
 expect_error "rpc: no connections" "rpcConnections=0" --workload=rpc --rpcConnections=0

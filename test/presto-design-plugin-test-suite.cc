@@ -192,6 +192,13 @@ class DesignOptionsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(what.find("disagree"), std::string::npos, what);
         Config::SetDefault("ns3::CoraNetDevice::Strategy", StringValue("cora"));
 
+        SprayExperimentConfig plugin = SmallRun(dir + "/plugin", "PluginTestNetDevice");
+        plugin.fidelity = "2";
+        what = Error(plugin);
+        NS_TEST_EXPECT_MSG_NE(what.find("no device of this run has it"),
+                              std::string::npos,
+                              "an option for an attribute the design lacks is refused: " + what);
+
         SprayExperimentConfig presto = SmallRun(dir + "/presto", "presto");
         presto.fidelity = "17";
         what = Error(presto);

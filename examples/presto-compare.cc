@@ -10,10 +10,10 @@
 //                  --out=results/compare
 //
 // Every presto-spray option applies to every run (--device and --fidelity are set per run
-// from --devices). Each run writes its usual fct.csv, summary.json, flows.txt, fct.png into
-// OUT/<label>/; then OUT/comparison.csv (one row per device), OUT/slowdown-by-bucket.png,
-// OUT/p99-small.png and OUT/host-cpu.png. Bad input: a message and exit status 1 before
-// anything runs.
+// from --devices; --coraStrategy and --classRules go to the rows whose design has them). Each run
+// writes its usual fct.csv, summary.json, flows.txt, fct.png into OUT/<label>/; then
+// OUT/comparison.csv (one row per device), OUT/slowdown-by-bucket.png, OUT/p99-small.png and
+// OUT/host-cpu.png. Bad input: a message and exit status 1 before anything runs.
 //
 // --ablation=dctcp,dctcp-rate,newreno also runs every device under each of those congestion
 // controls and under its native one (into OUT/ablation/<label>-<cc>/) and splits each
@@ -115,10 +115,19 @@ Main(int argc, char* argv[])
         }
         // validate every run before running any: a bad option stops it with nothing written
         std::vector<SprayExperimentConfig> configs;
-        for (const auto& d : ParseComparisonDevices(devices, SprayExperiment::Devices()))
+        const auto requested = ParseComparisonDevices(devices, SprayExperiment::Devices());
+        // a design option (--coraStrategy, --classRules) is for the rows whose design has it
+        std::vector<std::string> rowDevices;
+        for (const auto& d : requested)
+        {
+            rowDevices.push_back(d.device);
+        }
+        SprayExperiment::CheckDesignOptions(base, rowDevices, "--devices=" + devices);
+        for (const auto& d : requested)
         {
             SprayExperimentConfig c = base;
             c.device = d.device;
+            SprayExperiment::KeepOwnDesignOptions(c);
             if (!d.fidelity.empty())
             {
                 c.fidelity = d.fidelity;

@@ -42,9 +42,9 @@ namespace ns3
  *   receiving applications;
  * - on host-tcp hosts, one connection setup per flow start and one teardown per flow
  *   finish at each end (on offload hosts the NIC's control plane counts them);
- * - on offload hosts, after the run, the NIC's counters: control-plane events
- *   (control_plane_cycles / ControlPlaneCycles), control-loop runs, application
- *   notifications and DMA transfers (one descriptor each).
+ * - on offload hosts, after the run, the NIC's OffloadHostWork: control-plane events,
+ *   control-loop runs, application notifications, DMA transfers (one descriptor each) and
+ *   host cycles of NIC-program work.
  *
  * Each trace callback costs one counter increment (plus a peek at the IPv4 header and the
  * TCP data-offset byte for the IPv4 traces). Costs default to HostCpuCosts::HostTcp() for

@@ -109,8 +109,8 @@ NicDesign::Canonical(const std::string& nameOrTypeId, const std::string& option)
     }
     throw PrestoInputError(option + "=" + nameOrTypeId +
                            " is not a NIC design; valid: " + JoinNames(Names()) +
-                           " (or the TypeId name of any registered subclass of "
-                           "ns3::OffloadNetDevice)");
+                           " (or the TypeId name of any registered, constructible strict "
+                           "subclass of ns3::OffloadNetDevice)");
 }
 
 TypeId

@@ -559,9 +559,12 @@ SprayExperiment::ResolveDevice(const std::string& device)
             continue;
         }
         std::string& value = m_config.*o.field;
+        if (!value.empty())
+        {
+            given += std::string(given.empty() ? "" : ", ") + "--" + o.option + "=" + value +
+                     " sets " + design.GetName() + "::" + o.attribute;
+        }
         value = ResolveOption(o.option, value, design, o.attribute);
-        given += std::string(given.empty() ? "" : ", ") + "--" + o.option + "=" + value + " is " +
-                 design.GetName() + "::" + o.attribute;
     }
     // Build one NIC as the run will and let it check itself (the congestion control, the
     // design's parameters: Presto's stage budget and classifier rules, Cora's program and
@@ -600,17 +603,10 @@ SprayExperiment::NicFactory(const std::string& device, TypeId cc) const
 }
 
 void
-SprayExperiment::RefuseUnusedDesignOptions(const SprayExperimentConfig& given) const
+SprayExperiment::CheckDesignOptions(const SprayExperimentConfig& given,
+                                    const std::vector<std::string>& devices,
+                                    const std::string& where)
 {
-    std::vector<std::string> devices;
-    if (m_mix.empty())
-    {
-        devices.push_back(m_config.device);
-    }
-    for (const auto& share : m_mix)
-    {
-        devices.push_back(share.device);
-    }
     for (const auto& o : DesignOptions())
     {
         const std::string& value = given.*o.field;
@@ -637,10 +633,22 @@ SprayExperiment::RefuseUnusedDesignOptions(const SprayExperimentConfig& given) c
                 takers += (takers.empty() ? "" : ", ") + d;
             }
         }
-        throw PrestoInputError(
-            "--" + std::string(o.option) + "=" + InputExcerpt(value) + " sets the attribute " +
-            o.attribute + " of " + takers + "; no device of this run has it (" +
-            (m_mix.empty() ? "--device=" + m_config.device : "--mix=" + m_config.mix) + ")");
+        throw PrestoInputError("--" + std::string(o.option) + "=" + InputExcerpt(value) +
+                               " sets the attribute " + o.attribute + " of " + takers +
+                               "; no device of this run has it (" + where + ")");
+    }
+}
+
+void
+SprayExperiment::KeepOwnDesignOptions(SprayExperimentConfig& c)
+{
+    const bool host = NicDesign::Canonical(c.device, "--device") == NicDesign::HOST_TCP;
+    for (const auto& o : DesignOptions())
+    {
+        if (host || !HasAttribute(NicDesign::GetTypeId(c.device), o.attribute))
+        {
+            (c.*o.field).clear();
+        }
     }
 }
 
@@ -799,7 +807,20 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         m_config.cc = cc;
         m_ccType = m_mixCc[0];
     }
-    RefuseUnusedDesignOptions(config);
+    {
+        std::vector<std::string> devices;
+        for (const auto& share : m_mix)
+        {
+            devices.push_back(share.device);
+        }
+        if (m_mix.empty())
+        {
+            devices.push_back(m_config.device);
+        }
+        CheckDesignOptions(config,
+                           devices,
+                           m_mix.empty() ? "--device=" + m_config.device : "--mix=" + c.mix);
+    }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
     CheckSeconds("queueTrace", c.queueTrace, false);

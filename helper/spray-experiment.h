@@ -166,6 +166,26 @@ class SprayExperiment
      */
     static Ptr<TcpSocketEndpoint> MakeEndpoint(const std::string& device, TypeId cc);
 
+    /**
+     * \brief A design option (--fidelity, --classRules, --coraStrategy) given although none
+     * of \p devices has its attribute is refused, not ignored (PrestoInputError).
+     * \param given the configuration as given
+     * \param devices the devices the options are meant for (a run's, or all rows of a
+     * comparison)
+     * \param where what to name in the message, e.g. --device=flextoe
+     */
+    static void CheckDesignOptions(const SprayExperimentConfig& given,
+                                   const std::vector<std::string>& devices,
+                                   const std::string& where);
+
+    /**
+     * \brief Clear the design options whose attribute c.device does not have: for a
+     * comparison or a sweep that gives one option to runs of several designs (after
+     * CheckDesignOptions over all of them).
+     * \param c a run's configuration
+     */
+    static void KeepOwnDesignOptions(SprayExperimentConfig& c);
+
     const std::vector<FctRecord>& GetRecords() const; //!< \return one record per flow
     const FctSummary& GetSummary() const;             //!< \return the FCT statistics
     const RunSpeed& GetSpeed() const;                 //!< \return how fast it ran
@@ -186,12 +206,6 @@ class SprayExperiment
     /** \param device a device other than host-tcp \param cc its congestion control
      * \return its NIC's factory with the run's options */
     ObjectFactory NicFactory(const std::string& device, TypeId cc) const;
-    /**
-     * \brief A design option (--fidelity, --classRules, --coraStrategy) given although no
-     * device of the run has its attribute is refused, not ignored.
-     * \param given the configuration as given (before the options were resolved)
-     */
-    void RefuseUnusedDesignOptions(const SprayExperimentConfig& given) const;
     /** Give every host its device of the mix (m_hostDevice). */
     void AssignMix();
     /** \return the run's endpoint: MakeEndpoint, or for a mix one on every host's NIC */

@@ -186,12 +186,11 @@ done
 bin=$(absolute "$bin")
 [ -x "$bin" ] || die_usage "--bin '$bin' is not an executable (build first: ./presto.sh build, or give --bin)"
 # Check device names against the ones presto-spray accepts (its --device help lists them).
-known=$("$bin" --PrintHelp 2>/dev/null | sed -n 's/.*--device:.*: \([a-z0-9, -]*\) \[.*/\1/p' | head -n 1)
-if [ -n "$known" ]; then
-    for d in "${device_list[@]}"; do
-        [[ ", $known," == *", $d,"* ]] || die_usage "--devices: '$d' is not a device of $bin (valid: $known)"
-    done
-fi
+known=$("$bin" --PrintHelp 2>/dev/null | sed -n 's/.*--device:.*: \([A-Za-z0-9:, -]*\) \[.*/\1/p' | head -n 1)
+[ -n "$known" ] || die_usage "cannot read the device names from $bin --PrintHelp"
+for d in "${device_list[@]}"; do
+    [[ ", $known," == *", $d,"* ]] || die_usage "--devices: '$d' is not a device of $bin (valid: $known)"
+done
 
 out=$(absolute "$out")
 mkdir -p "$out/runs" || die_usage "--out '$out' cannot be created"
@@ -214,7 +213,15 @@ for device in "${device_list[@]}"; do
                         args+=(--fidelity="$fid")
                     fi
                     name+=",lb=$lb,load=$load,seed=$seed"
-                    args+=(--lb="$lb" --load="$load" --seed="$seed" --quiet=1 "${extra[@]}")
+                    args+=(--lb="$lb" --load="$load" --seed="$seed" --quiet=1)
+                    # a design option goes to the runs whose design has it (as --fidelity)
+                    for e in "${extra[@]}"; do
+                        case "$e" in
+                            --coraStrategy=*) [ "$device" = cora ] || continue ;;
+                            --classRules=*) [ "$device" = presto ] || continue ;;
+                        esac
+                        args+=("$e")
+                    done
                     {
                         printf '%s' "$name"
                         printf ' %q' "$bin" "${args[@]}"

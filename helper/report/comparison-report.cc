@@ -175,8 +175,14 @@ ParseComparisonDevices(const std::string& text, const std::vector<std::string>& 
             throw PrestoInputError(where + "empty item (devices are separated by single commas)");
         }
         ComparisonDevice d;
-        const auto colon = item.find(':');
+        // a TypeId name (ns3::Name) has colons of its own: the parameter follows the next one
+        const auto colon = item.find(':', item.compare(0, 5, "ns3::") == 0 ? 5 : 0);
         d.device = item.substr(0, colon);
+        if (d.device.compare(0, 5, "ns3::") == 0 &&
+            std::find(valid.begin(), valid.end(), d.device.substr(5)) != valid.end())
+        {
+            d.device = d.device.substr(5); // a design listed under its TypeId name
+        }
         const bool hasParam = colon != std::string::npos;
         const std::string param = hasParam ? item.substr(colon + 1) : std::string();
         if (std::find(valid.begin(), valid.end(), d.device) == valid.end())

@@ -83,8 +83,9 @@ const char* OffloadDropReasonName(OffloadDropReason r);
  * - Control plane: the handshake and teardown run on the host with a CPU cost per event;
  *   established connections are handed to the data path. Its decisions (ports, options,
  *   SYN retransmission, RSTs in the handshake, TIME-WAIT) are OffloadControlPlane's, plain
- *   logic; this class keeps the table, the timers and the wire around them. A fixed table of
- * MaxConnections slots holds their state; one more is refused and counted, never a crash.
+ *   logic; this class keeps the table, the timers and the wire around them.
+ * - Connection table: a fixed table of MaxConnections slots holds their state; one more is
+ *   refused and counted, never a crash.
  * - Timers: the data path has none; a periodic timer scan (TimerScanPeriod) looks for
  *   expired retransmission timeouts, as timer packets do in a match-action pipeline.
  *

@@ -30,7 +30,7 @@ ParseDeviceMix(const std::string& text, const std::vector<std::string>& valid)
     double sum = 0;
     while (std::getline(is, item, ','))
     {
-        const std::size_t colon = item.find(':');
+        const std::size_t colon = item.rfind(':'); // a TypeId name has colons too
         if (item.empty() || colon == std::string::npos)
         {
             throw PrestoInputError(where + "item '" + InputExcerpt(item) +
@@ -38,6 +38,11 @@ ParseDeviceMix(const std::string& text, const std::vector<std::string>& valid)
         }
         DeviceShare s;
         s.device = item.substr(0, colon);
+        if (s.device.compare(0, 5, "ns3::") == 0 &&
+            std::find(valid.begin(), valid.end(), s.device.substr(5)) != valid.end())
+        {
+            s.device = s.device.substr(5); // a design listed under its TypeId name
+        }
         const std::string number = item.substr(colon + 1);
         if (std::find(valid.begin(), valid.end(), s.device) == valid.end())
         {

@@ -164,9 +164,10 @@ FabricSwitch::SetBufferBytes(uint32_t bytes)
         }
     }
     m_bufferBytes = bytes;
-    for (auto& q : m_queues)
+    for (auto& dev : m_ports)
     {
-        q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, bytes));
+        // a FabricLinkNetDevice takes its limit from its queue's MaxSize too
+        dev->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, bytes));
     }
 }
 
@@ -196,8 +197,8 @@ FabricSwitch::AddPort(Ptr<PointToPointNetDevice> device)
             " bytes cannot hold one MTU-sized frame");
     }
     m_ports.push_back(device);
-    m_queues.push_back(device->GetQueue());
-    m_queues.back()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, m_bufferBytes));
+    m_queues.emplace_back(device);
+    device->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, m_bufferBytes));
     device->SetReceiveCallback(MakeCallback(&FabricSwitch::Receive, this));
     return port;
 }
@@ -423,8 +424,8 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
     }
     const std::vector<uint32_t>& ports = m_routes[host];
     const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(host, ports, hdr, len);
-    Queue<Packet>* queue = PeekPointer(m_queues[port]);
-    const uint32_t queued = queue->GetNBytes();
+    const FabricPortQueue& queue = m_queues[port];
+    const uint32_t queued = queue.GetBytes();
     // the device queue applies the same test after adding the PPP header; doing it here keeps
     // the drop counted with its reason and traced without that header
     if (queued + packet->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
@@ -459,7 +460,7 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
         return true;
     }
     ++m_forwarded;
-    m_queueLengthTrace(port, queue->GetNBytes());
+    m_queueLengthTrace(port, queue.GetBytes());
     return true;
 }
 

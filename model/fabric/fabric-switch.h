@@ -4,6 +4,7 @@
 #ifndef PRESTO_FABRIC_SWITCH_H
 #define PRESTO_FABRIC_SWITCH_H
 
+#include "ns3/fabric-link-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -146,7 +147,7 @@ class FabricSwitch : public Object
     uint32_t m_bufferBytes;  //!< per-port buffer, bytes
 
     std::vector<Ptr<PointToPointNetDevice>> m_ports;     //!< by port number
-    std::vector<Ptr<Queue<Packet>>> m_queues;            //!< each port's device queue
+    std::vector<FabricPortQueue> m_queues;               //!< each port's queue occupancy
     Address m_dest;                                      //!< Send destination (ignored by p2p)
     std::unordered_map<uint32_t, uint32_t> m_hostByAddr; //!< IPv4 address -> host index
     uint32_t m_addrBase{0};                              //!< lowest host address

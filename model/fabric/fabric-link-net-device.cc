@@ -99,6 +99,7 @@ FabricLinkNetDevice::Resolve()
         m_peer = nullptr;
         return;
     }
+    RefreshQueueLimit();
     m_peerContext = m_peer->GetNode()->GetId();
     m_peerAddress = m_peer->GetAddress();
     m_delaySteps = channel->GetLinkDelay().GetTimeStep();
@@ -124,6 +125,20 @@ FabricLinkNetDevice::IsFast()
 }
 
 void
+FabricLinkNetDevice::RefreshQueueLimit()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_queue)
+    {
+        return;
+    }
+    const QueueSize max = m_queue->GetMaxSize();
+    const bool inBytes = max.GetUnit() == QueueSizeUnit::BYTES;
+    m_maxBytes = inBytes ? max.GetValue() : 0;
+    m_maxPackets = inBytes ? 0 : max.GetValue();
+}
+
+void
 FabricLinkNetDevice::SetLinkRate(DataRate rate)
 {
     NS_LOG_FUNCTION(this << rate);
@@ -133,7 +148,7 @@ FabricLinkNetDevice::SetLinkRate(DataRate rate)
 }
 
 int64_t
-FabricLinkNetDevice::TxSteps(uint32_t bytes)
+FabricLinkNetDevice::TxStepsSlow(uint32_t bytes)
 {
     if (bytes >= m_txSteps.size())
     {
@@ -167,9 +182,7 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     const int64_t now = Simulator::Now().GetTimeStep();
     m_fifo.Expire(now);
     const uint32_t bytes = packet->GetSize() + m_framing;
-    const QueueSize max = m_queue->GetMaxSize();
-    const bool inBytes = max.GetUnit() == QueueSizeUnit::BYTES;
-    if (!m_fifo.Admits(bytes, inBytes ? max.GetValue() : 0, inBytes ? 0 : max.GetValue()))
+    if (!m_fifo.Admits(bytes, m_maxBytes, m_maxPackets))
     {
         ++m_txDrops;
         m_txDropTrace(packet);
@@ -194,12 +207,9 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
 void
 FabricLinkNetDevice::MaybeStop()
 {
-    const QueueSize max = m_queue->GetMaxSize();
-    const bool inBytes = max.GetUnit() == QueueSizeUnit::BYTES;
     // as NetDeviceQueue does for a real queue: stop when one more MTU-sized packet would
     // overflow it
-    if (!m_fifo.Admits(GetMtu(), inBytes ? max.GetValue() : 0, inBytes ? 0 : max.GetValue()) &&
-        !m_txQueue->IsStopped())
+    if (!m_fifo.Admits(GetMtu(), m_maxBytes, m_maxPackets) && !m_txQueue->IsStopped())
     {
         m_txQueue->Stop();
         if (!m_wake.IsExpired())
@@ -220,11 +230,8 @@ FabricLinkNetDevice::WakeCheck()
     NS_LOG_FUNCTION(this);
     const int64_t now = Simulator::Now().GetTimeStep();
     m_fifo.Expire(now);
-    const QueueSize max = m_queue->GetMaxSize();
-    const bool inBytes = max.GetUnit() == QueueSizeUnit::BYTES;
     const int64_t next = m_fifo.GetNextStart();
-    if (!m_fifo.Admits(GetMtu(), inBytes ? max.GetValue() : 0, inBytes ? 0 : max.GetValue()) &&
-        next >= 0)
+    if (!m_fifo.Admits(GetMtu(), m_maxBytes, m_maxPackets) && next >= 0)
     {
         m_wake = Simulator::Schedule(TimeStep(next - now), &FabricLinkNetDevice::WakeCheck, this);
         return;
@@ -249,7 +256,11 @@ FabricLinkNetDevice::FastReceive(Ptr<Packet> packet, uint16_t protocol)
     {
         m_promiscCb(this, packet, protocol, m_peerAddress, GetAddress(), NetDevice::PACKET_HOST);
     }
-    if (!m_rxCb.IsNull())
+    if (m_sink)
+    {
+        m_sink->ReceiveFromLink(m_sinkPort, packet, protocol);
+    }
+    else if (!m_rxCb.IsNull())
     {
         m_rxCb(this, packet, protocol, m_peerAddress);
     }
@@ -267,6 +278,14 @@ FabricLinkNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback
 {
     m_promiscCb = cb;
     PointToPointNetDevice::SetPromiscReceiveCallback(cb);
+}
+
+void
+FabricLinkNetDevice::SetLinkSink(FabricLinkSink* sink, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << sink << port);
+    m_sink = sink;
+    m_sinkPort = port;
 }
 
 void

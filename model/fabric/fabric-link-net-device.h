@@ -46,6 +46,25 @@ class FabricLinkChannel : public PointToPointChannel
 
 /**
  * \ingroup presto
+ * \brief Takes frames from fast links directly, without NetDevice's receive callback
+ * (FabricSwitch; the callback's dispatch costs about a tenth of a packet-hop).
+ */
+class FabricLinkSink
+{
+  public:
+    virtual ~FabricLinkSink() = default;
+
+    /**
+     * A frame arrived on a fast link.
+     * \param port the number the sink gave the link's device (FabricLinkNetDevice::SetLinkSink)
+     * \param packet the packet (not shared with anyone: the sink may forward it as is)
+     * \param protocol its protocol number
+     */
+    virtual void ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol) = 0;
+};
+
+/**
+ * \ingroup presto
  * \brief A fabric link end: PointToPointNetDevice's model with one event per frame.
  *
  * When both ends of a FabricLinkChannel are FabricLinkNetDevices, Send does not queue the
@@ -54,8 +73,9 @@ class FabricLinkChannel : public PointToPointChannel
  * transmission time + delay. The packet is not copied and carries no PPP header (its 2 bytes
  * still count, attribute FramingBytes, in the transmission time and the queue occupancy, as
  * with PointToPointNetDevice). Counters replace the per-frame traces. The limit of the waiting
- * frames is the device queue's MaxSize (GetQueue()), so FabricSwitch's buffer and the host
- * queue length apply unchanged; the queue object itself stays empty.
+ * frames is the device queue's MaxSize (GetQueue(), read at the first transmission and by
+ * RefreshQueueLimit), so FabricSwitch's buffer and the host queue length apply unchanged; the
+ * queue object itself stays empty.
  *
  * On any other channel, or with another device type at the far end, it behaves exactly as a
  * PointToPointNetDevice.
@@ -88,6 +108,21 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     void SetLinkRate(DataRate rate);
 
     /**
+     * Deliver the fast path's frames to sink instead of the receive callback (which still
+     * serves PointToPointNetDevice's path). The sink must outlive the simulation's events or
+     * be removed.
+     * \param sink the sink, or nullptr to use the receive callback again
+     * \param port passed back to the sink with each frame
+     */
+    void SetLinkSink(FabricLinkSink* sink, uint32_t port);
+
+    /**
+     * Read the device queue's MaxSize again (it is read at the first transmission; call this
+     * after changing it during a run; FabricSwitch::SetBufferBytes does).
+     */
+    void RefreshQueueLimit();
+
+    /**
      * Receive error model of the fast path (and of PointToPointNetDevice's path).
      * \param em the model; a corrupt frame is dropped and counted (trace "FastRxDrop")
      */
@@ -107,6 +142,17 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     /** \return frames waiting to be sent (the frame on the wire not) */
     uint32_t GetQueuedPackets();
 
+    /**
+     * GetQueuedBytes without reading the clock: valid at the instant of the last Send (which
+     * brought the count up to date), as right after it.
+     * \return bytes waiting to be sent as of the last Send
+     */
+    uint32_t GetQueuedBytesAtSend() const
+    {
+        return m_fast ? static_cast<uint32_t>(m_fifo.GetBytes())
+                      : (m_queue ? m_queue->GetNBytes() : 0);
+    }
+
     uint64_t GetTxPackets() const; //!< \return frames sent on the fast path
     uint64_t GetRxPackets() const; //!< \return frames received on the fast path
     uint64_t GetTxDrops() const;   //!< \return frames refused by Send (queue full, link down)
@@ -123,8 +169,22 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      */
     void FastReceive(Ptr<Packet> packet, uint16_t protocol);
 
-    /** \return the transmission time of a frame of this many bytes, in time steps */
-    int64_t TxSteps(uint32_t bytes);
+    /**
+     * \param bytes a frame's size
+     * \return its transmission time, in time steps
+     */
+    int64_t TxSteps(uint32_t bytes)
+    {
+        const int64_t steps = bytes < m_txSteps.size() ? m_txSteps[bytes] : 0;
+        return steps > 0 ? steps : TxStepsSlow(bytes);
+    }
+
+    /**
+     * TxSteps for a size not computed yet (or a zero-time frame): compute and remember it.
+     * \param bytes a frame's size
+     * \return its transmission time, in time steps
+     */
+    int64_t TxStepsSlow(uint32_t bytes);
 
     /** Stop the transmit queue if another MTU-sized frame would not fit. */
     void MaybeStop();
@@ -143,6 +203,8 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     Address m_peerAddress;                         //!< the far end's address (receive "from")
     int64_t m_delaySteps{0};                       //!< propagation delay, time steps
     int64_t m_gapSteps{0};                         //!< interframe gap, time steps
+    uint64_t m_maxBytes{0};                        //!< queue limit in bytes (0: in packets)
+    uint64_t m_maxPackets{0};                      //!< queue limit in packets (0: in bytes)
     DataRate m_rate;                               //!< the rate used for m_txSteps
     std::vector<int64_t> m_txSteps;                //!< transmission time by frame size (0: not yet)
     FabricLinkQueue m_fifo;                        //!< the waiting frames
@@ -151,6 +213,8 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     EventId m_wake;                                //!< pending wake of m_txQueue
     Ptr<ErrorModel> m_errorModel;                  //!< receive error model, or null
     NetDevice::ReceiveCallback m_rxCb;             //!< captured receive callback
+    FabricLinkSink* m_sink{nullptr};               //!< direct receiver, or null
+    uint32_t m_sinkPort{0};                        //!< m_sink's number for this device
     NetDevice::PromiscReceiveCallback m_promiscCb; //!< captured promiscuous callback
 
     uint64_t m_txPackets{0}; //!< counter
@@ -186,6 +250,12 @@ class FabricPortQueue
     uint32_t GetPackets() const
     {
         return m_link ? m_link->GetQueuedPackets() : m_queue->GetNPackets();
+    }
+
+    /** \return bytes waiting, right after a Send on the port at the current time */
+    uint32_t GetBytesAfterSend() const
+    {
+        return m_link ? m_link->GetQueuedBytesAtSend() : m_queue->GetNBytes();
     }
 
   private:

@@ -4,6 +4,7 @@
 #ifndef PRESTO_FABRIC_LINK_QUEUE_H
 #define PRESTO_FABRIC_LINK_QUEUE_H
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 
@@ -93,6 +94,41 @@ class FabricLinkQueue
     uint64_t m_bytes{0};           //!< sum of m_waiting's bytes
     int64_t m_busyUntil{0};        //!< end of the last enqueued frame's transmission
 };
+
+// Inline: these run once or twice per packet-hop.
+
+inline void
+FabricLinkQueue::Expire(int64_t now)
+{
+    while (!m_waiting.empty() && m_waiting.front().start <= now)
+    {
+        m_bytes -= m_waiting.front().bytes;
+        m_waiting.pop_front();
+    }
+}
+
+inline bool
+FabricLinkQueue::Admits(uint32_t bytes, uint64_t maxBytes, uint64_t maxPackets) const
+{
+    if (maxBytes > 0 && m_bytes + bytes > maxBytes)
+    {
+        return false;
+    }
+    return maxPackets == 0 || m_waiting.size() + 1 <= maxPackets;
+}
+
+inline int64_t
+FabricLinkQueue::Enqueue(int64_t now, uint32_t bytes, int64_t txTime)
+{
+    const int64_t start = std::max(now, m_busyUntil);
+    m_busyUntil = start + txTime;
+    if (start > now)
+    {
+        m_waiting.push_back({start, bytes});
+        m_bytes += bytes;
+    }
+    return start;
+}
 
 } // namespace ns3
 

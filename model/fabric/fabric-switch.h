@@ -31,7 +31,7 @@ namespace ns3
  * one header copy of 40 bytes, a table lookup and a device Send. TTL is not decremented
  * (forwarding tables come from the topology graph, loops cannot form).
  */
-class FabricSwitch : public Object
+class FabricSwitch : public Object, public FabricLinkSink
 {
   public:
     /** Load-balancing policy among equal-cost ports. */
@@ -113,7 +113,22 @@ class FabricSwitch : public Object
   protected:
     void DoDispose() override;
 
+    /**
+     * A frame from a fast link port (FabricLinkSink): forwarded as from Receive.
+     * \param port the port it arrived on
+     * \param packet the packet
+     * \param protocol its protocol number
+     */
+    void ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol) override;
+
   private:
+    /**
+     * Forward a received packet (the hot path of Receive and ReceiveFromLink).
+     * \param packet the packet, which this switch may forward as is
+     * \param protocol its protocol number
+     */
+    void Forward(Ptr<const Packet> packet, uint16_t protocol);
+
     /** Device receive callback: forward one packet. */
     bool Receive(Ptr<NetDevice> device,
                  Ptr<const Packet> packet,

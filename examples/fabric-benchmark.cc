@@ -138,6 +138,7 @@ struct Result
 
 Result
 RunVariant(bool ns3Routers,
+           bool fastLinks,
            const FabricTopology& topology,
            const std::string& lb,
            double simTime,
@@ -147,6 +148,7 @@ RunVariant(bool ns3Routers,
     FabricHelper fabric;
     fabric.SetSwitchAttribute("LoadBalancing", StringValue(lb));
     fabric.SetUseNs3Routers(ns3Routers);
+    fabric.SetFastLinks(fastLinks);
     fabric.Install(topology);
     fabric.AssignStreams(1);
 
@@ -182,7 +184,8 @@ RunVariant(bool ns3Routers,
     {
         sent += s->GetSent();
     }
-    std::cout << "fabric=" << (ns3Routers ? "ns3" : "presto") << " hops=" << r.hops
+    std::cout << "fabric=" << (ns3Routers ? "ns3" : "presto")
+              << " links=" << (fastLinks ? "fast" : "p2p") << " hops=" << r.hops
               << " wall_s=" << std::fixed << std::setprecision(3) << r.wallS
               << " hops_per_s=" << std::setprecision(0) << r.hops / r.wallS << " sent=" << sent
               << " delivered=" << counter.delivered << " sim_s=" << std::setprecision(4) << simTime
@@ -205,6 +208,7 @@ Main(int argc, char* argv[])
     uint32_t hostsPerLeaf = 8;
     uint32_t payload = 1472;
     uint32_t seed = 1;
+    std::string links = "p2p";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("simTime", "simulated time, s", simTime);
@@ -215,6 +219,10 @@ Main(int argc, char* argv[])
     cmd.AddValue("hostsPerLeaf", "hosts under each leaf", hostsPerLeaf);
     cmd.AddValue("payload", "UDP payload bytes per packet (frame = payload + 30 B)", payload);
     cmd.AddValue("seed", "ns-3 run number: partner permutation, spraying", seed);
+    cmd.AddValue("links",
+                 "link model of the presto variant: p2p (PointToPointNetDevice) or fast "
+                 "(FabricLinkNetDevice); the ns3 variant always uses p2p",
+                 links);
     ParseCommandLine(cmd, argc, argv);
 
     try
@@ -226,6 +234,10 @@ Main(int argc, char* argv[])
         if (variant != "presto" && variant != "ns3" && variant != "both")
         {
             throw PrestoInputError("--variant must be presto, ns3 or both (got '" + variant + "')");
+        }
+        if (links != "p2p" && links != "fast")
+        {
+            throw PrestoInputError("--links must be p2p or fast (got '" + links + "')");
         }
         if (payload < 8 || payload > 1472)
         {
@@ -265,11 +277,11 @@ Main(int argc, char* argv[])
         Result ns3;
         if (variant != "ns3")
         {
-            presto = RunVariant(false, topology, lb, simTime, payload, partner);
+            presto = RunVariant(false, links == "fast", topology, lb, simTime, payload, partner);
         }
         if (variant != "presto")
         {
-            ns3 = RunVariant(true, topology, lb, simTime, payload, partner);
+            ns3 = RunVariant(true, false, topology, lb, simTime, payload, partner);
         }
         if (variant == "both")
         {

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
+#include "ns3/fabric-link-net-device.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
@@ -94,6 +95,22 @@ FabricHelper::GetUseNs3Routers() const
 }
 
 void
+FabricHelper::SetFastLinks(bool fast)
+{
+    if (m_installed)
+    {
+        throw PrestoInputError("FabricHelper::SetFastLinks: call before Install");
+    }
+    m_fastLinks = fast;
+}
+
+bool
+FabricHelper::GetFastLinks() const
+{
+    return m_fastLinks;
+}
+
+void
 FabricHelper::CheckInstalled(const char* what) const
 {
     if (!m_installed)
@@ -121,6 +138,11 @@ FabricHelper::Install(const FabricTopology& topology)
     if (m_installed)
     {
         throw PrestoInputError("FabricHelper::Install: already installed (one fabric per helper)");
+    }
+    if (m_fastLinks && m_useNs3Routers)
+    {
+        throw PrestoInputError(
+            "FabricHelper::Install: fast links need FabricSwitches, not the ns-3 router mode");
     }
     for (uint32_t h = 0; h < topology.GetNHosts(); ++h)
     {
@@ -189,10 +211,19 @@ FabricHelper::LinkDeviceFactory(uint32_t node) const
 {
     if (!m_topology.IsHost(node))
     {
-        return ObjectFactory("ns3::PointToPointNetDevice");
+        return ObjectFactory(m_fastLinks ? "ns3::FabricLinkNetDevice"
+                                         : "ns3::PointToPointNetDevice");
     }
     auto it = m_hostDeviceByHost.find(m_topology.HostIndex(node));
-    return it != m_hostDeviceByHost.end() ? it->second : m_hostDeviceFactory;
+    ObjectFactory factory = it != m_hostDeviceByHost.end() ? it->second : m_hostDeviceFactory;
+    if (m_fastLinks && factory.GetTypeId() == PointToPointNetDevice::GetTypeId())
+    {
+        // a host with ns-3's stack: the same device model on the fast path (its attributes
+        // are PointToPointNetDevice's); offload NICs keep their type, and their switch port
+        // then works as a PointToPointNetDevice
+        factory.SetTypeId(FabricLinkNetDevice::GetTypeId());
+    }
+    return factory;
 }
 
 void
@@ -207,7 +238,9 @@ FabricHelper::InstallLinks()
     for (uint32_t l = 0; l < links.size(); ++l)
     {
         const auto& link = links[l];
-        Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
+        Ptr<PointToPointChannel> channel =
+            m_fastLinks ? Ptr<PointToPointChannel>(CreateObject<FabricLinkChannel>())
+                        : CreateObject<PointToPointChannel>();
         channel->SetAttribute("Delay", TimeValue(NanoSeconds(link.delayNs)));
         NetDeviceContainer d;
         for (uint32_t end : {link.a, link.b})
@@ -414,10 +447,20 @@ FabricHelper::ApplyLinkDown(uint32_t link)
         Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
         em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
         em->SetRate(1.0);
-        auto p2p = DynamicCast<PointToPointNetDevice>(dev);
-        p2p->SetReceiveErrorModel(em);
-        // frames waiting for a dead link are lost with it
-        p2p->GetQueue()->Flush();
+        if (auto link = DynamicCast<FabricLinkNetDevice>(dev))
+        {
+            // the fast path's own hook (PointToPointNetDevice's is not virtual); frames
+            // already on their way are dropped by it at the far end
+            link->SetLinkReceiveErrorModel(em);
+            link->FlushQueue();
+        }
+        else
+        {
+            auto p2p = DynamicCast<PointToPointNetDevice>(dev);
+            p2p->SetReceiveErrorModel(em);
+            // frames waiting for a dead link are lost with it
+            p2p->GetQueue()->Flush();
+        }
         if (m_useNs3Routers)
         {
             // global routing skips interfaces that are down
@@ -462,8 +505,17 @@ FabricHelper::DoSetLinkRate(uint32_t link, double rateBps)
 {
     NS_LOG_FUNCTION(this << link << rateBps);
     DataRateValue rate{DataRate(uint64_t(rateBps))};
-    m_linkDevices[link].first->SetAttribute("DataRate", rate);
-    m_linkDevices[link].second->SetAttribute("DataRate", rate);
+    for (const auto& dev : {m_linkDevices[link].first, m_linkDevices[link].second})
+    {
+        if (auto fast = DynamicCast<FabricLinkNetDevice>(dev))
+        {
+            fast->SetLinkRate(rate.Get()); // also its cached transmission times
+        }
+        else
+        {
+            dev->SetAttribute("DataRate", rate);
+        }
+    }
     m_topology.SetLinkRate(link, rateBps);
 }
 
@@ -471,6 +523,11 @@ void
 FabricHelper::EnablePcapHosts(const std::string& prefix)
 {
     CheckInstalled("EnablePcapHosts");
+    if (m_fastLinks)
+    {
+        throw PrestoInputError("pcap needs point-to-point links (--links=p2p): the fast links "
+                               "carry no PPP frames to capture");
+    }
     PointToPointHelper p2p;
     NetDeviceContainer devices = GetHostDevices();
     for (uint32_t i = 0; i < devices.GetN(); ++i)
@@ -592,7 +649,18 @@ FabricHelper::GetNode(uint32_t node) const
 uint64_t
 FabricHelper::GetPacketHops() const
 {
-    return m_packetHops;
+    uint64_t hops = m_packetHops; // PhyTxBegin of the point-to-point paths
+    for (const auto& [a, b] : m_linkDevices)
+    {
+        for (const auto& dev : {a, b})
+        {
+            if (auto fast = DynamicCast<FabricLinkNetDevice>(dev))
+            {
+                hops += fast->GetTxPackets(); // the fast path fires no PhyTxBegin
+            }
+        }
+    }
+    return hops;
 }
 
 std::pair<Ptr<NetDevice>, Ptr<NetDevice>>

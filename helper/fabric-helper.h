@@ -67,6 +67,17 @@ class FabricHelper
     bool GetUseNs3Routers() const;
 
     /**
+     * \brief Fast links: FabricLinkChannel and FabricLinkNetDevice (one event per frame, no
+     * packet copy) on every link whose ends are switch ports or hosts with a plain
+     * PointToPointNetDevice (ns-3's TCP); an offload NIC's link stays point-to-point. Not with
+     * SetUseNs3Routers(true), nor with EnablePcapHosts. Call before Install.
+     * \param fast true for fast links, false (default) for point-to-point links
+     */
+    void SetFastLinks(bool fast);
+    /** \return true with fast links */
+    bool GetFastLinks() const;
+
+    /**
      * \brief Device type of every host's NIC (default ns3::PointToPointNetDevice). It must be
      * a PointToPointNetDevice subclass, e.g. an offload NIC such as ns3::PrestoNetDevice.
      * Links are made as OffloadNicHelper makes them (OffloadNicHelper::InstallLinkEnd).
@@ -174,6 +185,7 @@ class FabricHelper
     std::vector<uint32_t> m_hostAddresses;                                //!< host order
     uint64_t m_packetHops;                                                //!< counter
     bool m_useNs3Routers{false};                                          //!< reference mode
+    bool m_fastLinks{false};                                              //!< FabricLink links
     bool m_seedSet{false};     //!< HashSeed set by the user
     bool m_installed{false};   //!< Install has run
     uint32_t m_bufferBytes{0}; //!< switch port buffer, bytes

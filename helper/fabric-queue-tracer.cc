@@ -46,7 +46,7 @@ FabricQueueTracer::Install(const FabricHelper& fabric, Time interval)
             const auto& link = t.GetLinks()[t.GetPorts(n)[p]];
             const uint32_t other = link.a == n ? link.b : link.a;
             m_ports.push_back(TracedPort{t.GetNodeName(n), p, t.GetNodeName(other)});
-            m_queues.push_back(sw->GetPortDevice(p)->GetQueue());
+            m_queues.emplace_back(sw->GetPortDevice(p));
         }
         sw->TraceConnectWithoutContext(
             "Drop",
@@ -65,10 +65,10 @@ FabricQueueTracer::Sample()
     const int64_t now = Simulator::Now().GetNanoSeconds();
     for (uint32_t i = 0; i < m_queues.size(); ++i)
     {
-        const uint32_t bytes = m_queues[i]->GetNBytes();
+        const uint32_t bytes = m_queues[i].GetBytes();
         if (bytes > 0 || m_wasBusy[i])
         {
-            m_samples.push_back(QueueSample{now, i, bytes, m_queues[i]->GetNPackets()});
+            m_samples.push_back(QueueSample{now, i, bytes, m_queues[i].GetPackets()});
         }
         m_wasBusy[i] = bytes > 0;
     }

@@ -70,12 +70,12 @@ class FabricQueueTracer
                         Ptr<const Packet> packet,
                         uint32_t port);
 
-    Time m_interval;                          //!< sampling interval
-    std::vector<TracedPort> m_ports;          //!< every switch port
-    std::vector<Ptr<Queue<Packet>>> m_queues; //!< each port's device queue
-    std::vector<bool> m_wasBusy;              //!< queue not empty at the last sample
-    std::vector<QueueSample> m_samples;       //!< kept samples
-    std::vector<SwitchEvent> m_events;        //!< drops and marks
+    Time m_interval;                       //!< sampling interval
+    std::vector<TracedPort> m_ports;       //!< every switch port
+    std::vector<FabricPortQueue> m_queues; //!< each port's queue occupancy
+    std::vector<bool> m_wasBusy;           //!< queue not empty at the last sample
+    std::vector<QueueSample> m_samples;    //!< kept samples
+    std::vector<SwitchEvent> m_events;     //!< drops and marks
 };
 
 } // namespace ns3

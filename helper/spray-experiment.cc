@@ -9,6 +9,7 @@
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/experiment-random.h"
+#include "ns3/fabric-link-net-device.h"
 #include "ns3/fct-plot.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
@@ -390,6 +391,10 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "Switch model: presto (module switch) | ns3-routers (ns-3 IP routers, "
                  "per-packet random ECMP; reference for speed comparisons)",
                  fabric);
+    cmd.AddValue("links",
+                 "Link model: p2p (ns-3 point-to-point) | fast (FabricLinkNetDevice: one event "
+                 "per packet-hop, no copy; offload NICs' links stay p2p)",
+                 links);
     cmd.AddValue("lossRate",
                  "Random loss probability of every packet on every switch-to-switch link",
                  lossRate);
@@ -452,6 +457,7 @@ SprayExperimentConfig::ToJson() const
             {"fail_links", failLinks},
             {"degrade_links", degradeLinks},
             {"fabric", fabric},
+            {"links", links},
             {"loss_rate", lossRate},
             {"sim_time_s", simTime},
             {"drain_time_s", drainTime},
@@ -823,6 +829,17 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
+    RequireOneOf("links", c.links, {"p2p", "fast"});
+    if (c.links == "fast" && c.fabric == "ns3-routers")
+    {
+        throw PrestoInputError("--links=fast needs the module's switches: use --links=p2p with "
+                               "--fabric=ns3-routers");
+    }
+    if (c.links == "fast" && c.pcap)
+    {
+        throw PrestoInputError("--pcap needs --links=p2p: the fast links carry no PPP frames "
+                               "to capture");
+    }
     CheckSeconds("queueTrace", c.queueTrace, false);
     if (c.queueTrace > 0 && c.fabric == "ns3-routers")
     {
@@ -1315,6 +1332,7 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
         {"flowlet", FabricSwitch::FLOWLET}};
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
+    fabric.SetFastLinks(c.links == "fast");
     if (!m_mix.empty())
     {
         for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
@@ -1351,7 +1369,14 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
             em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
             em->SetRate(rate);
             em->AssignStreams(stream++);
-            d->SetAttribute("ReceiveErrorModel", PointerValue(em));
+            if (auto fast = DynamicCast<FabricLinkNetDevice>(d))
+            {
+                fast->SetLinkReceiveErrorModel(em); // both of its paths
+            }
+            else
+            {
+                d->SetAttribute("ReceiveErrorModel", PointerValue(em));
+            }
         }
     }
     for (const auto& change : m_linkChanges)

@@ -76,6 +76,7 @@ struct SprayExperimentConfig
     std::string failLinks;              //!< "a-b[@t],...", nodes named leaf0, spine1, host3, ...
     std::string degradeLinks;           //!< "a-b:rate[@t],..."
     std::string fabric{"presto"};       //!< presto (module switch) | ns3-routers (reference)
+    std::string links{"p2p"};           //!< p2p (PointToPointNetDevice) | fast (FabricLink)
     double lossRate{0.0};               //!< random loss per packet on switch-switch links, [0,1)
     double simTime{0.02};               //!< flow arrivals in [0, simTime), s
     double drainTime{1.0};              //!< after simTime, wait at most this for flows to end, s

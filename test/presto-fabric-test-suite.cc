@@ -6,6 +6,7 @@
 // or by UDP sockets through the hosts' Internet stacks (end-to-end delivery).
 
 #include "ns3/fabric-helper.h"
+#include "ns3/fabric-link-net-device.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/inet-socket-address.h"
@@ -24,6 +25,7 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 
 using namespace ns3;
@@ -513,17 +515,21 @@ class FlowletTest : public TestCase
 class CongestionTest : public TestCase
 {
   public:
-    CongestionTest(bool drops)
-        : TestCase(drops ? "a full port buffer drops, counted as buffer drops"
-                         : "ECN marks exactly the ECT packets that find the queue >= threshold"),
-          m_drops(drops)
+    CongestionTest(bool drops, bool fast = false)
+        : TestCase(std::string(drops ? "a full port buffer drops, counted as buffer drops"
+                                     : "ECN marks exactly the ECT packets that find the queue "
+                                       ">= threshold") +
+                   (fast ? " (fast links)" : "")),
+          m_drops(drops),
+          m_fast(fast)
     {
     }
 
   private:
     bool m_drops;
-    Ptr<Queue<Packet>> m_queue; //!< the congested port's device queue
-    uint32_t m_port{0};         //!< the congested port
+    bool m_fast;                              //!< FabricHelper::SetFastLinks
+    std::unique_ptr<FabricPortQueue> m_queue; //!< the congested port's queue occupancy
+    uint32_t m_port{0};                       //!< the congested port
     uint32_t m_threshold{0};
     uint32_t m_buffer{0};
     uint16_t m_ectPort{100};
@@ -557,7 +563,7 @@ class CongestionTest : public TestCase
             return;
         }
         // fired before the device queues it: the queue as the packet found it
-        const uint32_t before = m_queue->GetNBytes();
+        const uint32_t before = m_queue->GetBytes();
         const Parsed h = Parse(p, 0);
         const bool ect = h.sport == m_ectPort;
         const bool shouldMark = m_threshold > 0 && ect && before >= m_threshold;
@@ -584,7 +590,7 @@ class CongestionTest : public TestCase
     void Drop(Ptr<const Packet> p, uint32_t port)
     {
         // a buffer drop happens only when the frame does not fit
-        if (port != m_port || m_queue->GetNBytes() + p->GetSize() + 2 <= m_buffer)
+        if (port != m_port || m_queue->GetBytes() + p->GetSize() + 2 <= m_buffer)
         {
             ++m_dropViolations;
         }
@@ -600,13 +606,15 @@ class CongestionTest : public TestCase
         f.SetSwitchAttribute("EcnThreshold", UintegerValue(m_threshold));
         f.SetSwitchAttribute("BufferBytes", UintegerValue(m_buffer));
         f.SetHostDeviceQueuePackets(100000);
+        f.SetFastLinks(m_fast);
         f.Install(topo);
         const uint32_t leaf1 = EdgeOf(topo, 2);
         Ptr<FabricSwitch> sw = SwitchAt(f, leaf1);
         const uint32_t hostLink = topo.GetPorts(topo.HostNode(2))[0];
         auto dev = DynamicCast<PointToPointNetDevice>(DeviceAt(f, hostLink, leaf1));
         m_port = dev->GetIfIndex();
-        m_queue = dev->GetQueue();
+        m_queue = std::make_unique<FabricPortQueue>(dev);
+        NS_TEST_ASSERT_MSG_EQ(bool(DynamicCast<FabricLinkNetDevice>(dev)), m_fast, "link type");
         sw->TraceConnectWithoutContext("Mark", MakeCallback(&CongestionTest::Mark, this));
         sw->TraceConnectWithoutContext("Enqueue", MakeCallback(&CongestionTest::Enqueue, this));
         sw->TraceConnectWithoutContext("QueueLength",
@@ -681,15 +689,32 @@ class CongestionTest : public TestCase
 class FailLinkTest : public TestCase
 {
   public:
-    FailLinkTest(bool ns3Routers)
+    FailLinkTest(bool ns3Routers, bool fast = false)
         : TestCase(ns3Routers ? "FailLink reroutes ns-3 routers (reference mode)"
-                              : "after FailLink no packet uses the failed link, traffic arrives"),
-          m_ns3(ns3Routers)
+                   : fast ? "after FailLink no packet uses the failed fast link, traffic arrives"
+                          : "after FailLink no packet uses the failed link, traffic arrives"),
+          m_ns3(ns3Routers),
+          m_fast(fast)
     {
     }
 
   private:
     bool m_ns3;
+    bool m_fast; //!< FabricHelper::SetFastLinks (transmissions counted, not traced)
+
+    /** \return frames the fast link's two devices accepted so far */
+    static uint64_t FastTx(FabricHelper* f, uint32_t link)
+    {
+        auto d = f->GetLinkDevices(link);
+        return DynamicCast<FabricLinkNetDevice>(d.first)->GetTxPackets() +
+               DynamicCast<FabricLinkNetDevice>(d.second)->GetTxPackets();
+    }
+
+    /** Record FastTx at the failure. */
+    static void SampleFastTx(FabricHelper* f, uint32_t link, uint64_t* out)
+    {
+        *out = FastTx(f, link);
+    }
 
     void DoRun() override
     {
@@ -698,6 +723,7 @@ class FailLinkTest : public TestCase
         f.SetSwitchAttribute("LoadBalancing", StringValue("Spray"));
         f.SetHostDeviceQueuePackets(100000);
         f.SetUseNs3Routers(m_ns3);
+        f.SetFastLinks(m_fast);
         f.Install(topo);
         const uint32_t leaf0 = EdgeOf(topo, 0);
         const uint32_t failed = LinksUp(topo, leaf0, 1)[1];
@@ -710,6 +736,13 @@ class FailLinkTest : public TestCase
         sink2.Attach(f, 2);
         sink1.Attach(f, 1);
         const Time failAt = MilliSeconds(1);
+        uint64_t fastAtFailure = 0;
+        if (m_fast)
+        {
+            // scheduled before FailLink's event at the same time, so it runs just before it;
+            // the switches' events at that time are scheduled later, so they run after it
+            Simulator::Schedule(failAt, &FailLinkTest::SampleFastTx, &f, failed, &fastAtFailure);
+        }
         f.FailLink(failed, failAt);
         const uint32_t n = 2000;
         ScheduleFlow(f, 0, 2, 1234, n, Seconds(0), MicroSeconds(2));
@@ -723,6 +756,11 @@ class FailLinkTest : public TestCase
             {
                 (t < failAt ? before : after) += 1;
             }
+        }
+        if (m_fast)
+        {
+            before = static_cast<uint32_t>(fastAtFailure);
+            after = static_cast<uint32_t>(FastTx(&f, failed) - fastAtFailure);
         }
         NS_TEST_ASSERT_MSG_GT(before, 100, "the link carried traffic before failing");
         NS_TEST_ASSERT_MSG_EQ(after, 0, "nothing is sent on the failed link afterwards");
@@ -756,15 +794,18 @@ class FailLinkTest : public TestCase
 class DeliveryTest : public TestCase
 {
   public:
-    DeliveryTest(bool ns3Routers)
+    DeliveryTest(bool ns3Routers, bool fast = false)
         : TestCase(ns3Routers ? "ns-3 router mode delivers UDP end to end on a leaf-spine"
+                   : fast     ? "fat-tree k=4 on fast links delivers UDP end to end, counters match"
                               : "fat-tree k=4 delivers UDP end to end, counters match the paths"),
-          m_ns3(ns3Routers)
+          m_ns3(ns3Routers),
+          m_fast(fast)
     {
     }
 
   private:
     bool m_ns3;
+    bool m_fast;                                                 //!< FabricHelper::SetFastLinks
     std::map<uint32_t, std::map<uint32_t, uint32_t>> m_received; //!< dst host -> src addr -> n
 
     void Receive(uint32_t host, Ptr<Socket> socket)
@@ -791,6 +832,7 @@ class DeliveryTest : public TestCase
                           : FabricTopology::FatTree(4, 10e9, 10e9, 500);
         FabricHelper f;
         f.SetUseNs3Routers(m_ns3);
+        f.SetFastLinks(m_fast);
         f.Install(topo);
         const uint32_t n = topo.GetNHosts();
         std::set<uint32_t> addrs;
@@ -977,10 +1019,14 @@ class PrestoFabricTestSuite : public TestSuite
         AddTestCase(new FlowletTest, compat::TestDuration::QUICK);
         AddTestCase(new CongestionTest(false), compat::TestDuration::QUICK);
         AddTestCase(new CongestionTest(true), compat::TestDuration::QUICK);
+        AddTestCase(new CongestionTest(false, true), compat::TestDuration::QUICK);
+        AddTestCase(new CongestionTest(true, true), compat::TestDuration::QUICK);
         AddTestCase(new FailLinkTest(false), compat::TestDuration::QUICK);
         AddTestCase(new FailLinkTest(true), compat::TestDuration::QUICK);
+        AddTestCase(new FailLinkTest(false, true), compat::TestDuration::QUICK);
         AddTestCase(new DeliveryTest(false), compat::TestDuration::QUICK);
         AddTestCase(new DeliveryTest(true), compat::TestDuration::QUICK);
+        AddTestCase(new DeliveryTest(false, true), compat::TestDuration::QUICK);
         AddTestCase(new BadInputTest, compat::TestDuration::QUICK);
         AddTestCase(new NoRouteTest, compat::TestDuration::QUICK);
     }

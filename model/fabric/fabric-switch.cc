@@ -140,6 +140,10 @@ FabricSwitch::DoDispose()
         // the device may outlive us during teardown: do not leave it calling into freed memory
         dev->SetReceiveCallback(
             MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>());
+        if (auto link = DynamicCast<FabricLinkNetDevice>(dev))
+        {
+            link->SetLinkSink(nullptr, 0);
+        }
     }
     m_ports.clear();
     m_queues.clear();
@@ -164,9 +168,14 @@ FabricSwitch::SetBufferBytes(uint32_t bytes)
         }
     }
     m_bufferBytes = bytes;
-    for (auto& q : m_queues)
+    for (auto& dev : m_ports)
     {
-        q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, bytes));
+        // a FabricLinkNetDevice takes its limit from its queue's MaxSize too
+        dev->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, bytes));
+        if (auto link = DynamicCast<FabricLinkNetDevice>(dev))
+        {
+            link->RefreshQueueLimit();
+        }
     }
 }
 
@@ -196,9 +205,13 @@ FabricSwitch::AddPort(Ptr<PointToPointNetDevice> device)
             " bytes cannot hold one MTU-sized frame");
     }
     m_ports.push_back(device);
-    m_queues.push_back(device->GetQueue());
-    m_queues.back()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, m_bufferBytes));
+    m_queues.emplace_back(device);
+    device->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, m_bufferBytes));
     device->SetReceiveCallback(MakeCallback(&FabricSwitch::Receive, this));
+    if (auto link = DynamicCast<FabricLinkNetDevice>(device))
+    {
+        link->SetLinkSink(this, port); // the fast path skips the callback's dispatch
+    }
     return port;
 }
 
@@ -403,6 +416,19 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
                       uint16_t protocol,
                       const Address& from)
 {
+    Forward(packet, protocol);
+    return true;
+}
+
+void
+FabricSwitch::ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol)
+{
+    Forward(packet, protocol);
+}
+
+void
+FabricSwitch::Forward(Ptr<const Packet> packet, uint16_t protocol)
+{
     // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
     uint8_t hdr[PARSE_BYTES];
     const uint32_t len = packet->CopyData(hdr, PARSE_BYTES);
@@ -413,24 +439,24 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
         packet->GetSize() < ihl)
     {
         Drop(packet, NO_PORT, false);
-        return true;
+        return;
     }
     const uint32_t host = LookupHost(Read32(hdr + 16));
     if (host == NO_HOST || m_routes[host].empty())
     {
         Drop(packet, NO_PORT, false);
-        return true;
+        return;
     }
     const std::vector<uint32_t>& ports = m_routes[host];
     const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(host, ports, hdr, len);
-    Queue<Packet>* queue = PeekPointer(m_queues[port]);
-    const uint32_t queued = queue->GetNBytes();
+    const FabricPortQueue& queue = m_queues[port];
+    const uint32_t queued = queue.GetBytes();
     // the device queue applies the same test after adding the PPP header; doing it here keeps
     // the drop counted with its reason and traced without that header
     if (queued + packet->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
     {
         Drop(packet, port, true);
-        return true;
+        return;
     }
     // The device is done with the packet (it only traced it before this callback), so it is
     // forwarded as is instead of being copied.
@@ -456,11 +482,10 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
     if (!m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE))
     {
         Drop(p, port, true);
-        return true;
+        return;
     }
     ++m_forwarded;
-    m_queueLengthTrace(port, queue->GetNBytes());
-    return true;
+    m_queueLengthTrace(port, queue.GetBytesAfterSend()); // no second clock read
 }
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #ifndef PRESTO_FABRIC_SWITCH_H
 #define PRESTO_FABRIC_SWITCH_H
 
+#include "ns3/fabric-link-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -30,7 +31,7 @@ namespace ns3
  * one header copy of 40 bytes, a table lookup and a device Send. TTL is not decremented
  * (forwarding tables come from the topology graph, loops cannot form).
  */
-class FabricSwitch : public Object
+class FabricSwitch : public Object, public FabricLinkSink
 {
   public:
     /** Load-balancing policy among equal-cost ports. */
@@ -112,7 +113,22 @@ class FabricSwitch : public Object
   protected:
     void DoDispose() override;
 
+    /**
+     * A frame from a fast link port (FabricLinkSink): forwarded as from Receive.
+     * \param port the port it arrived on
+     * \param packet the packet
+     * \param protocol its protocol number
+     */
+    void ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol) override;
+
   private:
+    /**
+     * Forward a received packet (the hot path of Receive and ReceiveFromLink).
+     * \param packet the packet, which this switch may forward as is
+     * \param protocol its protocol number
+     */
+    void Forward(Ptr<const Packet> packet, uint16_t protocol);
+
     /** Device receive callback: forward one packet. */
     bool Receive(Ptr<NetDevice> device,
                  Ptr<const Packet> packet,
@@ -146,7 +162,7 @@ class FabricSwitch : public Object
     uint32_t m_bufferBytes;  //!< per-port buffer, bytes
 
     std::vector<Ptr<PointToPointNetDevice>> m_ports;     //!< by port number
-    std::vector<Ptr<Queue<Packet>>> m_queues;            //!< each port's device queue
+    std::vector<FabricPortQueue> m_queues;               //!< each port's queue occupancy
     Address m_dest;                                      //!< Send destination (ignored by p2p)
     std::unordered_map<uint32_t, uint32_t> m_hostByAddr; //!< IPv4 address -> host index
     uint32_t m_addrBase{0};                              //!< lowest host address

@@ -1,0 +1,370 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-link-net-device.h"
+
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/queue-size.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricLinkNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(FabricLinkChannel);
+NS_OBJECT_ENSURE_REGISTERED(FabricLinkNetDevice);
+
+TypeId
+FabricLinkChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricLinkChannel")
+                            .SetParent<PointToPointChannel>()
+                            .SetGroupName("Presto")
+                            .AddConstructor<FabricLinkChannel>();
+    return tid;
+}
+
+Time
+FabricLinkChannel::GetLinkDelay() const
+{
+    return GetDelay();
+}
+
+TypeId
+FabricLinkNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricLinkNetDevice")
+            .SetParent<PointToPointNetDevice>()
+            .SetGroupName("Presto")
+            .AddConstructor<FabricLinkNetDevice>()
+            .AddAttribute("FramingBytes",
+                          "Link-layer bytes counted per frame on the fast path (bytes), in the "
+                          "transmission time and the queue occupancy; 2 = the PPP header that "
+                          "PointToPointNetDevice adds.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&FabricLinkNetDevice::m_framing),
+                          MakeUintegerChecker<uint32_t>(0, 64))
+            .AddTraceSource("FastTxDrop",
+                            "A packet refused by Send on the fast path (queue full).",
+                            MakeTraceSourceAccessor(&FabricLinkNetDevice::m_txDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("FastRxDrop",
+                            "A frame dropped by the receive error model on the fast path.",
+                            MakeTraceSourceAccessor(&FabricLinkNetDevice::m_rxDropTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+FabricLinkNetDevice::FabricLinkNetDevice()
+    : m_framing(2)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FabricLinkNetDevice::~FabricLinkNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FabricLinkNetDevice::Resolve()
+{
+    if (m_resolved)
+    {
+        return;
+    }
+    Ptr<FabricLinkChannel> channel = DynamicCast<FabricLinkChannel>(GetChannel());
+    if (!channel || channel->GetNDevices() < 2)
+    {
+        // not attached yet, or to a plain channel: decide again later (cheap)
+        m_queue = GetQueue();
+        if (GetChannel() && !channel)
+        {
+            m_resolved = true;
+        }
+        return;
+    }
+    m_resolved = true;
+    m_queue = GetQueue();
+    Ptr<NetDevice> other =
+        channel->GetDevice(0) == this ? channel->GetDevice(1) : channel->GetDevice(0);
+    m_peer = PeekPointer(DynamicCast<FabricLinkNetDevice>(other));
+    m_fast = m_peer && m_queue && m_peer->GetQueue();
+    if (!m_fast)
+    {
+        m_peer = nullptr;
+        return;
+    }
+    RefreshQueueLimit();
+    m_peerContext = m_peer->GetNode()->GetId();
+    m_peerAddress = m_peer->GetAddress();
+    m_delaySteps = channel->GetLinkDelay().GetTimeStep();
+    DataRateValue rate;
+    GetAttribute("DataRate", rate);
+    SetLinkRate(rate.Get());
+    TimeValue gap;
+    GetAttribute("InterframeGap", gap);
+    m_gapSteps = gap.Get().GetTimeStep();
+    if (Ptr<NetDeviceQueueInterface> ndqi = GetObject<NetDeviceQueueInterface>())
+    {
+        m_txQueue = PeekPointer(ndqi->GetTxQueue(0));
+    }
+    NS_LOG_LOGIC(this << " fast path to node " << m_peerContext << " delay " << m_delaySteps);
+    m_peer->Resolve();
+}
+
+bool
+FabricLinkNetDevice::IsFast()
+{
+    Resolve();
+    return m_fast;
+}
+
+void
+FabricLinkNetDevice::RefreshQueueLimit()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_queue)
+    {
+        return;
+    }
+    const QueueSize max = m_queue->GetMaxSize();
+    const bool inBytes = max.GetUnit() == QueueSizeUnit::BYTES;
+    m_maxBytes = inBytes ? max.GetValue() : 0;
+    m_maxPackets = inBytes ? 0 : max.GetValue();
+}
+
+void
+FabricLinkNetDevice::SetLinkRate(DataRate rate)
+{
+    NS_LOG_FUNCTION(this << rate);
+    SetDataRate(rate);
+    m_rate = rate;
+    m_txSteps.assign(m_txSteps.size(), 0);
+}
+
+int64_t
+FabricLinkNetDevice::TxStepsSlow(uint32_t bytes)
+{
+    if (bytes >= m_txSteps.size())
+    {
+        m_txSteps.resize(bytes + 1, 0);
+    }
+    int64_t& steps = m_txSteps[bytes];
+    if (steps == 0)
+    {
+        // the same rounding as PointToPointNetDevice's per-frame division, done once per size
+        steps = m_rate.CalculateBytesTxTime(bytes).GetTimeStep();
+        if (steps == 0)
+        {
+            steps = -1; // a zero-time frame: remembered as -1
+        }
+    }
+    return steps < 0 ? 0 : steps;
+}
+
+bool
+FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    if (!m_fast)
+    {
+        Resolve();
+        if (!m_fast)
+        {
+            return PointToPointNetDevice::Send(packet, dest, protocolNumber);
+        }
+    }
+    // hot path: no NS_LOG (a log-enabled ns-3 build pays a call per macro even when off)
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_fifo.Expire(now);
+    const uint32_t bytes = packet->GetSize() + m_framing;
+    if (!m_fifo.Admits(bytes, m_maxBytes, m_maxPackets))
+    {
+        ++m_txDrops;
+        m_txDropTrace(packet);
+        return false;
+    }
+    const int64_t tx = TxSteps(bytes);
+    const int64_t start = m_fifo.Enqueue(now, bytes, tx + m_gapSteps);
+    ++m_txPackets;
+    Simulator::ScheduleWithContext(m_peerContext,
+                                   TimeStep(start + tx + m_delaySteps - now),
+                                   &FabricLinkNetDevice::FastReceive,
+                                   m_peer,
+                                   packet,
+                                   protocolNumber);
+    if (m_txQueue)
+    {
+        MaybeStop();
+    }
+    return true;
+}
+
+void
+FabricLinkNetDevice::MaybeStop()
+{
+    // as NetDeviceQueue does for a real queue: stop when one more MTU-sized packet would
+    // overflow it
+    if (!m_fifo.Admits(GetMtu(), m_maxBytes, m_maxPackets) && !m_txQueue->IsStopped())
+    {
+        m_txQueue->Stop();
+        if (!m_wake.IsExpired())
+        {
+            return;
+        }
+        const int64_t next = m_fifo.GetNextStart();
+        const int64_t now = Simulator::Now().GetTimeStep();
+        m_wake = Simulator::Schedule(TimeStep(next < now ? 0 : next - now),
+                                     &FabricLinkNetDevice::WakeCheck,
+                                     this);
+    }
+}
+
+void
+FabricLinkNetDevice::WakeCheck()
+{
+    NS_LOG_FUNCTION(this);
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_fifo.Expire(now);
+    const int64_t next = m_fifo.GetNextStart();
+    if (!m_fifo.Admits(GetMtu(), m_maxBytes, m_maxPackets) && next >= 0)
+    {
+        m_wake = Simulator::Schedule(TimeStep(next - now), &FabricLinkNetDevice::WakeCheck, this);
+        return;
+    }
+    if (m_txQueue->IsStopped())
+    {
+        m_txQueue->Wake();
+    }
+}
+
+void
+FabricLinkNetDevice::FastReceive(Ptr<Packet> packet, uint16_t protocol)
+{
+    if (m_errorModel && m_errorModel->IsCorrupt(packet))
+    {
+        ++m_rxDrops;
+        m_rxDropTrace(packet);
+        return;
+    }
+    ++m_rxPackets;
+    if (!m_promiscCb.IsNull())
+    {
+        m_promiscCb(this, packet, protocol, m_peerAddress, GetAddress(), NetDevice::PACKET_HOST);
+    }
+    if (m_sink)
+    {
+        m_sink->ReceiveFromLink(m_sinkPort, packet, protocol);
+    }
+    else if (!m_rxCb.IsNull())
+    {
+        m_rxCb(this, packet, protocol, m_peerAddress);
+    }
+}
+
+void
+FabricLinkNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCb = cb;
+    PointToPointNetDevice::SetReceiveCallback(cb);
+}
+
+void
+FabricLinkNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscCb = cb;
+    PointToPointNetDevice::SetPromiscReceiveCallback(cb);
+}
+
+void
+FabricLinkNetDevice::SetLinkSink(FabricLinkSink* sink, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << sink << port);
+    m_sink = sink;
+    m_sinkPort = port;
+}
+
+void
+FabricLinkNetDevice::SetLinkReceiveErrorModel(Ptr<ErrorModel> em)
+{
+    NS_LOG_FUNCTION(this << em);
+    m_errorModel = em;
+    SetReceiveErrorModel(em);
+}
+
+uint32_t
+FabricLinkNetDevice::FlushQueue()
+{
+    NS_LOG_FUNCTION(this);
+    if (GetQueue())
+    {
+        GetQueue()->Flush();
+    }
+    return m_fifo.Flush(Simulator::Now().GetTimeStep());
+}
+
+uint32_t
+FabricLinkNetDevice::GetQueuedBytes()
+{
+    if (!m_fast)
+    {
+        Resolve();
+        if (!m_fast)
+        {
+            return m_queue ? m_queue->GetNBytes() : 0;
+        }
+    }
+    m_fifo.Expire(Simulator::Now().GetTimeStep());
+    return static_cast<uint32_t>(m_fifo.GetBytes());
+}
+
+uint32_t
+FabricLinkNetDevice::GetQueuedPackets()
+{
+    if (!m_fast)
+    {
+        Resolve();
+        if (!m_fast)
+        {
+            return m_queue ? m_queue->GetNPackets() : 0;
+        }
+    }
+    m_fifo.Expire(Simulator::Now().GetTimeStep());
+    return m_fifo.GetPackets();
+}
+
+uint64_t
+FabricLinkNetDevice::GetTxPackets() const
+{
+    return m_txPackets;
+}
+
+uint64_t
+FabricLinkNetDevice::GetRxPackets() const
+{
+    return m_rxPackets;
+}
+
+uint64_t
+FabricLinkNetDevice::GetTxDrops() const
+{
+    return m_txDrops;
+}
+
+uint64_t
+FabricLinkNetDevice::GetRxDrops() const
+{
+    return m_rxDrops;
+}
+
+FabricPortQueue::FabricPortQueue(Ptr<PointToPointNetDevice> device)
+    : m_link(DynamicCast<FabricLinkNetDevice>(device)),
+      m_queue(device->GetQueue())
+{
+}
+
+} // namespace ns3

@@ -1,0 +1,268 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_FABRIC_LINK_NET_DEVICE_H
+#define PRESTO_FABRIC_LINK_NET_DEVICE_H
+
+#include "fabric-link-queue.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/event-id.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-channel.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief A PointToPointChannel that lets two FabricLinkNetDevices take the fast path.
+ *
+ * It adds nothing to PointToPointChannel but the marker (and a public view of the delay): a
+ * FabricLinkNetDevice at each end of it sends through FabricLinkQueue arithmetic with one
+ * event per frame; any other device on it works as on a PointToPointChannel.
+ */
+class FabricLinkChannel : public PointToPointChannel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    /** \return the propagation delay (attribute "Delay") */
+    Time GetLinkDelay() const;
+};
+
+/**
+ * \ingroup presto
+ * \brief Takes frames from fast links directly, without NetDevice's receive callback
+ * (FabricSwitch; the callback's dispatch costs about a tenth of a packet-hop).
+ */
+class FabricLinkSink
+{
+  public:
+    virtual ~FabricLinkSink() = default;
+
+    /**
+     * A frame arrived on a fast link.
+     * \param port the number the sink gave the link's device (FabricLinkNetDevice::SetLinkSink)
+     * \param packet the packet (not shared with anyone: the sink may forward it as is)
+     * \param protocol its protocol number
+     */
+    virtual void ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol) = 0;
+};
+
+/**
+ * \ingroup presto
+ * \brief A fabric link end: PointToPointNetDevice's model with one event per frame.
+ *
+ * When both ends of a FabricLinkChannel are FabricLinkNetDevices, Send does not queue the
+ * packet: it computes the frame's transmission start (FabricLinkQueue: output-queued FIFO,
+ * start = max(now, end of the previous frame)) and schedules the arrival at the peer at start +
+ * transmission time + delay. The packet is not copied and carries no PPP header (its 2 bytes
+ * still count, attribute FramingBytes, in the transmission time and the queue occupancy, as
+ * with PointToPointNetDevice). Counters replace the per-frame traces. The limit of the waiting
+ * frames is the device queue's MaxSize (GetQueue(), read at the first transmission and by
+ * RefreshQueueLimit), so FabricSwitch's buffer and the host queue length apply unchanged; the
+ * queue object itself stays empty.
+ *
+ * On any other channel, or with another device type at the far end, it behaves exactly as a
+ * PointToPointNetDevice.
+ *
+ * The DataRate is read at the first transmission; change it afterwards with SetLinkRate.
+ * With a NetDeviceQueueInterface aggregated (hosts), the transmit queue is stopped when
+ * another MTU-sized frame would not fit and woken at the next transmission start (one event,
+ * only under back-pressure).
+ */
+class FabricLinkNetDevice : public PointToPointNetDevice
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FabricLinkNetDevice();
+    ~FabricLinkNetDevice() override;
+
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+
+    /**
+     * Set the data rate here and in PointToPointNetDevice (use this rather than the attribute
+     * once the device has sent).
+     * \param rate the new rate
+     */
+    void SetLinkRate(DataRate rate);
+
+    /**
+     * Deliver the fast path's frames to sink instead of the receive callback (which still
+     * serves PointToPointNetDevice's path). The sink must outlive the simulation's events or
+     * be removed.
+     * \param sink the sink, or nullptr to use the receive callback again
+     * \param port passed back to the sink with each frame
+     */
+    void SetLinkSink(FabricLinkSink* sink, uint32_t port);
+
+    /**
+     * Read the device queue's MaxSize again (it is read at the first transmission; call this
+     * after changing it during a run; FabricSwitch::SetBufferBytes does).
+     */
+    void RefreshQueueLimit();
+
+    /**
+     * Receive error model of the fast path (and of PointToPointNetDevice's path).
+     * \param em the model; a corrupt frame is dropped and counted (trace "FastRxDrop")
+     */
+    void SetLinkReceiveErrorModel(Ptr<ErrorModel> em);
+
+    /**
+     * Drop the frames waiting to be sent (the frame on the wire still arrives).
+     * \return frames dropped
+     */
+    uint32_t FlushQueue();
+
+    /** \return whether this end uses the fast path (both ends on a FabricLinkChannel) */
+    bool IsFast();
+
+    /** \return bytes waiting to be sent, with FramingBytes each (the frame on the wire not) */
+    uint32_t GetQueuedBytes();
+    /** \return frames waiting to be sent (the frame on the wire not) */
+    uint32_t GetQueuedPackets();
+
+    /**
+     * GetQueuedBytes without reading the clock: valid at the instant of the last Send (which
+     * brought the count up to date), as right after it.
+     * \return bytes waiting to be sent as of the last Send
+     */
+    uint32_t GetQueuedBytesAtSend() const
+    {
+        return m_fast ? static_cast<uint32_t>(m_fifo.GetBytes())
+                      : (m_queue ? m_queue->GetNBytes() : 0);
+    }
+
+    uint64_t GetTxPackets() const; //!< \return frames sent on the fast path
+    uint64_t GetRxPackets() const; //!< \return frames received on the fast path
+    uint64_t GetTxDrops() const;   //!< \return frames refused by Send (queue full, link down)
+    uint64_t GetRxDrops() const;   //!< \return frames dropped by the receive error model
+
+  private:
+    /** Decide, once, whether the fast path applies, and cache what it needs. */
+    void Resolve();
+
+    /**
+     * A frame arrives from the peer (the one event per frame).
+     * \param packet the packet
+     * \param protocol its protocol number
+     */
+    void FastReceive(Ptr<Packet> packet, uint16_t protocol);
+
+    /**
+     * \param bytes a frame's size
+     * \return its transmission time, in time steps
+     */
+    int64_t TxSteps(uint32_t bytes)
+    {
+        const int64_t steps = bytes < m_txSteps.size() ? m_txSteps[bytes] : 0;
+        return steps > 0 ? steps : TxStepsSlow(bytes);
+    }
+
+    /**
+     * TxSteps for a size not computed yet (or a zero-time frame): compute and remember it.
+     * \param bytes a frame's size
+     * \return its transmission time, in time steps
+     */
+    int64_t TxStepsSlow(uint32_t bytes);
+
+    /** Stop the transmit queue if another MTU-sized frame would not fit. */
+    void MaybeStop();
+
+    /** Wake the transmit queue if a frame fits again, else wait for the next start. */
+    void WakeCheck();
+
+    bool m_resolved{false}; //!< Resolve done
+    bool m_fast{false};     //!< fast path in use
+    uint32_t m_framing;     //!< attribute FramingBytes
+    // Raw pointers: the channel holds both ends, and the device its aggregated queue
+    // interface, for as long as events can run (PointToPointNetDevice::DoDispose is private,
+    // so this class cannot release references there; two Ptrs to each other would leak).
+    FabricLinkNetDevice* m_peer{nullptr};          //!< the far end (fast path)
+    uint32_t m_peerContext{0};                     //!< node id of the far end (event context)
+    Address m_peerAddress;                         //!< the far end's address (receive "from")
+    int64_t m_delaySteps{0};                       //!< propagation delay, time steps
+    int64_t m_gapSteps{0};                         //!< interframe gap, time steps
+    uint64_t m_maxBytes{0};                        //!< queue limit in bytes (0: in packets)
+    uint64_t m_maxPackets{0};                      //!< queue limit in packets (0: in bytes)
+    DataRate m_rate;                               //!< the rate used for m_txSteps
+    std::vector<int64_t> m_txSteps;                //!< transmission time by frame size (0: not yet)
+    FabricLinkQueue m_fifo;                        //!< the waiting frames
+    Ptr<Queue<Packet>> m_queue;                    //!< the device queue (only its MaxSize is used)
+    NetDeviceQueue* m_txQueue{nullptr};            //!< flow control (hosts), or null
+    EventId m_wake;                                //!< pending wake of m_txQueue
+    Ptr<ErrorModel> m_errorModel;                  //!< receive error model, or null
+    NetDevice::ReceiveCallback m_rxCb;             //!< captured receive callback
+    FabricLinkSink* m_sink{nullptr};               //!< direct receiver, or null
+    uint32_t m_sinkPort{0};                        //!< m_sink's number for this device
+    NetDevice::PromiscReceiveCallback m_promiscCb; //!< captured promiscuous callback
+
+    uint64_t m_txPackets{0}; //!< counter
+    uint64_t m_rxPackets{0}; //!< counter
+    uint64_t m_txDrops{0};   //!< counter
+    uint64_t m_rxDrops{0};   //!< counter
+
+    TracedCallback<Ptr<const Packet>> m_txDropTrace; //!< refused by Send
+    TracedCallback<Ptr<const Packet>> m_rxDropTrace; //!< dropped by the error model
+};
+
+/**
+ * \ingroup presto
+ * \brief Queue occupancy of a port, for either link type.
+ *
+ * FabricSwitch and FabricQueueTracer read a port's waiting bytes and frames through this: the
+ * device queue of a PointToPointNetDevice, or FabricLinkNetDevice's departures. Both count the
+ * 2-byte PPP framing and exclude the frame on the wire.
+ */
+class FabricPortQueue
+{
+  public:
+    /** \param device the port's device */
+    explicit FabricPortQueue(Ptr<PointToPointNetDevice> device);
+
+    /** \return bytes waiting */
+    uint32_t GetBytes() const
+    {
+        return m_link ? m_link->GetQueuedBytes() : m_queue->GetNBytes();
+    }
+
+    /** \return frames waiting */
+    uint32_t GetPackets() const
+    {
+        return m_link ? m_link->GetQueuedPackets() : m_queue->GetNPackets();
+    }
+
+    /** \return bytes waiting, right after a Send on the port at the current time */
+    uint32_t GetBytesAfterSend() const
+    {
+        return m_link ? m_link->GetQueuedBytesAtSend() : m_queue->GetNBytes();
+    }
+
+  private:
+    Ptr<FabricLinkNetDevice> m_link; //!< the device, when it is a FabricLinkNetDevice
+    Ptr<Queue<Packet>> m_queue;      //!< otherwise its queue
+};
+
+} // namespace ns3
+
+#endif // PRESTO_FABRIC_LINK_NET_DEVICE_H

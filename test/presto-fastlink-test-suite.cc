@@ -1,0 +1,599 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The fast fabric link (FabricLinkNetDevice on a FabricLinkChannel) against ns-3's
+// point-to-point link: the same frame timings and queue occupancy on one link, the same FCTs
+// within sampling noise on a leaf-spine, every byte delivered once and in order, drops and
+// ECN marks counted.
+
+#include "experiment-checks.h"
+
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/fabric-link-net-device.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/node.h"
+#include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
+#include "ns3/simulator.h"
+#include "ns3/spray-experiment.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The default small leaf-spine, payload verified, quiet, no plot.
+SprayExperimentConfig
+BaseConfig(const std::string& out, const std::string& links)
+{
+    SprayExperimentConfig c;
+    c.verifyPayload = true;
+    c.out = out;
+    c.quiet = true;
+    c.plot = false;
+    c.links = links;
+    return c;
+}
+
+/// FCT distribution of a run, ns.
+struct FctStats
+{
+    size_t n{0};
+    double mean{0};
+    double p50{0};
+    double p99{0};
+};
+
+FctStats
+Stats(const std::vector<FctRecord>& records)
+{
+    std::vector<double> fct;
+    for (const auto& r : records)
+    {
+        if (r.Finished())
+        {
+            fct.push_back(static_cast<double>(r.FctNs()));
+        }
+    }
+    FctStats s;
+    s.n = fct.size();
+    if (fct.empty())
+    {
+        return s;
+    }
+    std::sort(fct.begin(), fct.end());
+    s.mean = std::accumulate(fct.begin(), fct.end(), 0.0) / fct.size();
+    s.p50 = fct[fct.size() / 2];
+    s.p99 = fct[std::min(fct.size() - 1, size_t(std::ceil(0.99 * fct.size())) - 1)];
+    return s;
+}
+
+/// One link's observations: arrival times and sizes, queue samples, refused sends.
+struct LinkLog
+{
+    std::vector<std::pair<int64_t, uint32_t>> arrivals; //!< (ns, bytes)
+    std::vector<std::pair<uint32_t, uint32_t>> samples; //!< (bytes, packets) waiting
+    uint32_t refused{0};                                //!< Send returned false
+
+    bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
+    {
+        arrivals.emplace_back(Simulator::Now().GetNanoSeconds(), p->GetSize());
+        return true;
+    }
+};
+
+} // namespace
+
+/// A test case that runs experiments and checks their delivery.
+class FastLinkTestCase : public TestCase
+{
+  protected:
+    /// \param name the test's name
+    explicit FastLinkTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+    /**
+     * Every byte of every flow reached its application once, in order, unaltered.
+     * \param e the experiment, after Run
+     * \param what names the run in messages
+     */
+    void CheckDelivery(SprayExperiment& e, const std::string& what)
+    {
+        const auto& rep = e.GetReport();
+        uint64_t bytes = 0;
+        for (const auto& f : e.GetFlows())
+        {
+            bytes += f.sizeBytes;
+        }
+        NS_TEST_EXPECT_MSG_EQ(rep["unfinished"].get<uint64_t>(), 0, what << ": all flows finish");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["bytes_delivered"].get<uint64_t>(),
+                              bytes,
+                              what << ": every byte delivered");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["corrupt_bytes"].get<uint64_t>(),
+                              0,
+                              what << ": no byte out of order or altered");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["excess_bytes"].get<uint64_t>(),
+                              0,
+                              what << ": no byte delivered twice");
+    }
+};
+
+/**
+ * One link, the same sends on a point-to-point link and on a fast link: every frame arrives
+ * at the same nanosecond, the queue holds the same bytes and frames (the frame on the wire
+ * excluded) at every sample, and the same sends are refused when the queue is full.
+ */
+class FastLinkTimingTestCase : public TestCase
+{
+  public:
+    FastLinkTimingTestCase()
+        : TestCase("one link: fast and point-to-point give the same arrivals, queue, drops")
+    {
+    }
+
+  private:
+    static void Send(Ptr<NetDevice> dev, uint32_t size, LinkLog* log)
+    {
+        if (!dev->Send(Create<Packet>(size), dev->GetBroadcast(), 0x0800))
+        {
+            ++log->refused;
+        }
+    }
+
+    static void Sample(FabricPortQueue* queue, LinkLog* log)
+    {
+        log->samples.emplace_back(queue->GetBytes(), queue->GetPackets());
+    }
+
+    void RunLink(bool fast, LinkLog& log)
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        Ptr<PointToPointChannel> channel =
+            fast ? Ptr<PointToPointChannel>(CreateObject<FabricLinkChannel>())
+                 : CreateObject<PointToPointChannel>();
+        channel->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
+        Ptr<PointToPointNetDevice> ends[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            ends[i] = fast ? Ptr<PointToPointNetDevice>(CreateObject<FabricLinkNetDevice>())
+                           : CreateObject<PointToPointNetDevice>();
+            ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            ends[i]->SetAddress(Mac48Address::Allocate());
+            Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
+            q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, 6000));
+            ends[i]->SetQueue(q);
+            (i == 0 ? a : b)->AddDevice(ends[i]);
+            ends[i]->Attach(channel);
+        }
+        ends[1]->SetReceiveCallback(MakeCallback(&LinkLog::Receive, &log));
+        FabricPortQueue queue(ends[0]);
+        // two bursts of mixed sizes (the first overflows 6000 bytes), then sparse frames
+        const uint32_t sizes[] = {1500, 64, 1000, 1500, 1500, 700, 1500, 1500, 40, 1200};
+        for (uint32_t burst = 0; burst < 2; ++burst)
+        {
+            for (uint32_t i = 0; i < 10; ++i)
+            {
+                Simulator::Schedule(NanoSeconds(burst * 9000 + i * 10),
+                                    &FastLinkTimingTestCase::Send,
+                                    Ptr<NetDevice>(ends[0]),
+                                    sizes[i],
+                                    &log);
+            }
+        }
+        for (uint32_t i = 0; i < 5; ++i)
+        {
+            Simulator::Schedule(NanoSeconds(30000 + i * 5000),
+                                &FastLinkTimingTestCase::Send,
+                                Ptr<NetDevice>(ends[0]),
+                                100 + i,
+                                &log);
+        }
+        for (uint32_t t = 3; t < 40000; t += 397)
+        {
+            Simulator::Schedule(NanoSeconds(t), &FastLinkTimingTestCase::Sample, &queue, &log);
+        }
+        Simulator::Run();
+        if (fast)
+        {
+            auto dev = DynamicCast<FabricLinkNetDevice>(ends[0]);
+            NS_TEST_EXPECT_MSG_EQ(dev->IsFast(), true, "both ends fast: the fast path");
+            NS_TEST_EXPECT_MSG_EQ(dev->GetTxDrops(), log.refused, "refusals counted");
+            NS_TEST_EXPECT_MSG_EQ(dev->GetTxPackets(),
+                                  log.arrivals.size(),
+                                  "transmissions counted");
+            NS_TEST_EXPECT_MSG_EQ(DynamicCast<FabricLinkNetDevice>(ends[1])->GetRxPackets(),
+                                  log.arrivals.size(),
+                                  "arrivals counted");
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        LinkLog p2p;
+        LinkLog fast;
+        RunLink(false, p2p);
+        RunLink(true, fast);
+        NS_TEST_ASSERT_MSG_GT(p2p.refused, 0, "the first burst overflows the queue");
+        NS_TEST_EXPECT_MSG_EQ(fast.refused, p2p.refused, "the same sends refused");
+        NS_TEST_ASSERT_MSG_EQ(fast.arrivals.size(), p2p.arrivals.size(), "the same frames");
+        for (size_t i = 0; i < p2p.arrivals.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(fast.arrivals[i].first,
+                                  p2p.arrivals[i].first,
+                                  "arrival time of frame " << i);
+            // the p2p receiver sees the packet without its PPP header, as the fast one
+            NS_TEST_EXPECT_MSG_EQ(fast.arrivals[i].second,
+                                  p2p.arrivals[i].second,
+                                  "size of frame " << i);
+        }
+        NS_TEST_ASSERT_MSG_EQ(fast.samples.size(), p2p.samples.size(), "samples");
+        bool busy = false;
+        for (size_t i = 0; i < p2p.samples.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(fast.samples[i].first,
+                                  p2p.samples[i].first,
+                                  "queued bytes at sample " << i);
+            NS_TEST_EXPECT_MSG_EQ(fast.samples[i].second,
+                                  p2p.samples[i].second,
+                                  "queued frames at sample " << i);
+            busy = busy || p2p.samples[i].second > 1;
+        }
+        NS_TEST_EXPECT_MSG_EQ(busy, true, "the samples see a queue");
+    }
+};
+
+/**
+ * Flow control on a host's device (a NetDeviceQueueInterface aggregated, queue of 3 packets):
+ * the fast link stops and wakes the transmit queue at the same times as a point-to-point
+ * device whose queue drives it, and the fast one schedules no event unless it is stopped.
+ */
+class FastLinkFlowControlTestCase : public TestCase
+{
+  public:
+    FastLinkFlowControlTestCase()
+        : TestCase("flow control: the transmit queue stops and wakes as with point-to-point")
+    {
+    }
+
+  private:
+    static void Send(Ptr<NetDevice> dev)
+    {
+        dev->Send(Create<Packet>(1000), dev->GetBroadcast(), 0x0800);
+    }
+
+    static void Sample(Ptr<NetDeviceQueue> txq, std::vector<bool>* stopped)
+    {
+        stopped->push_back(txq->IsStopped());
+    }
+
+    std::vector<bool> RunLink(bool fast)
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        Ptr<PointToPointChannel> channel =
+            fast ? Ptr<PointToPointChannel>(CreateObject<FabricLinkChannel>())
+                 : CreateObject<PointToPointChannel>();
+        Ptr<PointToPointNetDevice> ends[2];
+        Ptr<NetDeviceQueueInterface> ndqi = CreateObject<NetDeviceQueueInterface>();
+        for (int i = 0; i < 2; ++i)
+        {
+            ends[i] = fast ? Ptr<PointToPointNetDevice>(CreateObject<FabricLinkNetDevice>())
+                           : CreateObject<PointToPointNetDevice>();
+            ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            ends[i]->SetAddress(Mac48Address::Allocate());
+            Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
+            q->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, 3));
+            ends[i]->SetQueue(q);
+            (i == 0 ? a : b)->AddDevice(ends[i]);
+            if (i == 0)
+            {
+                ndqi->GetTxQueue(0)->ConnectQueueTraces(q);
+                ends[i]->AggregateObject(ndqi);
+            }
+            ends[i]->Attach(channel);
+        }
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            Simulator::Schedule(NanoSeconds(i * 100),
+                                &FastLinkFlowControlTestCase::Send,
+                                Ptr<NetDevice>(ends[0]));
+        }
+        std::vector<bool> stopped;
+        for (uint32_t t = 1; t < 6000; t += 50)
+        {
+            Simulator::Schedule(NanoSeconds(t),
+                                &FastLinkFlowControlTestCase::Sample,
+                                ndqi->GetTxQueue(0),
+                                &stopped);
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return stopped;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<bool> p2p = RunLink(false);
+        const std::vector<bool> fast = RunLink(true);
+        NS_TEST_ASSERT_MSG_EQ(fast.size(), p2p.size(), "samples");
+        bool sawStop = false;
+        for (size_t i = 0; i < p2p.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(fast[i], p2p[i], "stopped at sample " << i);
+            sawStop = sawStop || p2p[i];
+        }
+        NS_TEST_EXPECT_MSG_EQ(sawStop, true, "the queue fills and stops");
+        NS_TEST_EXPECT_MSG_EQ(fast.back(), false, "and wakes again");
+    }
+};
+
+/**
+ * The default leaf-spine under load with spraying and DCTCP: --links=fast and --links=p2p
+ * run the same flows, deliver every byte once and in order, and give the same FCT
+ * distribution within sampling noise (the event order of simultaneous events differs, so the
+ * runs are not identical).
+ */
+class FastLinkFctTestCase : public FastLinkTestCase
+{
+  public:
+    FastLinkFctTestCase(const std::string& lb, double load)
+        : FastLinkTestCase("leaf-spine, " + lb + ", load " + std::to_string(load) +
+                           ": fast and p2p links give the same FCTs within noise"),
+          m_lb(lb),
+          m_load(load)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "fct-" + m_lb);
+        FctStats stats[2];
+        uint64_t hops[2];
+        uint64_t marks[2];
+        const char* links[2] = {"p2p", "fast"};
+        size_t flows = 0;
+        for (int i = 0; i < 2; ++i)
+        {
+            SprayExperimentConfig c = BaseConfig(dir + "/" + links[i], links[i]);
+            c.lb = m_lb;
+            c.load = m_load;
+            c.simTime = 0.01;
+            SprayExperiment e(c);
+            e.Run();
+            CheckDelivery(e, links[i]);
+            NS_TEST_EXPECT_MSG_EQ(e.GetReport()["config"]["links"].get<std::string>(),
+                                  links[i],
+                                  "summary.json records the link model");
+            stats[i] = Stats(e.GetRecords());
+            hops[i] = e.GetSpeed().packetHops;
+            marks[i] = e.GetReport()["fabric"]["switch_ecn_marks"].get<uint64_t>();
+            flows = e.GetFlows().size();
+        }
+        std::cout << std::fixed << std::setprecision(1) << "fastlink " << m_lb << " load " << m_load
+                  << " flows " << flows << "\n";
+        for (int i = 0; i < 2; ++i)
+        {
+            std::cout << "  links=" << links[i] << " n=" << stats[i].n
+                      << " mean_us=" << stats[i].mean / 1e3 << " p50_us=" << stats[i].p50 / 1e3
+                      << " p99_us=" << stats[i].p99 / 1e3 << " packet_hops=" << hops[i]
+                      << " ecn_marks=" << marks[i] << "\n";
+        }
+        NS_TEST_ASSERT_MSG_GT(flows, 20, "enough flows to mean something");
+        NS_TEST_EXPECT_MSG_EQ(stats[1].n, stats[0].n, "the same flows finish");
+        auto rel = [](double a, double b) { return std::abs(a - b) / b; };
+        NS_TEST_EXPECT_MSG_LT(rel(stats[1].mean, stats[0].mean), 0.05, "mean FCT within 5%");
+        NS_TEST_EXPECT_MSG_LT(rel(stats[1].p50, stats[0].p50), 0.05, "median FCT within 5%");
+        NS_TEST_EXPECT_MSG_LT(rel(stats[1].p99, stats[0].p99), 0.25, "p99 FCT within 25%");
+        NS_TEST_EXPECT_MSG_LT(rel(double(hops[1]), double(hops[0])), 0.02, "packet-hops within 2%");
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_lb;
+    double m_load;
+};
+
+/**
+ * Small switch buffers and a low ECN threshold under incast with --links=fast: the switches
+ * drop and mark, the queue tracer records every drop and mark the switches count, no sample
+ * exceeds the buffer, and TCP still delivers every byte once and in order.
+ */
+class FastLinkDropsMarksTestCase : public FastLinkTestCase
+{
+  public:
+    FastLinkDropsMarksTestCase()
+        : FastLinkTestCase(
+              "fast links: drops and ECN marks counted and traced, every byte delivered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "drops");
+        Config::SetDefault("ns3::FabricSwitch::BufferBytes", UintegerValue(20000));
+        Config::SetDefault("ns3::FabricSwitch::EcnThreshold", UintegerValue(6000));
+        uint64_t drops[2];
+        uint64_t marks[2];
+        const char* links[2] = {"p2p", "fast"};
+        for (int i = 0; i < 2; ++i)
+        {
+            SprayExperimentConfig c = BaseConfig(dir + "/" + links[i], links[i]);
+            c.pattern = "incast";
+            c.incastSenders = 6;
+            c.load = 0.8;
+            c.simTime = 0.005;
+            c.queueTrace = 10e-6;
+            SprayExperiment e(c);
+            e.Run();
+            CheckDelivery(e, links[i]);
+            const auto& rep = e.GetReport();
+            drops[i] = rep["fabric"]["switch_drops"].get<uint64_t>();
+            marks[i] = rep["fabric"]["switch_ecn_marks"].get<uint64_t>();
+            NS_TEST_EXPECT_MSG_EQ(rep["queue_trace"]["drops"].get<uint64_t>(),
+                                  drops[i],
+                                  links[i] << ": every drop traced");
+            NS_TEST_EXPECT_MSG_EQ(rep["queue_trace"]["marks"].get<uint64_t>(),
+                                  marks[i],
+                                  links[i] << ": every mark traced");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(rep["queue_trace"]["peak_queue_bytes"].get<uint64_t>(),
+                                        20000,
+                                        links[i] << ": the buffer holds");
+            NS_TEST_EXPECT_MSG_GT(rep["queue_trace"]["peak_queue_bytes"].get<uint64_t>(),
+                                  6000,
+                                  links[i] << ": the tracer sees the queues");
+        }
+        Config::Reset();
+        std::cout << "fastlink incast: drops p2p=" << drops[0] << " fast=" << drops[1]
+                  << ", ecn marks p2p=" << marks[0] << " fast=" << marks[1] << "\n";
+        NS_TEST_EXPECT_MSG_GT(drops[1], 0, "the fast run drops");
+        NS_TEST_EXPECT_MSG_GT(marks[1], 0, "the fast run marks");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * --links=fast with random loss on the switch links and a link failed during the run: the
+ * losses are repaired (retransmissions), and every byte is delivered once and in order.
+ */
+class FastLinkLossFailureTestCase : public FastLinkTestCase
+{
+  public:
+    FastLinkLossFailureTestCase()
+        : FastLinkTestCase("fast links: loss rate and a failed link, every byte delivered")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "loss");
+        SprayExperimentConfig c = BaseConfig(dir, "fast");
+        c.lossRate = 0.01;
+        c.failLinks = "leaf0-spine1@2ms";
+        c.load = 0.5;
+        c.simTime = 0.006;
+        SprayExperiment e(c);
+        e.Run();
+        CheckDelivery(e, "fast");
+        int64_t retx = 0;
+        for (const auto& r : e.GetRecords())
+        {
+            retx += r.retxBytes;
+        }
+        NS_TEST_EXPECT_MSG_GT(retx, 0, "losses were repaired by retransmissions");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * Offload NICs on a fast fabric: their links stay point-to-point (the switch port falls back
+ * to PointToPointNetDevice's path) while switch-to-switch links are fast; every byte arrives.
+ */
+class FastLinkOffloadTestCase : public FastLinkTestCase
+{
+  public:
+    FastLinkOffloadTestCase()
+        : FastLinkTestCase("fast links with offload NICs: their links fall back to point-to-point")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "offload");
+        SprayExperimentConfig c = BaseConfig(dir, "fast");
+        c.mix = "presto:0.5,host-tcp:0.5";
+        c.load = 0.5;
+        c.simTime = 0.004;
+        SprayExperiment e(c);
+        e.Run();
+        CheckDelivery(e, "mix");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/** --links: bad values and combinations it does not support are refused with a message. */
+class FastLinkBadConfigTestCase : public TestCase
+{
+  public:
+    FastLinkBadConfigTestCase()
+        : TestCase("--links: bad value, ns3-routers and pcap refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "bad");
+
+        struct Bad
+        {
+            std::function<void(SprayExperimentConfig&)> set;
+            std::string needle;
+        };
+
+        const std::vector<Bad> bad = {
+            {[](SprayExperimentConfig& c) { c.links = "wormhole"; }, "links"},
+            {[](SprayExperimentConfig& c) { c.fabric = "ns3-routers"; }, "--links=p2p"},
+            {[](SprayExperimentConfig& c) { c.pcap = true; }, "--links=p2p"},
+        };
+        for (const auto& b : bad)
+        {
+            SprayExperimentConfig c = BaseConfig(dir + "/out", "fast");
+            b.set(c);
+            std::string message;
+            try
+            {
+                SprayExperiment e(c);
+                e.Run();
+            }
+            catch (const PrestoInputError& err)
+            {
+                message = err.what();
+            }
+            NS_TEST_EXPECT_MSG_NE(message.find(b.needle),
+                                  std::string::npos,
+                                  "refused naming " << b.needle << ": '" << message << "'");
+        }
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/// The fast fabric link against ns-3's point-to-point link.
+class PrestoFastLinkTestSuite : public TestSuite
+{
+  public:
+    PrestoFastLinkTestSuite()
+        : TestSuite("presto-fastlink", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new FastLinkTimingTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkFlowControlTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkFctTestCase("spray", 0.6), compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkFctTestCase("ecmp", 0.5), compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkDropsMarksTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkLossFailureTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkOffloadTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkBadConfigTestCase, compat::TestDuration::QUICK);
+    }
+};
+
+/// Registers the suite.
+static PrestoFastLinkTestSuite g_prestoFastLinkTestSuite;

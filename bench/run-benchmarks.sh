@@ -95,11 +95,26 @@ if [ "${PRESTO_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; the
         total=$(ir "$out/callgrind.$d.out")
         echo "$d: $((total / hops)) instructions per packet-hop ($total in Simulator::Run, $hops hops)"
     done
-    "${cg[@]}" --callgrind-out-file="$out/callgrind.fabric.out" "$build/fabric-benchmark" \
-        --variant=presto --simTime=0.0005 >"$out/fabric-cg.txt" 2>"$out/callgrind.fabric.log"
-    hops=$(sed -n 's/.*hops=\([0-9]*\) .*/\1/p' "$out/fabric-cg.txt" | head -1)
-    total=$(ir "$out/callgrind.fabric.out")
-    echo "fabric alone: $((total / hops)) instructions per packet-hop ($total, $hops hops)"
+    for d in host-tcp presto; do # switch-to-switch links fast (and ns-3 hosts' links)
+        extra=()
+        [ "$d" = presto ] && extra=(--fidelity=1)
+        "${cg[@]}" --callgrind-out-file="$out/callgrind.$d-fast.out" "$build/presto-spray" \
+            "${cgref[@]}" --drainTime=0.002 --device="$d" "${extra[@]}" --links=fast \
+            --out="$out/cg-$d-fast" >/dev/null 2>"$out/callgrind.$d-fast.log"
+        hops=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["packet_hops"])' \
+            "$out/cg-$d-fast/summary.json")
+        total=$(ir "$out/callgrind.$d-fast.out")
+        echo "$d --links=fast: $((total / hops)) instructions per packet-hop ($total, $hops hops)"
+    done
+    for links in p2p fast; do
+        "${cg[@]}" --callgrind-out-file="$out/callgrind.fabric-$links.out" \
+            "$build/fabric-benchmark" --variant=presto --simTime=0.0005 --links=$links \
+            >"$out/fabric-cg-$links.txt" 2>"$out/callgrind.fabric-$links.log"
+        hops=$(sed -n 's/.*hops=\([0-9]*\) .*/\1/p' "$out/fabric-cg-$links.txt" | head -1)
+        total=$(ir "$out/callgrind.fabric-$links.out")
+        echo "fabric alone, --links=$links: $((total / hops)) instructions per packet-hop" \
+            "($total, $hops hops)"
+    done
 fi
 
 if [ "${PRESTO_BENCH_FATTREE:-1}" = 1 ]; then

@@ -3,6 +3,8 @@
  */
 #include "offload-control-plane.h"
 
+#include "offload-tcp-connection.h"
+
 #include <algorithm>
 
 namespace ns3
@@ -11,13 +13,13 @@ namespace ns3
 namespace
 {
 constexpr uint16_t EPHEMERAL_FIRST = 49152;
-// TCP flags (as OffloadSegment's; this file does not need the data path's header)
-constexpr uint8_t FIN = 0x01;
-constexpr uint8_t SYN = 0x02;
-constexpr uint8_t RST = 0x04;
-constexpr uint8_t ACK = 0x10;
-constexpr uint8_t ECE = 0x40;
-constexpr uint8_t CWR = 0x80;
+// TCP flags: OffloadSegment's, the one definition of the wire's flag bits
+constexpr uint8_t FIN = OffloadSegment::FIN;
+constexpr uint8_t SYN = OffloadSegment::SYN;
+constexpr uint8_t RST = OffloadSegment::RST;
+constexpr uint8_t ACK = OffloadSegment::ACK;
+constexpr uint8_t ECE = OffloadSegment::ECE;
+constexpr uint8_t CWR = OffloadSegment::CWR;
 } // namespace
 
 OffloadControlPlane::OffloadControlPlane()

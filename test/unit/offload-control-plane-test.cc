@@ -5,6 +5,7 @@
 // simultaneous), SYN retransmission, RSTs during the handshake, TIME-WAIT and the option
 // negotiation against what ns-3's TcpSocketBase sends. No simulator.
 #include "ns3/offload-control-plane.h"
+#include "ns3/offload-tcp-connection.h"
 
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -14,13 +15,13 @@ using namespace ns3;
 namespace
 {
 
-// TCP flags as on the wire
-constexpr uint8_t FIN = 0x01;
-constexpr uint8_t SYN = 0x02;
-constexpr uint8_t RST = 0x04;
-constexpr uint8_t ACK = 0x10;
-constexpr uint8_t ECE = 0x40;
-constexpr uint8_t CWR = 0x80;
+// TCP flags: OffloadSegment's, the one definition of the wire's flag bits
+constexpr uint8_t FIN = OffloadSegment::FIN;
+constexpr uint8_t SYN = OffloadSegment::SYN;
+constexpr uint8_t RST = OffloadSegment::RST;
+constexpr uint8_t ACK = OffloadSegment::ACK;
+constexpr uint8_t ECE = OffloadSegment::ECE;
+constexpr uint8_t CWR = OffloadSegment::CWR;
 
 /// ns-3's TcpSocket RcvBufSize default (src/internet/model/tcp-socket.cc:69, 131072).
 constexpr uint32_t NS3_RCVBUF = 131072;

@@ -84,27 +84,26 @@ if [ "${PRESTO_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; the
     cg=(valgrind --tool=callgrind --toggle-collect='ns3::Simulator::Run()')
     cgref=("${ref[@]}")
     cgref=("${cgref[@]/--simTime=*/--simTime=0.002}")
-    for d in host-tcp presto flextoe cora; do
-        extra=()
+    # cg_spray NAME DEVICE [OPTIONS...]: the reference scenario of DEVICE under callgrind
+    cg_spray() {
+        local name=$1 d=$2
+        shift 2
+        local extra=()
         [ "$d" = presto ] && extra=(--fidelity=1)
-        "${cg[@]}" --callgrind-out-file="$out/callgrind.$d.out" "$build/presto-spray" \
-            "${cgref[@]}" --drainTime=0.002 --device="$d" "${extra[@]}" \
-            --out="$out/cg-$d" >/dev/null 2>"$out/callgrind.$d.log"
+        "${cg[@]}" --callgrind-out-file="$out/callgrind.$name.out" "$build/presto-spray" \
+            "${cgref[@]}" --drainTime=0.002 --device="$d" "${extra[@]}" "$@" \
+            --out="$out/cg-$name" >/dev/null 2>"$out/callgrind.$name.log"
+        local hops total
         hops=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["packet_hops"])' \
-            "$out/cg-$d/summary.json")
-        total=$(ir "$out/callgrind.$d.out")
-        echo "$d: $((total / hops)) instructions per packet-hop ($total in Simulator::Run, $hops hops)"
+            "$out/cg-$name/summary.json")
+        total=$(ir "$out/callgrind.$name.out")
+        echo "$name: $((total / hops)) instructions per packet-hop ($total in Simulator::Run, $hops hops)"
+    }
+    for d in host-tcp presto flextoe cora; do
+        cg_spray "$d" "$d"
     done
     for d in host-tcp presto; do # switch-to-switch links fast (and ns-3 hosts' links)
-        extra=()
-        [ "$d" = presto ] && extra=(--fidelity=1)
-        "${cg[@]}" --callgrind-out-file="$out/callgrind.$d-fast.out" "$build/presto-spray" \
-            "${cgref[@]}" --drainTime=0.002 --device="$d" "${extra[@]}" --links=fast \
-            --out="$out/cg-$d-fast" >/dev/null 2>"$out/callgrind.$d-fast.log"
-        hops=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["packet_hops"])' \
-            "$out/cg-$d-fast/summary.json")
-        total=$(ir "$out/callgrind.$d-fast.out")
-        echo "$d --links=fast: $((total / hops)) instructions per packet-hop ($total, $hops hops)"
+        cg_spray "$d-fast" "$d" --links=fast
     done
     for links in p2p fast; do
         "${cg[@]}" --callgrind-out-file="$out/callgrind.fabric-$links.out" \

@@ -219,8 +219,8 @@ FabricHelper::LinkDeviceFactory(uint32_t node) const
     if (m_fastLinks && factory.GetTypeId() == PointToPointNetDevice::GetTypeId())
     {
         // a host with ns-3's stack: the same device model on the fast path (its attributes
-        // are PointToPointNetDevice's); offload NICs keep their type, and their switch port
-        // then works as a PointToPointNetDevice
+        // are PointToPointNetDevice's); offload NICs keep their type, a FabricLinkNetDevice
+        // too, so their links are fast as well
         factory.SetTypeId(FabricLinkNetDevice::GetTypeId());
     }
     return factory;

@@ -393,7 +393,7 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  fabric);
     cmd.AddValue("links",
                  "Link model: p2p (ns-3 point-to-point) | fast (FabricLinkNetDevice: one event "
-                 "per packet-hop, no copy; offload NICs' links stay p2p)",
+                 "per packet-hop, no copy; every link, offload NICs' included)",
                  links);
     cmd.AddValue("lossRate",
                  "Random loss probability of every packet on every switch-to-switch link",

@@ -348,25 +348,35 @@ class FastLinkFlowControlTestCase : public TestCase
  * The default leaf-spine under load with spraying and DCTCP: --links=fast and --links=p2p
  * run the same flows, deliver every byte once and in order, and give the same FCT
  * distribution within sampling noise (the event order of simultaneous events differs, so the
- * runs are not identical).
+ * runs are not identical). With an offload NIC design the NICs' own links are fast too: the
+ * events per packet-hop fall by more than a quarter (with only the switch links fast they
+ * fell by about 15%).
  */
 class FastLinkFctTestCase : public FastLinkTestCase
 {
   public:
-    FastLinkFctTestCase(const std::string& lb, double load)
-        : FastLinkTestCase("leaf-spine, " + lb + ", load " + std::to_string(load) +
+    /**
+     * \param lb load balancing
+     * \param load offered load
+     * \param device the hosts' NIC design (--device)
+     */
+    FastLinkFctTestCase(const std::string& lb, double load, const std::string& device)
+        : FastLinkTestCase("leaf-spine, " + device + ", " + lb + ", load " + std::to_string(load) +
                            ": fast and p2p links give the same FCTs within noise"),
           m_lb(lb),
-          m_load(load)
+          m_load(load),
+          m_device(device)
     {
     }
 
   private:
     void DoRun() override
     {
-        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "fct-" + m_lb);
+        const std::string dir =
+            presto_test::FreshTempDir("presto-fastlink", "fct-" + m_device + "-" + m_lb);
         FctStats stats[2];
         uint64_t hops[2];
+        uint64_t events[2];
         uint64_t marks[2];
         const char* links[2] = {"p2p", "fast"};
         size_t flows = 0;
@@ -375,6 +385,7 @@ class FastLinkFctTestCase : public FastLinkTestCase
             SprayExperimentConfig c = BaseConfig(dir + "/" + links[i], links[i]);
             c.lb = m_lb;
             c.load = m_load;
+            c.device = m_device;
             c.simTime = 0.01;
             SprayExperiment e(c);
             e.Run();
@@ -384,17 +395,18 @@ class FastLinkFctTestCase : public FastLinkTestCase
                                   "summary.json records the link model");
             stats[i] = Stats(e.GetRecords());
             hops[i] = e.GetSpeed().packetHops;
+            events[i] = e.GetSpeed().events;
             marks[i] = e.GetReport()["fabric"]["switch_ecn_marks"].get<uint64_t>();
             flows = e.GetFlows().size();
         }
-        std::cout << std::fixed << std::setprecision(1) << "fastlink " << m_lb << " load " << m_load
-                  << " flows " << flows << "\n";
+        std::cout << std::fixed << std::setprecision(1) << "fastlink " << m_device << " " << m_lb
+                  << " load " << m_load << " flows " << flows << "\n";
         for (int i = 0; i < 2; ++i)
         {
             std::cout << "  links=" << links[i] << " n=" << stats[i].n
                       << " mean_us=" << stats[i].mean / 1e3 << " p50_us=" << stats[i].p50 / 1e3
                       << " p99_us=" << stats[i].p99 / 1e3 << " packet_hops=" << hops[i]
-                      << " ecn_marks=" << marks[i] << "\n";
+                      << " events=" << events[i] << " ecn_marks=" << marks[i] << "\n";
         }
         NS_TEST_ASSERT_MSG_GT(flows, 20, "enough flows to mean something");
         NS_TEST_EXPECT_MSG_EQ(stats[1].n, stats[0].n, "the same flows finish");
@@ -403,11 +415,21 @@ class FastLinkFctTestCase : public FastLinkTestCase
         NS_TEST_EXPECT_MSG_LT(rel(stats[1].p50, stats[0].p50), 0.05, "median FCT within 5%");
         NS_TEST_EXPECT_MSG_LT(rel(stats[1].p99, stats[0].p99), 0.25, "p99 FCT within 25%");
         NS_TEST_EXPECT_MSG_LT(rel(double(hops[1]), double(hops[0])), 0.02, "packet-hops within 2%");
+        if (m_device != "host-tcp")
+        {
+            const double perHop[2] = {double(events[0]) / double(hops[0]),
+                                      double(events[1]) / double(hops[1])};
+            NS_TEST_EXPECT_MSG_LT(perHop[1],
+                                  0.75 * perHop[0],
+                                  "the NICs' links are fast too: events per hop "
+                                      << perHop[1] << " vs " << perHop[0] << " on p2p");
+        }
         std::filesystem::remove_all(dir);
     }
 
-    std::string m_lb;
-    double m_load;
+    std::string m_lb;     //!< load balancing
+    double m_load;        //!< offered load
+    std::string m_device; //!< NIC design
 };
 
 /**
@@ -504,14 +526,14 @@ class FastLinkLossFailureTestCase : public FastLinkTestCase
 };
 
 /**
- * Offload NICs on a fast fabric: their links stay point-to-point (the switch port falls back
- * to PointToPointNetDevice's path) while switch-to-switch links are fast; every byte arrives.
+ * Offload NICs and ns-3 hosts side by side on a fast fabric (every link fast, the NICs'
+ * included): every byte arrives.
  */
 class FastLinkOffloadTestCase : public FastLinkTestCase
 {
   public:
     FastLinkOffloadTestCase()
-        : FastLinkTestCase("fast links with offload NICs: their links fall back to point-to-point")
+        : FastLinkTestCase("fast links with offload NICs and ns-3 hosts mixed: every byte arrives")
     {
     }
 
@@ -586,8 +608,12 @@ class PrestoFastLinkTestSuite : public TestSuite
     {
         AddTestCase(new FastLinkTimingTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkFlowControlTestCase, compat::TestDuration::QUICK);
-        AddTestCase(new FastLinkFctTestCase("spray", 0.6), compat::TestDuration::QUICK);
-        AddTestCase(new FastLinkFctTestCase("ecmp", 0.5), compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkFctTestCase("spray", 0.6, "host-tcp"), compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkFctTestCase("ecmp", 0.5, "host-tcp"), compat::TestDuration::QUICK);
+        for (const char* design : {"presto", "flextoe", "cora"})
+        {
+            AddTestCase(new FastLinkFctTestCase("spray", 0.6, design), compat::TestDuration::QUICK);
+        }
         AddTestCase(new FastLinkDropsMarksTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkLossFailureTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkOffloadTestCase, compat::TestDuration::QUICK);

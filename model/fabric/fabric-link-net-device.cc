@@ -337,6 +337,30 @@ FabricLinkNetDevice::GetQueuedPackets()
     return m_fifo.GetPackets();
 }
 
+bool
+FabricLinkNetDevice::GetNextDeparture(Time& delay)
+{
+    if (!IsFast())
+    {
+        return false;
+    }
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_fifo.Expire(now);
+    const int64_t next = m_fifo.GetNextStart();
+    if (next < 0)
+    {
+        return false;
+    }
+    delay = TimeStep(next - now);
+    return true;
+}
+
+uint32_t
+FabricLinkNetDevice::GetFramingOverhead()
+{
+    return IsFast() ? m_framing : 2;
+}
+
 uint64_t
 FabricLinkNetDevice::GetTxPackets() const
 {

@@ -158,6 +158,21 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint64_t GetTxDrops() const;   //!< \return frames refused by Send (queue full, link down)
     uint64_t GetRxDrops() const;   //!< \return frames dropped by the receive error model
 
+  protected:
+    /**
+     * On the fast path, when the waiting frames shrink next: the start of the first waiting
+     * frame's transmission (what PhyTxEnd tells on PointToPointNetDevice's path).
+     * \param[out] delay time from now until then
+     * \return false when no frame waits, or the fast path is not in use
+     */
+    bool GetNextDeparture(Time& delay);
+
+    /**
+     * \return link-layer bytes a frame occupies beyond its packet, in the transmission time
+     * and the queue limit: FramingBytes on the fast path, the PPP header's 2 otherwise
+     */
+    uint32_t GetFramingOverhead();
+
   private:
     /** Decide, once, whether the fast path applies, and cache what it needs. */
     void Resolve();

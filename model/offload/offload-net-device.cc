@@ -71,7 +71,7 @@ OffloadNetDevice::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::OffloadNetDevice")
-            .SetParent<PointToPointNetDevice>()
+            .SetParent<FabricLinkNetDevice>()
             .SetGroupName("Presto")
             .AddConstructor<OffloadNetDevice>()
             .AddAttribute("MaxConnections",
@@ -247,7 +247,7 @@ void
 OffloadNetDevice::DoInitialize()
 {
     Setup();
-    PointToPointNetDevice::DoInitialize();
+    FabricLinkNetDevice::DoInitialize();
 }
 
 void
@@ -322,7 +322,7 @@ OffloadNetDevice::Cleanup()
 void
 OffloadNetDevice::SetNode(Ptr<Node> node)
 {
-    PointToPointNetDevice::SetNode(node);
+    FabricLinkNetDevice::SetNode(node);
     // the node's applications find the NIC through the socket factory
     Ptr<OffloadSocketFactory> f = node->GetObject<OffloadSocketFactory>();
     if (!f)
@@ -342,7 +342,7 @@ void
 OffloadNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
     m_hostRx = cb;
-    PointToPointNetDevice::SetReceiveCallback(MakeCallback(&OffloadNetDevice::FromWire, this));
+    FabricLinkNetDevice::SetReceiveCallback(MakeCallback(&OffloadNetDevice::FromWire, this));
 }
 
 Ipv4Address
@@ -1079,8 +1079,7 @@ OffloadNetDevice::PumpTx()
     // queue) is bounded in wire time, so that it covers the NIC's latency at line rate
     // without queueing more than that in front of the wire, and in packets, so that small
     // segments never overflow the device queue.
-    Ptr<Queue<Packet>> queue = GetQueue();
-    while (m_txScheduler.MayCommit(queue->GetNPackets(), queue->GetNBytes()))
+    while (m_txScheduler.MayCommit(GetQueuedPackets(), GetQueuedBytes()))
     {
         uint32_t id = m_txScheduler.Current();
         Conn& c = m_slots[id];
@@ -1156,6 +1155,18 @@ OffloadNetDevice::PumpTx()
         }
         m_txScheduler.Advance(); // round robin among connections
     }
+    ArmRefill();
+}
+
+void
+OffloadNetDevice::ArmRefill()
+{
+    Time delay;
+    if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !compat::IsPending(m_refillEvent) &&
+        GetNextDeparture(delay))
+    {
+        m_refillEvent = Simulator::Schedule(delay, &OffloadNetDevice::Refill, this);
+    }
 }
 
 void
@@ -1179,6 +1190,7 @@ OffloadNetDevice::Refill()
     {
         PumpTx();
     }
+    ArmRefill();
 }
 
 void
@@ -1283,7 +1295,7 @@ OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
     // connections opening) would otherwise be lost to the host's own queue.
     if (m_txBacklog.empty() && QueueHasRoom(p))
     {
-        PointToPointNetDevice::Send(p, m_wireDest, IPV4);
+        FabricLinkNetDevice::Send(p, m_wireDest, IPV4);
         return;
     }
     if (!IsLinkUp() || m_txBacklog.size() >= m_txBacklogPackets)
@@ -1294,18 +1306,18 @@ OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
     }
     m_txBacklog.push_back(p);
     m_txBacklogMax = std::max<uint64_t>(m_txBacklogMax, m_txBacklog.size());
+    ArmRefill();
 }
 
 bool
-OffloadNetDevice::QueueHasRoom(Ptr<const Packet> p) const
+OffloadNetDevice::QueueHasRoom(Ptr<const Packet> p)
 {
-    Ptr<Queue<Packet>> q = GetQueue();
-    const QueueSize max = q->GetMaxSize();
+    const QueueSize max = GetQueue()->GetMaxSize();
     if (max.GetUnit() == QueueSizeUnit::PACKETS)
     {
-        return q->GetNPackets() < max.GetValue();
+        return GetQueuedPackets() < max.GetValue();
     }
-    return q->GetNBytes() + p->GetSize() + 2 <= max.GetValue(); // + the PPP header
+    return GetQueuedBytes() + p->GetSize() + GetFramingOverhead() <= max.GetValue();
 }
 
 void
@@ -1313,7 +1325,7 @@ OffloadNetDevice::DrainBacklog()
 {
     while (!m_txBacklog.empty() && QueueHasRoom(m_txBacklog.front()))
     {
-        PointToPointNetDevice::Send(m_txBacklog.front(), m_wireDest, IPV4);
+        FabricLinkNetDevice::Send(m_txBacklog.front(), m_wireDest, IPV4);
         m_txBacklog.pop_front();
     }
 }

@@ -12,6 +12,7 @@
 #include "offload-wire.h"
 
 #include "ns3/event-id.h"
+#include "ns3/fabric-link-net-device.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -68,10 +69,12 @@ const char* OffloadDropReasonName(OffloadDropReason r);
  * \brief What every TCP offload NIC of the module shares: the wire format, the host interface
  * and the connection control plane, around the one TCP data path (OffloadTcpConnection).
  *
- * The device is the host's point-to-point NIC. Packets of offloaded connections (and SYNs
- * for ports an OffloadSocket listens on) are taken off the wire by the NIC; everything else
- * goes up the host's ns-3 stack untouched, so a host can run ns-3's TCP and offloaded
- * connections side by side, and an offloaded connection can talk to a host running ns-3's
+ * The device is the host's link to the fabric: a FabricLinkNetDevice, so on a fast fabric
+ * link (both ends FabricLinkNetDevices on a FabricLinkChannel) it sends with one event per
+ * frame, and on a PointToPointChannel it is a PointToPointNetDevice. Packets of offloaded
+ * connections (and SYNs for ports an OffloadSocket listens on) are taken off the wire by the NIC;
+ * everything else goes up the host's ns-3 stack untouched, so a host can run ns-3's TCP and
+ * offloaded connections side by side, and an offloaded connection can talk to a host running ns-3's
  * own TCP.
  *
  * - Wire format: real IPv4 + TCP headers (ns-3's Ipv4Header and TcpHeader, checksums when
@@ -92,7 +95,7 @@ const char* OffloadDropReasonName(OffloadDropReason r);
  * Subclasses are the execution models (PrestoNetDevice, ...): they choose each connection's
  * data-path configuration and say what each processed segment costs in NIC time.
  */
-class OffloadNetDevice : public PointToPointNetDevice
+class OffloadNetDevice : public FabricLinkNetDevice
 {
   public:
     /** \brief Get the type ID. \return the object TypeId */
@@ -363,6 +366,11 @@ class OffloadNetDevice : public PointToPointNetDevice
     void Ready(uint32_t id);
     /** Emit segments while the wire queue has room. */
     void PumpTx();
+    /**
+     * On a fast link, schedule Refill at the next frame departure when segments wait for
+     * room in the wire queue (PointToPointNetDevice's path: TxDone at PhyTxEnd does it).
+     */
+    void ArmRefill();
     /** PhyTxEnd sink: room in the wire queue; refills it once the device is done. */
     void TxDone(Ptr<const Packet>);
     /** Fill the wire queue from the backlog and the ready connections. */
@@ -382,7 +390,7 @@ class OffloadNetDevice : public PointToPointNetDevice
     /** Hand a packet to the wire; it waits in the backlog while the device queue is full. */
     void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
     /** \return true if the device queue can take p now */
-    bool QueueHasRoom(Ptr<const Packet> p) const;
+    bool QueueHasRoom(Ptr<const Packet> p);
     /** Move waiting segments into the device queue while it has room. */
     void DrainBacklog();
     /** Periodic timer scan. */

@@ -229,6 +229,7 @@ OffloadNetDevice::GetTypeId()
 }
 
 OffloadNetDevice::OffloadNetDevice()
+    : m_checksums(Node::ChecksumEnabled())
 {
     NS_LOG_FUNCTION(this);
     // PointToPointNetDevice::DoDispose is private, so this device cannot extend it: release
@@ -257,6 +258,7 @@ OffloadNetDevice::Setup()
     {
         return;
     }
+    m_checksums = Node::ChecksumEnabled();
     const std::string where = GetInstanceTypeId().GetName() + "::CongestionControl";
     if (!m_congestionType.IsChildOf(OffloadCongestionControl::GetTypeId()))
     {
@@ -718,7 +720,7 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
     {
         // The NIC parses the wire itself, bounds-checked: a malformed frame is dropped and
         // counted here, never handed to a parser that could throw, assert or allocate.
-        const bool checksums = Node::ChecksumEnabled();
+        const bool checksums = m_checksums;
         const uint32_t size = packet->GetSize();
         const uint32_t want = checksums ? size : std::min<uint32_t>(size, HEADER_BYTES);
         if (m_rxScratch.size() < want)
@@ -731,12 +733,11 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
         if (e == WireError::NONE && w.dst == GetLocalAddress().Get())
         {
             const Ipv4Address src(w.src);
-            Ptr<Packet> payload = packet->CreateFragment(w.payloadOffset, w.payloadLen);
             const uint64_t key = Key(src, w.srcPort, w.dstPort);
             auto it = m_lookup.find(key);
             if (it != m_lookup.end())
             {
-                HandleSegment(it->second, w, payload);
+                HandleSegment(it->second, w, packet);
                 return true;
             }
             auto l = m_listeners.find(w.dstPort);
@@ -775,7 +776,7 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
 }
 
 void
-OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload)
+OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Packet> frame)
 {
     Conn& c = m_slots[id];
     const OffloadHandshakeRx rx = ControlPlane().OnSegment(c.hs, th);
@@ -784,7 +785,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
     case OffloadHandshakeVerdict::DATA_PATH:
         break;
     case OffloadHandshakeVerdict::DROP:
-        HandshakeDrop(id, th, payload);
+        HandshakeDrop(id, th);
         return;
     case OffloadHandshakeVerdict::RST_IGNORED:
         ++m_handshakeRstIgnored;
@@ -821,7 +822,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
     seg.seq = th.seq;
     seg.ack = th.ack;
     seg.window = uint32_t(th.window) << c.hs.peerShift;
-    seg.payloadLen = payload->GetSize();
+    seg.payloadLen = th.payloadLen;
     seg.flags = flags;
     seg.ce = ce;
     Time admitted(0);
@@ -842,7 +843,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> 
         m_segmentTrace(id, d.verdict, seg.seq, seg.payloadLen);
     }
     Time latency = admitted + ProcessReceived(id, seg, d);
-    ApplyDecision(id, d, payload, seg, latency);
+    ApplyDecision(id, d, frame, th.payloadOffset, seg, latency);
 }
 
 bool
@@ -886,10 +887,10 @@ OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
 }
 
 void
-OffloadNetDevice::HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload)
+OffloadNetDevice::HandshakeDrop(uint32_t id, const WireSegment& th)
 {
     ++m_handshakeDrops;
-    m_dropTrace(id, th.seq, payload->GetSize(), OffloadDropReason::HANDSHAKE);
+    m_dropTrace(id, th.seq, th.payloadLen, OffloadDropReason::HANDSHAKE);
 }
 
 void
@@ -911,7 +912,8 @@ OffloadNetDevice::HandshakeReset(uint32_t id)
 void
 OffloadNetDevice::ApplyDecision(uint32_t id,
                                 const OffloadRxDecision& d,
-                                Ptr<Packet> payload,
+                                Ptr<const Packet> frame,
+                                uint32_t payloadOffset,
                                 const OffloadSegment& seg,
                                 Time latency)
 {
@@ -924,7 +926,8 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         if (c.rxRing)
         {
             std::vector<uint8_t> buf(d.writeLen);
-            Ptr<Packet> part = payload->CreateFragment(d.writeSeq - seg.seq, d.writeLen);
+            Ptr<Packet> part =
+                frame->CreateFragment(payloadOffset + (d.writeSeq - seg.seq), d.writeLen);
             part->CopyData(buf.data(), d.writeLen);
             bool ok = c.rxRing->Write(d.writeSeq, buf.data(), d.writeLen);
             NS_ASSERT_MSG(ok, "receive ring overflow: the data path accepted beyond the window");
@@ -1260,7 +1263,7 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p,
                            uint32_t payloadLen)
 {
     Ipv4Address local = GetLocalAddress();
-    if (Node::ChecksumEnabled())
+    if (m_checksums)
     {
         th.EnableChecksums();
         th.InitializeChecksum(local, peer, TCP_PROTOCOL);
@@ -1275,7 +1278,7 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p,
     ih.SetIdentification(m_ipId++);
     ih.SetDontFragment();
     ih.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    if (Node::ChecksumEnabled())
+    if (m_checksums)
     {
         ih.EnableChecksum();
     }

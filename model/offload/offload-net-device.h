@@ -331,10 +331,15 @@ class OffloadNetDevice : public FabricLinkNetDevice
                   Ptr<const Packet> packet,
                   uint16_t protocol,
                   const Address& from);
-    /** A segment for an existing slot. */
-    void HandleSegment(uint32_t id, const WireSegment& th, Ptr<Packet> payload);
+    /**
+     * A segment for an existing slot.
+     * \param id slot \param th its parsed headers
+     * \param frame the whole IPv4 packet (the payload is copied out of it only when the
+     * connection keeps payload bytes, not per segment)
+     */
+    void HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Packet> frame);
     /// A segment that does not fit the handshake state: counted and traced, then dropped.
-    void HandshakeDrop(uint32_t id, const WireSegment& th, Ptr<const Packet> payload);
+    void HandshakeDrop(uint32_t id, const WireSegment& th);
     /// An acceptable RST before the connection is established: the connection is refused.
     void HandshakeReset(uint32_t id);
     /**
@@ -354,10 +359,16 @@ class OffloadNetDevice : public FabricLinkNetDevice
     void Establish(uint32_t id, uint32_t peerWindowBytes);
     /** Send the SYN or SYN-ACK of a slot (and arm its retransmission). */
     void SendHandshake(uint32_t id);
-    /** Apply a data-path decision for a received segment. */
+    /**
+     * Apply a data-path decision for a received segment.
+     * \param id slot \param d the decision \param frame the received IPv4 packet
+     * \param payloadOffset where its payload starts \param seg the segment
+     * \param latency the NIC's processing time
+     */
     void ApplyDecision(uint32_t id,
                        const OffloadRxDecision& d,
-                       Ptr<Packet> payload,
+                       Ptr<const Packet> frame,
+                       uint32_t payloadOffset,
                        const OffloadSegment& seg,
                        Time latency);
     /** In-order data is in host memory: make it readable. */
@@ -443,13 +454,16 @@ class OffloadNetDevice : public FabricLinkNetDevice
     std::unordered_map<uint64_t, uint32_t> m_lookup;    //!< 4-tuple -> slot
     std::map<uint16_t, Ptr<OffloadSocket>> m_listeners; //!< port -> listener
     OffloadControlPlane m_cp;                           //!< ports, handshake, TIME-WAIT
-    OffloadTxScheduler m_txScheduler;       //!< which connection sends next, and whether it may
-    std::deque<Ptr<Packet>> m_txBacklog;    //!< segments waiting for room in the device queue
-    uint32_t m_txBacklogPackets;            //!< attribute TxBacklogPackets
-    uint64_t m_txBacklogMax{0};             //!< longest backlog seen
-    EventId m_scanEvent;                    //!< next timer scan
-    EventId m_refillEvent;                  //!< Refill after a frame left (TxDone)
-    uint16_t m_ipId{0};                     //!< IPv4 identification
+    OffloadTxScheduler m_txScheduler;    //!< which connection sends next, and whether it may
+    std::deque<Ptr<Packet>> m_txBacklog; //!< segments waiting for room in the device queue
+    uint32_t m_txBacklogPackets;         //!< attribute TxBacklogPackets
+    uint64_t m_txBacklogMax{0};          //!< longest backlog seen
+    EventId m_scanEvent;                 //!< next timer scan
+    EventId m_refillEvent;               //!< Refill after a frame left (TxDone)
+    uint16_t m_ipId{0};                  //!< IPv4 identification
+    /// Node::ChecksumEnabled, read at construction and Setup (a global-value lookup costs
+    /// about 350 instructions, and it was read twice per segment sent)
+    bool m_checksums{false};
     std::vector<uint32_t> m_generation;     //!< per slot, bumps on free
     OffloadTcpCounters m_finished;          //!< counters of freed connections
     uint64_t m_refused{0};                  //!< connections refused (table full)

@@ -523,16 +523,11 @@ void
 FabricHelper::EnablePcapHosts(const std::string& prefix)
 {
     CheckInstalled("EnablePcapHosts");
-    if (m_fastLinks)
-    {
-        throw PrestoInputError("pcap needs point-to-point links (--links=p2p): the fast links "
-                               "carry no PPP frames to capture");
-    }
-    PointToPointHelper p2p;
     NetDeviceContainer devices = GetHostDevices();
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
-        p2p.EnablePcap(prefix, devices.Get(i));
+        // either link model: the fast path's frames reach the same file
+        FabricLinkNetDevice::EnablePcap(prefix, DynamicCast<PointToPointNetDevice>(devices.Get(i)));
     }
 }
 

@@ -68,9 +68,9 @@ class FabricHelper
 
     /**
      * \brief Fast links: FabricLinkChannel and FabricLinkNetDevice (one event per frame, no
-     * packet copy) on every link whose ends are switch ports or hosts with a plain
-     * PointToPointNetDevice (ns-3's TCP); an offload NIC's link stays point-to-point. Not with
-     * SetUseNs3Routers(true), nor with EnablePcapHosts. Call before Install.
+     * packet copy) on every link: switch ports, hosts with a plain PointToPointNetDevice
+     * (ns-3's TCP, which becomes a FabricLinkNetDevice) and offload NICs (FabricLinkNetDevices
+     * themselves). Not with SetUseNs3Routers(true). Call before Install.
      * \param fast true for fast links, false (default) for point-to-point links
      */
     void SetFastLinks(bool fast);
@@ -117,7 +117,8 @@ class FabricHelper
      */
     void SetLinkRate(uint32_t link, double rateBps, Time at);
 
-    /** \brief Write pcap traces of every host's link, files prefix-<node>-<dev>.pcap.
+    /** \brief Write pcap traces of every host's link, files prefix-<node>-<dev>.pcap, with
+     * either link model (FabricLinkNetDevice::EnablePcap).
      * \param prefix file name prefix (may contain a directory) */
     void EnablePcapHosts(const std::string& prefix);
 

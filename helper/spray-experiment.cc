@@ -835,11 +835,6 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         throw PrestoInputError("--links=fast needs the module's switches: use --links=p2p with "
                                "--fabric=ns3-routers");
     }
-    if (c.links == "fast" && c.pcap)
-    {
-        throw PrestoInputError("--pcap needs --links=p2p: the fast links carry no PPP frames "
-                               "to capture");
-    }
     CheckSeconds("queueTrace", c.queueTrace, false);
     if (c.queueTrace > 0 && c.fabric == "ns3-routers")
     {

@@ -3,10 +3,13 @@
  */
 #include "fabric-link-net-device.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/ppp-header.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -55,6 +58,12 @@ FabricLinkNetDevice::GetTypeId()
             .AddTraceSource("FastRxDrop",
                             "A frame dropped by the receive error model on the fast path.",
                             MakeTraceSourceAccessor(&FabricLinkNetDevice::m_rxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("FastSniffer",
+                            "A frame of the fast path with a PPP header, as PromiscSniffer "
+                            "shows PointToPointNetDevice's: sent at its transmission start, "
+                            "received at its arrival (for pcap; see EnablePcap).",
+                            MakeTraceSourceAccessor(&FabricLinkNetDevice::m_sniffer),
                             "ns3::Packet::TracedCallback");
     return tid;
 }
@@ -191,6 +200,23 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     const int64_t tx = TxSteps(bytes);
     const int64_t start = m_fifo.Enqueue(now, bytes, tx + m_gapSteps);
     ++m_txPackets;
+    if (!m_sniffer.IsEmpty())
+    {
+        // the sniffer sees the frame when its transmission starts, as on a point-to-point link
+        // (at once on an idle link: an event at the same time could come after a Stop)
+        if (start == now)
+        {
+            Sniff(packet, protocolNumber);
+        }
+        else
+        {
+            Simulator::Schedule(TimeStep(start - now),
+                                &FabricLinkNetDevice::Sniff,
+                                this,
+                                packet->Copy(),
+                                protocolNumber);
+        }
+    }
     Simulator::ScheduleWithContext(m_peerContext,
                                    TimeStep(start + tx + m_delaySteps - now),
                                    &FabricLinkNetDevice::FastReceive,
@@ -202,6 +228,45 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
         MaybeStop();
     }
     return true;
+}
+
+void
+FabricLinkNetDevice::Sniff(Ptr<const Packet> packet, uint16_t protocol)
+{
+    // PointToPointNetDevice::EtherToPpp, which is private
+    uint16_t ppp = 0;
+    switch (protocol)
+    {
+    case 0x0800:
+        ppp = 0x0021; // IPv4
+        break;
+    case 0x86DD:
+        ppp = 0x0057; // IPv6
+        break;
+    default:
+        NS_LOG_WARN("no PPP number for protocol " << protocol << "; the frame shows 0");
+    }
+    Ptr<Packet> framed = packet->Copy();
+    PppHeader header;
+    header.SetProtocol(ppp);
+    framed->AddHeader(header);
+    m_sniffer(framed);
+}
+
+void
+FabricLinkNetDevice::EnablePcap(const std::string& prefix, Ptr<PointToPointNetDevice> device)
+{
+    NS_ABORT_MSG_IF(!device, "FabricLinkNetDevice::EnablePcap: no device");
+    PcapHelper pcapHelper;
+    Ptr<PcapFileWrapper> file =
+        pcapHelper.CreateFile(pcapHelper.GetFilenameFromDevice(prefix, device),
+                              std::ios::out,
+                              PcapHelper::DLT_PPP);
+    pcapHelper.HookDefaultSink<PointToPointNetDevice>(device, "PromiscSniffer", file);
+    if (Ptr<FabricLinkNetDevice> fast = DynamicCast<FabricLinkNetDevice>(device))
+    {
+        pcapHelper.HookDefaultSink<FabricLinkNetDevice>(fast, "FastSniffer", file);
+    }
 }
 
 void
@@ -252,6 +317,10 @@ FabricLinkNetDevice::FastReceive(Ptr<Packet> packet, uint16_t protocol)
         return;
     }
     ++m_rxPackets;
+    if (!m_sniffer.IsEmpty())
+    {
+        Sniff(packet, protocol);
+    }
     if (!m_promiscCb.IsNull())
     {
         m_promiscCb(this, packet, protocol, m_peerAddress, GetAddress(), NetDevice::PACKET_HOST);

@@ -84,6 +84,11 @@ class FabricLinkSink
  * With a NetDeviceQueueInterface aggregated (hosts), the transmit queue is stopped when
  * another MTU-sized frame would not fit and woken at the next transmission start (one event,
  * only under back-pressure).
+ *
+ * Pcap: the fast path's frames appear on the trace source "FastSniffer" as
+ * PointToPointNetDevice's "PromiscSniffer" shows its own (with a PPP header, a sent frame at
+ * its transmission start, a received one at its arrival), only while a sink is connected.
+ * FabricLinkNetDevice::EnablePcap hooks both to one file.
  */
 class FabricLinkNetDevice : public PointToPointNetDevice
 {
@@ -136,6 +141,16 @@ class FabricLinkNetDevice : public PointToPointNetDevice
 
     /** \return whether this end uses the fast path (both ends on a FabricLinkChannel) */
     bool IsFast();
+
+    /**
+     * Write the device's frames to a pcap file (DLT_PPP), on either path: as
+     * PointToPointHelper::EnablePcap does (the same file name, prefix-node-device.pcap), with
+     * the fast path's "FastSniffer" hooked to the same file. (PointToPointHelper::EnablePcap
+     * alone hooks only "PromiscSniffer", which the fast path does not fire.)
+     * \param prefix file name prefix
+     * \param device the device
+     */
+    static void EnablePcap(const std::string& prefix, Ptr<PointToPointNetDevice> device);
 
     /** \return bytes waiting to be sent, with FramingBytes each (the frame on the wire not) */
     uint32_t GetQueuedBytes();
@@ -201,6 +216,13 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      */
     int64_t TxStepsSlow(uint32_t bytes);
 
+    /**
+     * Show a frame to "FastSniffer" as PointToPointNetDevice's sniffer would: a copy with a
+     * PPP header.
+     * \param packet the packet \param protocol its protocol number (Ethernet numbering)
+     */
+    void Sniff(Ptr<const Packet> packet, uint16_t protocol);
+
     /** Stop the transmit queue if another MTU-sized frame would not fit. */
     void MaybeStop();
 
@@ -239,6 +261,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
 
     TracedCallback<Ptr<const Packet>> m_txDropTrace; //!< refused by Send
     TracedCallback<Ptr<const Packet>> m_rxDropTrace; //!< dropped by the error model
+    TracedCallback<Ptr<const Packet>> m_sniffer;     //!< frames with a PPP header (pcap)
 };
 
 /**

@@ -19,9 +19,6 @@
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/tcp-option-sack-permitted.h"
-#include "ns3/tcp-option-sack.h"
-#include "ns3/tcp-option-winscale.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -56,7 +53,6 @@ OffloadDropReasonName(OffloadDropReason r)
 namespace
 {
 constexpr uint16_t IPV4 = 0x0800;
-constexpr uint8_t TCP_PROTOCOL = 6;
 /// Bytes a segment takes in the device queue besides its payload: PPP 2, IPv4 20, TCP 20
 /// (no options on data segments).
 constexpr uint32_t WIRE_HEADER_BYTES = 42;
@@ -229,7 +225,8 @@ OffloadNetDevice::GetTypeId()
 }
 
 OffloadNetDevice::OffloadNetDevice()
-    : m_checksums(Node::ChecksumEnabled())
+    : m_checksums(Node::ChecksumEnabled()),
+      m_metadata(PacketMetadataEnabled())
 {
     NS_LOG_FUNCTION(this);
     // PointToPointNetDevice::DoDispose is private, so this device cannot extend it: release
@@ -259,6 +256,7 @@ OffloadNetDevice::Setup()
         return;
     }
     m_checksums = Node::ChecksumEnabled();
+    m_metadata = PacketMetadataEnabled();
     const std::string where = GetInstanceTypeId().GetName() + "::CongestionControl";
     if (!m_congestionType.IsChildOf(OffloadCongestionControl::GetTypeId()))
     {
@@ -1201,91 +1199,58 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
 {
     const Conn& c = m_slots[id];
     Ptr<Packet> p = payload ? payload->Copy() : Create<Packet>();
-    TcpHeader th;
-    th.SetSourcePort(c.localPort);
-    th.SetDestinationPort(c.peerPort);
-    th.SetSequenceNumber(SequenceNumber32(seg.seq));
-    th.SetAckNumber(SequenceNumber32(seg.ack));
-    th.SetFlags(seg.flags);
-    th.SetWindowSize(static_cast<uint16_t>(std::min<uint32_t>(seg.window >> c.hs.ourShift, 65535)));
-    if (seg.sackBlocks > 0)
+    WireSegmentOut w;
+    w.srcPort = c.localPort;
+    w.dstPort = c.peerPort;
+    w.seq = seg.seq;
+    w.ack = seg.ack;
+    w.flags = seg.flags;
+    w.window = static_cast<uint16_t>(std::min<uint32_t>(seg.window >> c.hs.ourShift, 65535));
+    w.sackBlocks = seg.sackBlocks;
+    for (uint32_t i = 0; i < seg.sackBlocks && i < OffloadSegment::MAX_SACK_BLOCKS; ++i)
     {
-        Ptr<TcpOptionSack> sack = CreateObject<TcpOptionSack>();
-        for (uint32_t i = 0; i < seg.sackBlocks; ++i)
-        {
-            sack->AddSackBlock(
-                {SequenceNumber32(seg.sack[i].first), SequenceNumber32(seg.sack[i].second)});
-        }
-        th.AppendOption(sack);
+        w.sack[i][0] = seg.sack[i].first;
+        w.sack[i][1] = seg.sack[i].second;
     }
     // ECT(0) on data only (RFC 3168 6.1.4: not on pure ACKs or retransmitted SYNs)
-    SendIpv4(p, th, c.peer, c.hs.ecn && seg.payloadLen > 0, id, seg.seq, seg.payloadLen);
+    w.ect = c.hs.ecn && seg.payloadLen > 0;
+    SendIpv4(p, w, c.peer, id);
 }
 
 void
 OffloadNetDevice::SendControl(uint32_t id, Ipv4Address peer, const OffloadControlSegment& seg)
 {
-    TcpHeader th;
-    if (id != NO_SLOT)
-    {
-        th.SetSourcePort(m_slots[id].localPort);
-        th.SetDestinationPort(m_slots[id].peerPort);
-    }
-    else
-    {
-        th.SetSourcePort(seg.localPort);
-        th.SetDestinationPort(seg.peerPort);
-    }
-    th.SetSequenceNumber(SequenceNumber32(seg.seq));
-    th.SetAckNumber(SequenceNumber32(seg.ack));
-    th.SetFlags(seg.flags);
-    th.SetWindowSize(seg.window);
-    if (seg.windowScale)
-    {
-        Ptr<TcpOptionWinScale> ws = CreateObject<TcpOptionWinScale>();
-        ws->SetScale(seg.shift);
-        th.AppendOption(ws);
-    }
-    if (seg.sackPermitted)
-    {
-        th.AppendOption(CreateObject<TcpOptionSackPermitted>());
-    }
-    SendIpv4(Create<Packet>(), th, peer, false, id, seg.seq, 0);
+    WireSegmentOut w;
+    w.srcPort = id != NO_SLOT ? m_slots[id].localPort : seg.localPort;
+    w.dstPort = id != NO_SLOT ? m_slots[id].peerPort : seg.peerPort;
+    w.seq = seg.seq;
+    w.ack = seg.ack;
+    w.flags = seg.flags;
+    w.window = seg.window;
+    w.windowScale = seg.windowScale;
+    w.shift = seg.shift;
+    w.sackPermitted = seg.sackPermitted;
+    SendIpv4(Create<Packet>(), w, peer, id);
 }
 
 void
-OffloadNetDevice::SendIpv4(Ptr<Packet> p,
-                           TcpHeader& th,
-                           Ipv4Address peer,
-                           bool ect,
-                           uint32_t id,
-                           uint32_t seq,
-                           uint32_t payloadLen)
+OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, Ipv4Address peer, uint32_t id)
 {
-    Ipv4Address local = GetLocalAddress();
-    if (m_checksums)
+    w.src = GetLocalAddress().Get();
+    w.dst = peer.Get();
+    w.ipId = m_ipId++;
+    w.payloadLen = p->GetSize();
+    if (m_metadata)
     {
-        th.EnableChecksums();
-        th.InitializeChecksum(local, peer, TCP_PROTOCOL);
+        AddNs3WireHeaders(p, w, m_checksums);
     }
-    p->AddHeader(th);
-    Ipv4Header ih;
-    ih.SetSource(local);
-    ih.SetDestination(peer);
-    ih.SetProtocol(TCP_PROTOCOL);
-    ih.SetTtl(64);
-    ih.SetPayloadSize(p->GetSize());
-    ih.SetIdentification(m_ipId++);
-    ih.SetDontFragment();
-    ih.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    if (m_checksums)
+    else
     {
-        ih.EnableChecksum();
+        p->AddHeader(OffloadWireHeader(w, m_checksums));
     }
-    p->AddHeader(ih);
     OffloadSegment seg; // what the drop trace reports
-    seg.seq = seq;
-    seg.payloadLen = payloadLen;
+    seg.seq = w.seq;
+    seg.payloadLen = w.payloadLen;
     ToWire(p, id, seg);
 }
 

@@ -9,6 +9,7 @@
 #include "offload-control-plane.h"
 #include "offload-tcp-connection.h"
 #include "offload-tx-scheduler.h"
+#include "offload-wire-header.h"
 #include "offload-wire.h"
 
 #include "ns3/event-id.h"
@@ -77,9 +78,10 @@ const char* OffloadDropReasonName(OffloadDropReason r);
  * offloaded connections side by side, and an offloaded connection can talk to a host running ns-3's
  * own TCP.
  *
- * - Wire format: real IPv4 + TCP headers (ns-3's Ipv4Header and TcpHeader, checksums when
- *   enabled, window scaling negotiated, ECN negotiated with ECE/CWR on the SYN and ECT(0)
- *   on data), so pcap traces decode in Wireshark/tshark.
+ * - Wire format: real IPv4 + TCP headers, the bytes ns-3's Ipv4Header and TcpHeader write
+ *   (checksums when enabled, window scaling negotiated, ECN negotiated with ECE/CWR on the
+ *   SYN and ECT(0) on data), so pcap traces decode in Wireshark/tshark; parsed by ParseWire,
+ *   written as one OffloadWireHeader (ns-3's headers while packet metadata is on).
  * - Host interface: per connection a send and a receive buffer in host memory
  *   (OffloadByteRing) that the NIC reads and writes by DMA (OffloadDmaChannel: latency and
  *   bandwidth), and notifications to the socket (OffloadSocket) when data is in place.
@@ -390,14 +392,15 @@ class OffloadNetDevice : public FabricLinkNetDevice
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
     /** Build and send a control-plane segment (SYN, SYN-ACK, TIME-WAIT ACK) of slot id. */
     void SendControl(uint32_t id, Ipv4Address peer, const OffloadControlSegment& seg);
-    /** Add the IPv4 header to a TCP segment and hand it to the wire. */
-    void SendIpv4(Ptr<Packet> p,
-                  TcpHeader& th,
-                  Ipv4Address peer,
-                  bool ect,
-                  uint32_t id,
-                  uint32_t seq,
-                  uint32_t payloadLen);
+    /**
+     * Put the IPv4 and TCP headers in front of a segment's payload and hand it to the wire:
+     * one OffloadWireHeader, or ns-3's own headers while packet metadata is on (the same bytes).
+     * \param p the payload (empty for none)
+     * \param w the header fields; the addresses and the IPv4 identification are filled here
+     * \param peer the destination
+     * \param id the slot (for the drop trace), or NO_SLOT
+     */
+    void SendIpv4(Ptr<Packet> p, WireSegmentOut& w, Ipv4Address peer, uint32_t id);
     /** Hand a packet to the wire; it waits in the backlog while the device queue is full. */
     void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
     /** \return true if the device queue can take p now */
@@ -464,6 +467,8 @@ class OffloadNetDevice : public FabricLinkNetDevice
     /// Node::ChecksumEnabled, read at construction and Setup (a global-value lookup costs
     /// about 350 instructions, and it was read twice per segment sent)
     bool m_checksums{false};
+    /// PacketMetadataEnabled, read at construction and Setup: ns-3's own headers then
+    bool m_metadata{false};
     std::vector<uint32_t> m_generation;     //!< per slot, bumps on free
     OffloadTcpCounters m_finished;          //!< counters of freed connections
     uint64_t m_refused{0};                  //!< connections refused (table full)

@@ -263,4 +263,85 @@ ParseWire(const uint8_t* data,
     return WireError::NONE;
 }
 
+namespace
+{
+
+uint8_t*
+PutBe16(uint8_t* p, uint16_t v)
+{
+    p[0] = static_cast<uint8_t>(v >> 8);
+    p[1] = static_cast<uint8_t>(v);
+    return p + 2;
+}
+
+uint8_t*
+PutBe32(uint8_t* p, uint32_t v)
+{
+    p[0] = static_cast<uint8_t>(v >> 24);
+    p[1] = static_cast<uint8_t>(v >> 16);
+    p[2] = static_cast<uint8_t>(v >> 8);
+    p[3] = static_cast<uint8_t>(v);
+    return p + 4;
+}
+
+} // namespace
+
+uint32_t
+BuildWire(const WireSegmentOut& s, uint8_t* out)
+{
+    // TCP options first: their length sets the data offset and the IPv4 total length
+    uint8_t* const tcp = out + 20;
+    uint8_t* o = tcp + 20;
+    if (s.windowScale)
+    {
+        *o++ = 3; // kind: window scale
+        *o++ = 3;
+        *o++ = s.shift;
+    }
+    if (s.sackPermitted)
+    {
+        *o++ = 4; // kind: SACK permitted
+        *o++ = 2;
+    }
+    const uint32_t blocks = s.sackBlocks < 4 ? s.sackBlocks : 4;
+    if (blocks > 0)
+    {
+        *o++ = 5; // kind: SACK
+        *o++ = static_cast<uint8_t>(2 + 8 * blocks);
+        for (uint32_t b = 0; b < blocks; ++b)
+        {
+            o = PutBe32(o, s.sack[b][0]);
+            o = PutBe32(o, s.sack[b][1]);
+        }
+    }
+    while ((o - tcp) % 4 != 0)
+    {
+        *o++ = 0; // END, as ns-3 pads
+    }
+    const uint32_t tcpHeader = static_cast<uint32_t>(o - tcp);
+    // IPv4
+    uint8_t* p = out;
+    *p++ = 0x45;                // version 4, 5 words
+    *p++ = s.ect ? 0x02 : 0x00; // DSCP 0, ECN ECT(0) or Not-ECT
+    p = PutBe16(p, static_cast<uint16_t>(20 + tcpHeader + s.payloadLen));
+    p = PutBe16(p, s.ipId);
+    *p++ = 0x40; // Don't Fragment, offset 0
+    *p++ = 0;
+    *p++ = 64; // TTL
+    *p++ = PROTO_TCP;
+    p = PutBe16(p, 0); // checksum: filled by the caller when checksums are on
+    p = PutBe32(p, s.src);
+    p = PutBe32(p, s.dst);
+    // TCP
+    p = PutBe16(p, s.srcPort);
+    p = PutBe16(p, s.dstPort);
+    p = PutBe32(p, s.seq);
+    p = PutBe32(p, s.ack);
+    p = PutBe16(p, static_cast<uint16_t>((tcpHeader / 4) << 12 | s.flags));
+    p = PutBe16(p, s.window);
+    p = PutBe16(p, 0); // checksum
+    PutBe16(p, 0);     // urgent pointer
+    return 20 + tcpHeader;
+}
+
 } // namespace ns3

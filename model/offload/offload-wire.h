@@ -91,6 +91,45 @@ WireError ParseWire(const uint8_t* data,
 
 /**
  * \ingroup presto
+ * \brief The header fields of an IPv4/TCP segment the offload NIC sends, written by BuildWire.
+ */
+struct WireSegmentOut
+{
+    uint32_t src{0};           //!< IPv4 source address
+    uint32_t dst{0};           //!< IPv4 destination address
+    uint16_t ipId{0};          //!< IPv4 identification
+    bool ect{false};           //!< ECN field ECT(0), else Not-ECT
+    uint16_t srcPort{0};       //!< TCP source port
+    uint16_t dstPort{0};       //!< TCP destination port
+    uint32_t seq{0};           //!< sequence number
+    uint32_t ack{0};           //!< acknowledgement number
+    uint8_t flags{0};          //!< TCP flags (the OffloadSegment constants)
+    uint16_t window{0};        //!< window field as sent (already scaled down)
+    bool windowScale{false};   //!< carry a window-scale option (first)
+    uint8_t shift{0};          //!< its shift
+    bool sackPermitted{false}; //!< carry a SACK-permitted option (after window scale)
+    uint8_t sackBlocks{0};     //!< SACK blocks to carry (0: no SACK option; at most 4)
+    uint32_t sack[4][2]{};     //!< their [left, right) edges
+    uint32_t payloadLen{0};    //!< payload bytes after the headers
+};
+
+/// The longest header BuildWire writes: IPv4 without options and TCP with 40 option bytes.
+constexpr uint32_t WIRE_MAX_HEADER_BYTES = 80;
+
+/**
+ * \ingroup presto
+ * \brief Write the IPv4 and TCP headers of a segment as ns-3's Ipv4Header and TcpHeader
+ * serialise them (DSCP 0, TTL 64, Don't Fragment, urgent pointer 0; options in the order
+ * window scale, SACK-permitted, SACK, padded with END to a multiple of 4 bytes), both checksum
+ * fields 0. Pure logic.
+ * \param s the fields (sackBlocks above 4 counts as 4)
+ * \param out at least WIRE_MAX_HEADER_BYTES bytes
+ * \return the header length written (IPv4 + TCP)
+ */
+uint32_t BuildWire(const WireSegmentOut& s, uint8_t* out);
+
+/**
+ * \ingroup presto
  * \brief The Internet checksum (RFC 1071) of a byte range, continuing a partial sum.
  * \param data bytes \param len how many \param sum partial sum (0 to start)
  * \return the folded one's-complement sum (not inverted)

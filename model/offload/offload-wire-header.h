@@ -1,0 +1,78 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PRESTO_OFFLOAD_WIRE_HEADER_H
+#define PRESTO_OFFLOAD_WIRE_HEADER_H
+
+#include "offload-wire.h"
+
+#include "ns3/header.h"
+#include "ns3/packet.h"
+
+#include <array>
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup presto
+ * \brief The IPv4 and TCP headers of a segment the offload NIC sends, written in one step.
+ *
+ * The bytes are BuildWire's, the same ns-3's Ipv4Header and TcpHeader produce for the same
+ * fields (checksums too, computed as they compute them), so an ns-3 TCP peer, a switch and a
+ * pcap reader see no difference; one header write replaces two serialisers and the TCP option
+ * objects. Packet metadata records this type, not Ipv4Header and TcpHeader: while metadata is
+ * on (PacketMetadataEnabled), a sender uses AddNs3WireHeaders instead, so that printing shows
+ * ns-3's headers and checking finds the ones ns-3's stack removes.
+ */
+class OffloadWireHeader : public Header
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+
+    OffloadWireHeader() = default;
+    /**
+     * \param s the fields
+     * \param checksums fill the IPv4 and TCP checksums (the TCP one over the payload that
+     * follows in the packet)
+     */
+    OffloadWireHeader(const WireSegmentOut& s, bool checksums);
+
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+  private:
+    /// IPv4 with options (60) and TCP with options (60), what Deserialize may meet
+    std::array<uint8_t, 120> m_bytes{};
+    uint32_t m_length{0};    //!< header bytes in m_bytes
+    bool m_checksums{false}; //!< fill the checksums in Serialize
+};
+
+/**
+ * \ingroup presto
+ * \brief Put ns-3's own Ipv4Header and TcpHeader for the fields in front of the payload: the
+ * same bytes as OffloadWireHeader (the reference of its tests), with ns-3's metadata.
+ * \param packet the payload
+ * \param s the fields
+ * \param checksums fill the IPv4 and TCP checksums
+ */
+void AddNs3WireHeaders(Ptr<Packet> packet, const WireSegmentOut& s, bool checksums);
+
+/**
+ * \ingroup presto
+ * \return whether ns-3 records packet metadata (Packet::EnablePrinting or EnableChecking were
+ * called); a probe packet tells, as ns-3 has no getter
+ */
+bool PacketMetadataEnabled();
+
+} // namespace ns3
+
+#endif // PRESTO_OFFLOAD_WIRE_HEADER_H

@@ -3,6 +3,7 @@
  */
 #include "host-cpu-accounting.h"
 
+#include "ns3/fabric-link-net-device.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/offload-net-device.h"
@@ -177,7 +178,8 @@ HostCpuAccounting::InstallHosts(const NodeContainer& hosts, const NetDeviceConta
             ip->TraceConnectWithoutContext("Tx", MakeBoundCallback(&HostCpuAccounting::IpTx, hp));
             ip->TraceConnectWithoutContext("Rx", MakeBoundCallback(&HostCpuAccounting::IpRx, hp));
         }
-        // Not every device type has these; without them cycles_per_packet stays 0.
+        // Not every device type has these; without them cycles_per_packet stays 0. A
+        // FabricLinkNetDevice's fast path has counters instead (read in Report).
         h->device->TraceConnectWithoutContext("PhyTxEnd",
                                               MakeBoundCallback(&HostCpuAccounting::Wire, hp));
         h->device->TraceConnectWithoutContext("PhyRxEnd",
@@ -304,6 +306,12 @@ HostCpuAccounting::Report(double simSeconds) const
     for (const auto& h : m_hosts)
     {
         HostCpuCounts n = h->counts;
+        if (auto link = DynamicCast<FabricLinkNetDevice>(h->device); link && link->IsFast())
+        {
+            // the fast path fires no PhyTxEnd/PhyRxEnd: its counters instead (a frame is
+            // counted when the link accepts it, not when its transmission ends)
+            n.wirePackets += link->GetTxPackets() + link->GetRxPackets();
+        }
         AddNicCounts(*h, n);
         Add(byKind[h->offload], n);
         ++hostsOfKind[h->offload];

@@ -9,6 +9,7 @@
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -21,10 +22,10 @@ namespace
 
 /// Runs the default small leaf-spine with this device and returns summary.json's content.
 nlohmann::json
-RunDevice(const std::string& device)
+RunDevice(const std::string& device, const std::string& links = "auto")
 {
     auto dir = std::filesystem::temp_directory_path() /
-               ("presto-test-" + std::to_string(getpid()) + "-hostcpu-" + device);
+               ("presto-test-" + std::to_string(getpid()) + "-hostcpu-" + device + "-" + links);
     std::filesystem::remove_all(dir);
     SprayExperimentConfig c;
     c.verifyPayload = true; // transport tests compare every byte
@@ -32,6 +33,7 @@ RunDevice(const std::string& device)
     c.quiet = true;
     c.plot = false;
     c.device = device;
+    c.links = links;
     c.simTime = 0.005; // ~20 WebSearch flows: enough packets, well under a second
     SprayExperiment e(c);
     e.Run();
@@ -172,6 +174,40 @@ class PrestoAccountingTestCase : public TestCase
     }
 };
 
+/**
+ * The link model does not change the accounting: the same host-tcp run on point-to-point and
+ * on fast links counts the same wire packets within 1% (the fast path counts a frame when the
+ * link accepts it, the point-to-point trace when it has been sent or received) and the same
+ * IPv4 packets and bytes within 1% (the runs differ only in the order of simultaneous events).
+ */
+class LinkModelAccountingTestCase : public TestCase
+{
+  public:
+    LinkModelAccountingTestCase()
+        : TestCase("host-tcp host_cpu counts agree on p2p and fast links")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const nlohmann::json p2p = RunDevice("host-tcp", "p2p").at("host_cpu");
+        const nlohmann::json fast = RunDevice("host-tcp", "fast").at("host_cpu");
+        for (const char* key : {"wire_packets", "packets_sent", "packets_received", "acks"})
+        {
+            const double a = double(Count(p2p, key));
+            const double b = double(Count(fast, key));
+            std::cout << "    " << key << ": p2p " << a << ", fast " << b << std::endl;
+            NS_TEST_ASSERT_MSG_GT(a, 0, key << " counted on p2p links");
+            NS_TEST_EXPECT_MSG_LT(std::abs(b - a) / a, 0.01, key << " within 1%");
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(fast.at("cycles_per_packet").get<double>(),
+                                  p2p.at("cycles_per_packet").get<double>(),
+                                  0.01 * p2p.at("cycles_per_packet").get<double>(),
+                                  "cycles_per_packet within 1%");
+    }
+};
+
 /** The host CPU accounting suite. */
 class PrestoHostCpuTestSuite : public TestSuite
 {
@@ -181,6 +217,7 @@ class PrestoHostCpuTestSuite : public TestSuite
     {
         AddTestCase(new HostTcpAccountingTestCase, compat::TestDuration::QUICK);
         AddTestCase(new PrestoAccountingTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new LinkModelAccountingTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -4,8 +4,9 @@
 #
 #  1. The reference scenario of the foundation issue: 32 hosts (4 leaves x 8 hosts, 4 spines),
 #     10G hosts, 40G core, 1 us links, per-packet spraying, WebSearch at 50% load, host TCP:
-#     on the module's fabric and on ns-3's own IPv4 routers (Ipv4GlobalRouting with
-#     RandomEcmpRouting). Prints packet-hops per wall second and the ratio.
+#     on the module's fabric (default links: fast) and on ns-3's own IPv4 routers
+#     (Ipv4GlobalRouting with RandomEcmpRouting, point-to-point links). Prints packet-hops per
+#     wall second and the ratio.
 #     Then the offload NICs (presto K=1, flextoe, cora) on the same scenario, as ratios to
 #     host-tcp on the module fabric.
 #  2. The switch path alone (fabric-benchmark): a trivial packet source, no TCP.
@@ -99,8 +100,8 @@ if [ "${PRESTO_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; the
         total=$(ir "$out/callgrind.$name.out")
         echo "$name: $((total / hops)) instructions per packet-hop ($total in Simulator::Run, $hops hops)"
     }
-    for d in host-tcp presto flextoe cora; do
-        cg_spray "$d" "$d"
+    for d in host-tcp presto flextoe cora; do # ns-3's point-to-point links
+        cg_spray "$d-p2p" "$d" --links=p2p
     done
     for d in host-tcp presto flextoe cora; do # every link fast, the NICs' own included
         cg_spray "$d-fast" "$d" --links=fast

@@ -392,8 +392,9 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "per-packet random ECMP; reference for speed comparisons)",
                  fabric);
     cmd.AddValue("links",
-                 "Link model: p2p (ns-3 point-to-point) | fast (FabricLinkNetDevice: one event "
-                 "per packet-hop, no copy; every link, offload NICs' included)",
+                 "Link model: auto (fast; p2p with --fabric=ns3-routers) | p2p (ns-3 "
+                 "point-to-point) | fast (FabricLinkNetDevice: one event per packet-hop, no "
+                 "copy; every link, offload NICs' included)",
                  links);
     cmd.AddValue("lossRate",
                  "Random loss probability of every packet on every switch-to-switch link",
@@ -829,7 +830,12 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
-    RequireOneOf("links", c.links, {"p2p", "fast"});
+    RequireOneOf("links", c.links, {"auto", "p2p", "fast"});
+    if (c.links == "auto")
+    {
+        // ns-3's routers need ns-3's devices; the module's switches take the fast link
+        m_config.links = c.fabric == "ns3-routers" ? "p2p" : "fast";
+    }
     if (c.links == "fast" && c.fabric == "ns3-routers")
     {
         throw PrestoInputError("--links=fast needs the module's switches: use --links=p2p with "

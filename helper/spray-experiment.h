@@ -76,15 +76,17 @@ struct SprayExperimentConfig
     std::string failLinks;              //!< "a-b[@t],...", nodes named leaf0, spine1, host3, ...
     std::string degradeLinks;           //!< "a-b:rate[@t],..."
     std::string fabric{"presto"};       //!< presto (module switch) | ns3-routers (reference)
-    std::string links{"p2p"};           //!< p2p (PointToPointNetDevice) | fast (FabricLink)
-    double lossRate{0.0};               //!< random loss per packet on switch-switch links, [0,1)
-    double simTime{0.02};               //!< flow arrivals in [0, simTime), s
-    double drainTime{1.0};              //!< after simTime, wait at most this for flows to end, s
-    double warmup{0.0};                 //!< flows starting before this are not counted, s
-    std::string buckets;                //!< "e1,e2,..." bucket upper edges, bytes; "" = default
-    uint32_t maxFlows{0};               //!< cap on generated flows (0: none)
-    uint32_t seed{1};                   //!< ns-3 run number (RngSeedManager::SetRun)
-    bool pcap{false};                   //!< write pcap traces of host links into out
+    /// auto (fast on the module's switches, p2p with ns3-routers) | p2p (PointToPointNetDevice)
+    /// | fast (FabricLinkNetDevice); the report records what auto became
+    std::string links{"auto"};
+    double lossRate{0.0};  //!< random loss per packet on switch-switch links, [0,1)
+    double simTime{0.02};  //!< flow arrivals in [0, simTime), s
+    double drainTime{1.0}; //!< after simTime, wait at most this for flows to end, s
+    double warmup{0.0};    //!< flows starting before this are not counted, s
+    std::string buckets;   //!< "e1,e2,..." bucket upper edges, bytes; "" = default
+    uint32_t maxFlows{0};  //!< cap on generated flows (0: none)
+    uint32_t seed{1};      //!< ns-3 run number (RngSeedManager::SetRun)
+    bool pcap{false};      //!< write pcap traces of host links into out
     /// send pattern bytes and compare each byte received; false: virtual (zero-filled)
     /// payload, delivery checked by counting
     bool verifyPayload{false};

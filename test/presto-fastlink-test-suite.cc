@@ -680,6 +680,44 @@ class FastLinkPcapTestCase : public FastLinkTestCase
     std::string m_device; //!< NIC design
 };
 
+/**
+ * --links=auto, the default: fast links on the module's switches, point-to-point links with
+ * ns-3's routers (which need ns-3's devices); summary.json records which.
+ */
+class FastLinkAutoTestCase : public FastLinkTestCase
+{
+  public:
+    FastLinkAutoTestCase()
+        : FastLinkTestCase("--links=auto: fast on the module's switches, p2p on ns-3 routers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "auto");
+        for (const char* fabric : {"presto", "ns3-routers"})
+        {
+            SprayExperimentConfig c;
+            NS_TEST_ASSERT_MSG_EQ(c.links, "auto", "the default");
+            c.verifyPayload = true;
+            c.out = dir + "/" + fabric;
+            c.quiet = true;
+            c.plot = false;
+            c.fabric = fabric;
+            c.simTime = 0.002;
+            SprayExperiment e(c);
+            e.Run();
+            CheckDelivery(e, fabric);
+            const std::string expected = std::string(fabric) == "presto" ? "fast" : "p2p";
+            NS_TEST_EXPECT_MSG_EQ(e.GetReport()["config"]["links"].get<std::string>(),
+                                  expected,
+                                  fabric << ": what auto became");
+        }
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /** --links: bad values and combinations it does not support are refused with a message. */
 class FastLinkBadConfigTestCase : public TestCase
 {
@@ -746,6 +784,7 @@ class PrestoFastLinkTestSuite : public TestSuite
         AddTestCase(new FastLinkOffloadTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkPcapTestCase("host-tcp"), compat::TestDuration::QUICK);
         AddTestCase(new FastLinkPcapTestCase("presto"), compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkAutoTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkBadConfigTestCase, compat::TestDuration::QUICK);
     }
 };

@@ -225,8 +225,7 @@ OffloadNetDevice::GetTypeId()
 }
 
 OffloadNetDevice::OffloadNetDevice()
-    : m_checksums(Node::ChecksumEnabled()),
-      m_metadata(PacketMetadataEnabled())
+    : m_checksums(Node::ChecksumEnabled())
 {
     NS_LOG_FUNCTION(this);
     // PointToPointNetDevice::DoDispose is private, so this device cannot extend it: release
@@ -256,7 +255,6 @@ OffloadNetDevice::Setup()
         return;
     }
     m_checksums = Node::ChecksumEnabled();
-    m_metadata = PacketMetadataEnabled();
     const std::string where = GetInstanceTypeId().GetName() + "::CongestionControl";
     if (!m_congestionType.IsChildOf(OffloadCongestionControl::GetTypeId()))
     {
@@ -1240,6 +1238,11 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, Ipv4Address peer, u
     w.dst = peer.Get();
     w.ipId = m_ipId++;
     w.payloadLen = p->GetSize();
+    if (!m_metadataKnown)
+    {
+        m_metadata = PacketMetadataEnabled();
+        m_metadataKnown = true;
+    }
     if (m_metadata)
     {
         AddNs3WireHeaders(p, w, m_checksums);

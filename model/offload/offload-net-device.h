@@ -467,8 +467,10 @@ class OffloadNetDevice : public FabricLinkNetDevice
     /// Node::ChecksumEnabled, read at construction and Setup (a global-value lookup costs
     /// about 350 instructions, and it was read twice per segment sent)
     bool m_checksums{false};
-    /// PacketMetadataEnabled, read at construction and Setup: ns-3's own headers then
+    /// PacketMetadataEnabled, probed at the first segment sent (not earlier: a probe packet
+    /// made before the user enables printing would make ns-3 refuse to enable it)
     bool m_metadata{false};
+    bool m_metadataKnown{false};            //!< m_metadata has been probed
     std::vector<uint32_t> m_generation;     //!< per slot, bumps on free
     OffloadTcpCounters m_finished;          //!< counters of freed connections
     uint64_t m_refused{0};                  //!< connections refused (table full)

@@ -111,17 +111,32 @@ OffloadWireHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 OffloadWireHeader::Deserialize(Buffer::Iterator start)
 {
-    // the IPv4 header length from its first byte, the TCP one from its data offset
+    // the IPv4 header length from its first byte, the TCP one from its data offset; never
+    // more than the buffer holds (a foreign or truncated frame: what is there)
+    m_checksums = false;
+    const uint32_t avail = std::min<uint32_t>(start.GetRemainingSize(), m_bytes.size());
     Buffer::Iterator i = start;
+    if (avail < 20)
+    {
+        m_length = avail;
+        i.Read(m_bytes.data(), m_length);
+        return m_length;
+    }
     const uint8_t first = i.ReadU8();
     const uint32_t ipLength = std::max(20u, (first & 0x0f) * 4u);
+    if (ipLength + 13 > avail)
+    {
+        m_length = avail;
+        i = start;
+        i.Read(m_bytes.data(), m_length);
+        return m_length;
+    }
     i = start;
     i.Read(m_bytes.data(), ipLength + 13);
     const uint32_t tcpLength = std::max(20u, (m_bytes[ipLength + 12] >> 4) * 4u);
+    m_length = std::min(ipLength + tcpLength, avail);
     i = start;
-    m_length = ipLength + tcpLength;
     i.Read(m_bytes.data(), m_length);
-    m_checksums = false;
     return m_length;
 }
 

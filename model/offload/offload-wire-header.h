@@ -69,7 +69,9 @@ void AddNs3WireHeaders(Ptr<Packet> packet, const WireSegmentOut& s, bool checksu
 /**
  * \ingroup presto
  * \return whether ns-3 records packet metadata (Packet::EnablePrinting or EnableChecking were
- * called); a probe packet tells, as ns-3 has no getter
+ * called); a probe packet tells, as ns-3 has no getter. Call it only once packets are being
+ * made anyway (in the run): while metadata is off the probe's header makes ns-3 refuse to
+ * enable it later, as any packet with a header does.
  */
 bool PacketMetadataEnabled();
 

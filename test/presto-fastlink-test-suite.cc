@@ -681,6 +681,65 @@ class FastLinkPcapTestCase : public FastLinkTestCase
 };
 
 /**
+ * FastSniffer shows a sent frame when its transmission starts: four back-to-back frames are
+ * sniffed four times, and after FlushQueue only the frame that was on the wire (the flushed
+ * ones never start; a point-to-point device's sniffer never sees a flushed frame either).
+ */
+class FastLinkSnifferFlushTestCase : public TestCase
+{
+  public:
+    FastLinkSnifferFlushTestCase()
+        : TestCase("FastSniffer: frames at their start, flushed frames never")
+    {
+    }
+
+  private:
+    /// \param count incremented \param p the frame
+    static void Count(uint32_t* count, Ptr<const Packet> p)
+    {
+        ++*count;
+    }
+
+    /// \param flush call FlushQueue 1 ns after the sends \return frames sniffed at the sender
+    uint32_t Sniffed(bool flush)
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        Ptr<FabricLinkChannel> channel = CreateObject<FabricLinkChannel>();
+        channel->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
+        Ptr<FabricLinkNetDevice> ends[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            ends[i] = CreateObject<FabricLinkNetDevice>();
+            ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            ends[i]->SetAddress(Mac48Address::Allocate());
+            ends[i]->SetQueue(CreateObject<DropTailQueue<Packet>>());
+            (i == 0 ? a : b)->AddDevice(ends[i]);
+            ends[i]->Attach(channel);
+        }
+        uint32_t sniffed = 0;
+        ends[0]->TraceConnectWithoutContext("FastSniffer", MakeBoundCallback(&Count, &sniffed));
+        for (int i = 0; i < 4; ++i)
+        {
+            ends[0]->Send(Create<Packet>(1000), ends[1]->GetAddress(), 0x0800);
+        }
+        if (flush)
+        {
+            Simulator::Schedule(NanoSeconds(1), &FabricLinkNetDevice::FlushQueue, ends[0]);
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return sniffed;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(Sniffed(false), 4, "every frame sent");
+        NS_TEST_EXPECT_MSG_EQ(Sniffed(true), 1, "only the frame on the wire when flushed");
+    }
+};
+
+/**
  * --links=auto, the default: fast links on the module's switches, point-to-point links with
  * ns-3's routers (which need ns-3's devices); summary.json records which.
  */
@@ -784,6 +843,7 @@ class PrestoFastLinkTestSuite : public TestSuite
         AddTestCase(new FastLinkOffloadTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkPcapTestCase("host-tcp"), compat::TestDuration::QUICK);
         AddTestCase(new FastLinkPcapTestCase("presto"), compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkSnifferFlushTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkAutoTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkBadConfigTestCase, compat::TestDuration::QUICK);
     }

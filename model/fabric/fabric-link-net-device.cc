@@ -211,10 +211,11 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
         else
         {
             Simulator::Schedule(TimeStep(start - now),
-                                &FabricLinkNetDevice::Sniff,
+                                &FabricLinkNetDevice::SniffStart,
                                 this,
                                 packet->Copy(),
-                                protocolNumber);
+                                protocolNumber,
+                                m_flushes);
         }
     }
     Simulator::ScheduleWithContext(m_peerContext,
@@ -251,6 +252,15 @@ FabricLinkNetDevice::Sniff(Ptr<const Packet> packet, uint16_t protocol)
     header.SetProtocol(ppp);
     framed->AddHeader(header);
     m_sniffer(framed);
+}
+
+void
+FabricLinkNetDevice::SniffStart(Ptr<const Packet> packet, uint16_t protocol, uint32_t flushes)
+{
+    if (flushes == m_flushes)
+    {
+        Sniff(packet, protocol); // else flushed before it started: never on the wire
+    }
 }
 
 void
@@ -373,6 +383,7 @@ FabricLinkNetDevice::FlushQueue()
     {
         GetQueue()->Flush();
     }
+    ++m_flushes;
     return m_fifo.Flush(Simulator::Now().GetTimeStep());
 }
 

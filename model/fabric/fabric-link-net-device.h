@@ -223,6 +223,14 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      */
     void Sniff(Ptr<const Packet> packet, uint16_t protocol);
 
+    /**
+     * A frame's transmission starts (scheduled by Send while a sniffer is connected): sniff it
+     * unless FlushQueue dropped it meanwhile.
+     * \param packet the packet \param protocol its protocol number
+     * \param flushes FlushQueue calls when it was sent
+     */
+    void SniffStart(Ptr<const Packet> packet, uint16_t protocol, uint32_t flushes);
+
     /** Stop the transmit queue if another MTU-sized frame would not fit. */
     void MaybeStop();
 
@@ -258,6 +266,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint64_t m_rxPackets{0}; //!< counter
     uint64_t m_txDrops{0};   //!< counter
     uint64_t m_rxDrops{0};   //!< counter
+    uint32_t m_flushes{0};   //!< FlushQueue calls (pending sniffs of flushed frames skip)
 
     TracedCallback<Ptr<const Packet>> m_txDropTrace; //!< refused by Send
     TracedCallback<Ptr<const Packet>> m_rxDropTrace; //!< dropped by the error model

@@ -757,12 +757,8 @@ class FastLinkAutoTestCase : public FastLinkTestCase
         const std::string dir = presto_test::FreshTempDir("presto-fastlink", "auto");
         for (const char* fabric : {"presto", "ns3-routers"})
         {
-            SprayExperimentConfig c;
-            NS_TEST_ASSERT_MSG_EQ(c.links, "auto", "the default");
-            c.verifyPayload = true;
-            c.out = dir + "/" + fabric;
-            c.quiet = true;
-            c.plot = false;
+            NS_TEST_ASSERT_MSG_EQ(SprayExperimentConfig().links, "auto", "the default");
+            SprayExperimentConfig c = BaseConfig(dir + "/" + fabric, "auto");
             c.fabric = fabric;
             c.simTime = 0.002;
             SprayExperiment e(c);

@@ -387,34 +387,32 @@ FabricLinkNetDevice::FlushQueue()
     return m_fifo.Flush(Simulator::Now().GetTimeStep());
 }
 
-uint32_t
-FabricLinkNetDevice::GetQueuedBytes()
+std::pair<uint32_t, uint32_t>
+FabricLinkNetDevice::GetQueued()
 {
     if (!m_fast)
     {
         Resolve();
         if (!m_fast)
         {
-            return m_queue ? m_queue->GetNBytes() : 0;
+            return m_queue ? std::make_pair(m_queue->GetNPackets(), m_queue->GetNBytes())
+                           : std::make_pair(0u, 0u);
         }
     }
     m_fifo.Expire(Simulator::Now().GetTimeStep());
-    return static_cast<uint32_t>(m_fifo.GetBytes());
+    return {m_fifo.GetPackets(), static_cast<uint32_t>(m_fifo.GetBytes())};
+}
+
+uint32_t
+FabricLinkNetDevice::GetQueuedBytes()
+{
+    return GetQueued().second;
 }
 
 uint32_t
 FabricLinkNetDevice::GetQueuedPackets()
 {
-    if (!m_fast)
-    {
-        Resolve();
-        if (!m_fast)
-        {
-            return m_queue ? m_queue->GetNPackets() : 0;
-        }
-    }
-    m_fifo.Expire(Simulator::Now().GetTimeStep());
-    return m_fifo.GetPackets();
+    return GetQueued().first;
 }
 
 bool

@@ -18,6 +18,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -154,6 +155,11 @@ class FabricLinkNetDevice : public PointToPointNetDevice
 
     /** \return bytes waiting to be sent, with FramingBytes each (the frame on the wire not) */
     uint32_t GetQueuedBytes();
+    /**
+     * GetQueuedPackets and GetQueuedBytes with one reading of the clock.
+     * \return frames and bytes waiting to be sent
+     */
+    std::pair<uint32_t, uint32_t> GetQueued();
     /** \return frames waiting to be sent (the frame on the wire not) */
     uint32_t GetQueuedPackets();
 

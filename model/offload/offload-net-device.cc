@@ -1078,8 +1078,13 @@ OffloadNetDevice::PumpTx()
     // queue) is bounded in wire time, so that it covers the NIC's latency at line rate
     // without queueing more than that in front of the wire, and in packets, so that small
     // segments never overflow the device queue.
-    while (m_txScheduler.MayCommit(GetQueuedPackets(), GetQueuedBytes()))
+    for (;;)
     {
+        const auto [queuedPackets, queuedBytes] = GetQueued();
+        if (!m_txScheduler.MayCommit(queuedPackets, queuedBytes))
+        {
+            break;
+        }
         uint32_t id = m_txScheduler.Current();
         Conn& c = m_slots[id];
         std::optional<OffloadTxSegment> tx;

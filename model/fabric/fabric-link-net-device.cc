@@ -390,6 +390,12 @@ FabricLinkNetDevice::FlushQueue()
 std::pair<uint32_t, uint32_t>
 FabricLinkNetDevice::GetQueued()
 {
+    return GetQueued(Simulator::Now());
+}
+
+std::pair<uint32_t, uint32_t>
+FabricLinkNetDevice::GetQueued(Time now)
+{
     if (!m_fast)
     {
         Resolve();
@@ -399,7 +405,7 @@ FabricLinkNetDevice::GetQueued()
                            : std::make_pair(0u, 0u);
         }
     }
-    m_fifo.Expire(Simulator::Now().GetTimeStep());
+    m_fifo.Expire(now.GetTimeStep());
     return {m_fifo.GetPackets(), static_cast<uint32_t>(m_fifo.GetBytes())};
 }
 

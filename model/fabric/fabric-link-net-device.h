@@ -160,6 +160,13 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      * \return frames and bytes waiting to be sent
      */
     std::pair<uint32_t, uint32_t> GetQueued();
+    /**
+     * GetQueued at a time the caller has already read from the clock (a transmit loop
+     * asks once per segment; Simulator::Now costs about 50 instructions a call).
+     * \param now the current simulation time
+     * \return frames and bytes waiting to be sent
+     */
+    std::pair<uint32_t, uint32_t> GetQueued(Time now);
     /** \return frames waiting to be sent (the frame on the wire not) */
     uint32_t GetQueuedPackets();
 

@@ -315,6 +315,8 @@ OffloadNetDevice::Cleanup()
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     Simulator::Cancel(m_scanEvent);
     Simulator::Cancel(m_refillEvent);
+    m_scanPending = false;
+    m_refillPending = false;
 }
 
 void
@@ -914,7 +916,8 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
                                 Time latency)
 {
     Conn& c = m_slots[id];
-    int64_t now = (Simulator::Now() + latency).GetNanoSeconds();
+    const Time clock = Simulator::Now();
+    int64_t now = (clock + latency).GetNanoSeconds();
     int64_t inPlace = now;
     if (d.writeLen > 0)
     {
@@ -960,7 +963,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
     }
     if (d.delivered > 0 || d.peerClosed)
     {
-        Simulator::Schedule(NanoSeconds(inPlace) - Simulator::Now(),
+        Simulator::Schedule(NanoSeconds(inPlace) - clock,
                             &OffloadNetDevice::MakeReadable,
                             this,
                             id,
@@ -1031,9 +1034,10 @@ OffloadNetDevice::AddTimed(uint32_t id)
         c.timedIndex = static_cast<uint32_t>(m_timed.size());
         m_timed.push_back(id);
     }
-    if (!compat::IsPending(m_scanEvent))
+    if (!m_scanPending)
     {
         m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
+        m_scanPending = true;
     }
 }
 
@@ -1070,7 +1074,8 @@ OffloadNetDevice::Ready(uint32_t id)
 void
 OffloadNetDevice::PumpTx()
 {
-    uint64_t now = Simulator::Now().GetNanoSeconds();
+    const Time clock = Simulator::Now(); // read once: the loop runs per segment
+    const uint64_t now = clock.GetNanoSeconds();
     // Segments still inside the NIC (fetching payload, crossing the execution model's
     // pipeline) are bounded separately from those queued at the wire, so that a pipeline
     // with latency can be kept full without letting the wire queue grow.
@@ -1080,7 +1085,7 @@ OffloadNetDevice::PumpTx()
     // segments never overflow the device queue.
     for (;;)
     {
-        const auto [queuedPackets, queuedBytes] = GetQueued();
+        const auto [queuedPackets, queuedBytes] = GetQueued(clock);
         if (!m_txScheduler.MayCommit(queuedPackets, queuedBytes))
         {
             break;
@@ -1137,9 +1142,9 @@ OffloadNetDevice::PumpTx()
         // otherwise overtake the connection's data segments still waiting for theirs: the
         // peer would see the FIN before the last data, ignore it and wait for our RTO.
         // Segments of one connection reach the wire in the order the data path produced them.
-        const Time at = std::max(Simulator::Now() + delay, c.txLast);
+        const Time at = std::max(clock + delay, c.txLast);
         c.txLast = at;
-        delay = at - Simulator::Now();
+        delay = at - clock;
         if (delay.IsZero())
         {
             SendSegment(id, seg, payload);
@@ -1166,10 +1171,11 @@ void
 OffloadNetDevice::ArmRefill()
 {
     Time delay;
-    if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !compat::IsPending(m_refillEvent) &&
+    if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !m_refillPending &&
         GetNextDeparture(delay))
     {
         m_refillEvent = Simulator::Schedule(delay, &OffloadNetDevice::Refill, this);
+        m_refillPending = true;
     }
 }
 
@@ -1180,15 +1186,17 @@ OffloadNetDevice::TxDone(Ptr<const Packet>)
     // next queued frame itself: a frame sent from here would start a second transmission on
     // the busy wire (ns-3 with asserts stops: "Must be READY to transmit"). Refill after it
     // returned, at the same time, as ns-3's NetDeviceQueue defers its wake-up.
-    if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !compat::IsPending(m_refillEvent))
+    if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !m_refillPending)
     {
         m_refillEvent = Simulator::ScheduleNow(&OffloadNetDevice::Refill, this);
+        m_refillPending = true;
     }
 }
 
 void
 OffloadNetDevice::Refill()
 {
+    m_refillPending = false;
     DrainBacklog();
     if (m_txScheduler.HasReady())
     {
@@ -1309,6 +1317,7 @@ OffloadNetDevice::DrainBacklog()
 void
 OffloadNetDevice::TimerScan()
 {
+    m_scanPending = false;
     uint64_t now = Simulator::Now().GetNanoSeconds();
     // Only the connections with something in flight or to send: an idle one has no timer
     // that can expire and nothing for the control loop to judge (TAS's loop would carry its
@@ -1338,9 +1347,10 @@ OffloadNetDevice::TimerScan()
         }
     }
     PumpTx();
-    if (!m_timed.empty())
+    if (!m_timed.empty() && !m_scanPending)
     {
         m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
+        m_scanPending = true;
     }
 }
 

@@ -463,7 +463,13 @@ class OffloadNetDevice : public FabricLinkNetDevice
     uint64_t m_txBacklogMax{0};          //!< longest backlog seen
     EventId m_scanEvent;                 //!< next timer scan
     EventId m_refillEvent;               //!< Refill after a frame left (TxDone)
-    uint16_t m_ipId{0};                  //!< IPv4 identification
+    /// Whether m_scanEvent / m_refillEvent is still to run, kept here because
+    /// EventId::IsPending asks the simulator (about 280 instructions in Debian's ns-3) and the
+    /// transmit path asked once per segment. Set where the event is scheduled, cleared first
+    /// thing in its handler and where it is cancelled.
+    bool m_scanPending{false};
+    bool m_refillPending{false}; //!< see m_scanPending
+    uint16_t m_ipId{0};          //!< IPv4 identification
     /// Node::ChecksumEnabled, read at construction and Setup (a global-value lookup costs
     /// about 350 instructions, and it was read twice per segment sent)
     bool m_checksums{false};

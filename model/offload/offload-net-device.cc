@@ -777,7 +777,11 @@ void
 OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Packet> frame)
 {
     Conn& c = m_slots[id];
-    const OffloadHandshakeRx rx = ControlPlane().OnSegment(c.hs, th);
+    // an established connection's segments need no configuration: skip rebuilding it (three
+    // Time conversions) on the per-segment path
+    const OffloadHandshakeRx rx = c.hs.state == OffloadCpState::ESTABLISHED
+                                      ? m_cp.OnSegment(c.hs, th)
+                                      : ControlPlane().OnSegment(c.hs, th);
     switch (rx.verdict)
     {
     case OffloadHandshakeVerdict::DATA_PATH:

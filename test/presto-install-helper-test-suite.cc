@@ -394,6 +394,36 @@ class InstallHelperConfigurationTestCase : public TestCase
                               nullptr,
                               "no flow control after DisableFlowControl");
         NS_TEST_EXPECT_MSG_EQ(nodes.Get(1)->GetNDevices(), 2, "the peer has two ports now");
+
+        // A byte limit below one full frame (Mtu 1500 + 2 PPP bytes) would keep full-sized
+        // segments waiting for ever: refused when the device initialises, before the run.
+        for (const std::string size : {"1501B", "1502B"})
+        {
+            OffloadNicHelper small;
+            small.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize(size)));
+            NodeContainer pair(2);
+            NetDeviceContainer s = small.Install(pair.Get(0), pair.Get(1));
+            std::string what;
+            try
+            {
+                s.Get(0)->Initialize();
+            }
+            catch (const PrestoInputError& e)
+            {
+                what = e.what();
+            }
+            if (size == "1501B")
+            {
+                NS_TEST_EXPECT_MSG_NE(
+                    what.find("device queue of 1501 bytes cannot hold one frame of 1502 bytes"),
+                    std::string::npos,
+                    "a queue one byte short of a frame is refused, naming both: " << what);
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(what, "", "a queue of exactly one frame is accepted");
+            }
+        }
         Simulator::Destroy();
     }
 };

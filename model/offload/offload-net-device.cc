@@ -278,6 +278,18 @@ OffloadNetDevice::Setup()
             " packets: the NIC would overflow its own queue; lower "
             "TxQueuePackets or enlarge the queue");
     }
+    // A byte limit below one full frame would keep every full-sized segment waiting behind
+    // the queue for ever (the backlog never drains): refuse it before the run.
+    if (queue && queue->GetMaxSize().GetUnit() == QueueSizeUnit::BYTES &&
+        queue->GetMaxSize().GetValue() < GetMtu() + GetFramingOverhead())
+    {
+        throw PrestoInputError(
+            GetInstanceTypeId().GetName() + ": the device queue of " +
+            std::to_string(queue->GetMaxSize().GetValue()) + " bytes cannot hold one frame of " +
+            std::to_string(GetMtu() + GetFramingOverhead()) + " bytes (Mtu " +
+            std::to_string(GetMtu()) + " + " + std::to_string(GetFramingOverhead()) +
+            " framing): full-sized segments would never leave; enlarge the queue or lower the Mtu");
+    }
     DataRateValue rate;
     GetAttribute("DataRate", rate);
     m_lineRateBytesPerS = rate.Get().GetBitRate() / 8;

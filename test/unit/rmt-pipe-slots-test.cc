@@ -1,0 +1,101 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "ns3/presto-input-error.h"
+#include "ns3/rmt-pipe-slots.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+RmtPipeSlots::Config
+Hardware(double clockHz, uint32_t pipes, uint32_t buffer = 1024)
+{
+    RmtPipeSlots::Config c;
+    c.clockHz = clockHz;
+    c.pipes = pipes;
+    c.bufferPasses = buffer;
+    return c;
+}
+} // namespace
+
+// One pass per clock per pipe: a second packet at the same instant waits one cycle.
+TEST(RmtPipeSlots, OnePassPerCyclePerPipe)
+{
+    RmtPipeSlots s(Hardware(1.25e9, 1)); // 800 ps cycle
+    EXPECT_DOUBLE_EQ(s.GetCyclePs(), 800.0);
+    EXPECT_EQ(s.Take(0, 1), 0);
+    EXPECT_EQ(s.Take(0, 1), 800);
+    EXPECT_EQ(s.Take(100, 1), 1500); // slot at 1,600 ps
+    EXPECT_EQ(s.Take(10000, 1), 0);  // idle again
+    EXPECT_EQ(s.GetCounters().packets, 4u);
+    EXPECT_EQ(s.GetCounters().passes, 4u);
+    EXPECT_EQ(s.GetCounters().waited, 2u);
+    EXPECT_EQ(s.GetCounters().waitPsTotal, 2300);
+    EXPECT_EQ(s.GetCounters().waitPsMax, 1500);
+}
+
+// P pipes start P packets in the same cycle; the next waits for the first pipe to free.
+TEST(RmtPipeSlots, PipesWorkInParallel)
+{
+    RmtPipeSlots s(Hardware(1e9, 4)); // 1,000 ps cycle
+    for (int i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(s.Take(0, 1), 0) << "pipe " << i;
+    }
+    EXPECT_EQ(s.Take(0, 1), 1000);
+    EXPECT_DOUBLE_EQ(s.GetPassRate(), 4e9);
+}
+
+// A recirculating packet takes one slot per pass: the pipe is busy for all of them.
+TEST(RmtPipeSlots, RecirculationTakesASlotPerPass)
+{
+    RmtPipeSlots s(Hardware(1e9, 1));
+    EXPECT_EQ(s.Take(0, 2), 0);
+    EXPECT_EQ(s.Take(0, 1), 2000);
+    EXPECT_EQ(s.GetCounters().passes, 3u);
+}
+
+// Offered faster than the clock, the pipeline runs at exactly one pass per cycle: the n-th
+// packet of a back-to-back burst starts at n cycles.
+TEST(RmtPipeSlots, SaturatedPipeRunsAtTheClock)
+{
+    RmtPipeSlots s(Hardware(1e9, 1, 100000));
+    const int n = 10000;
+    int64_t lastStart = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        const int64_t now = i * 500; // twice the pipe's rate
+        lastStart = now + s.Take(now, 1);
+    }
+    EXPECT_EQ(lastStart, int64_t(n - 1) * 1000);
+    EXPECT_NEAR(s.Utilisation(int64_t(n) * 1000), 1.0, 1e-12);
+    EXPECT_NEAR(s.Utilisation(int64_t(n) * 2000), 0.5, 1e-12);
+    EXPECT_EQ(s.Utilisation(0), 0.0);
+}
+
+// The input buffer holds BufferPasses waiting passes; the next arrival is refused and counted.
+TEST(RmtPipeSlots, FullBufferRefuses)
+{
+    RmtPipeSlots s(Hardware(1e9, 1, 2));
+    for (int i = 0; i < 3; ++i)
+    {
+        ASSERT_TRUE(s.Admit(0)) << "packet " << i;
+        s.Take(0, 1); // starts at once, then two wait
+    }
+    EXPECT_EQ(s.Backlog(0), 2u);
+    EXPECT_FALSE(s.Admit(0));
+    EXPECT_EQ(s.GetCounters().refused, 1u);
+    EXPECT_EQ(s.GetCounters().backlogMax, 2u);
+    // one cycle later one waiting pass has started: room again
+    EXPECT_EQ(s.Backlog(1000), 1u);
+    EXPECT_TRUE(s.Admit(1000));
+}
+
+TEST(RmtPipeSlots, ImpossibleHardwareIsRefused)
+{
+    EXPECT_THROW(RmtPipeSlots(Hardware(0, 1)), PrestoInputError);
+    EXPECT_THROW(RmtPipeSlots(Hardware(1e9, 0)), PrestoInputError);
+}

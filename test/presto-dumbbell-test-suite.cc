@@ -5,9 +5,12 @@
 // own TCP in the same configuration (run in the same test): the comparison of designs is only
 // fair if each row's transport behaves like the reference one.
 
+#include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/dumbbell-scenario.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <iostream>
@@ -170,6 +173,75 @@ class DumbbellTasStartTestCase : public TestCase
     }
 };
 
+/**
+ * Presto's pipeline executes clock * pipes passes per second, and every pass takes a slot:
+ * at the default clock (1.25 GHz, one pipe) a lone flow reaches the link's payload rate at
+ * 100 Gbit/s as at 10; at a clock of 1 MHz the receiving NIC's two passes per data segment
+ * (the segment's, and the one that opens the window when the application reads) cap it at
+ * 1e6 / 2 segments per second, exactly, and a second pipe lifts the cap. (The slow pipeline
+ * also needs a transmit budget covering its latency, TxQueueTime, and a large socket buffer,
+ * so that only the packet rate binds.)
+ */
+class DumbbellPipelineRateTestCase : public TestCase
+{
+  public:
+    DumbbellPipelineRateTestCase()
+        : TestCase("dumbbell: Presto's pipeline packet rate caps a lone flow where it binds")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DumbbellConfig c = Dumbbell("presto", "dctcp", 1);
+        c.duration = MilliSeconds(20);
+        c.warmup = MilliSeconds(5);
+        c.accessRateBps = 100e9;
+        c.bottleneckRateBps = 100e9;
+        const DumbbellResult fast = RunDumbbell(c);
+        std::cout << "    100G, default pipeline: goodput " << fast.goodputBps / 1e9
+                  << " Gbit/s of " << fast.payloadRateBps / 1e9 << std::endl;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(fast.goodputBps / fast.payloadRateBps,
+                                    0.95,
+                                    "the default pipeline does not bind at 100 Gbit/s");
+        NS_TEST_EXPECT_MSG_EQ(fast.badBytes, 0, "exact delivery");
+
+        const double clockHz = 1e6;
+        const double segmentBytes = 1448; // TcpSocketEndpoint's SegmentSize
+        const double capBps = clockHz / 2 * segmentBytes * 8;
+        for (uint32_t pipes : {1u, 2u})
+        {
+            Config::SetDefault("ns3::PrestoNetDevice::PipelineClock", DoubleValue(clockHz));
+            Config::SetDefault("ns3::PrestoNetDevice::StageLatency", UintegerValue(1));
+            Config::SetDefault("ns3::PrestoNetDevice::Pipes", UintegerValue(pipes));
+            Config::SetDefault("ns3::OffloadNetDevice::TxQueueTime", TimeValue(MilliSeconds(2)));
+            Config::SetDefault("ns3::TcpSocketEndpoint::BufferSize", UintegerValue(8000000));
+            DumbbellConfig slow = Dumbbell("presto", "dctcp", 1);
+            slow.accessRateBps = 10e9;
+            slow.duration = MilliSeconds(40);
+            const DumbbellResult r = RunDumbbell(slow);
+            Config::Reset();
+            std::cout << "    10G, 1 MHz pipeline, " << pipes << " pipe(s): goodput "
+                      << r.goodputBps / 1e9 << " Gbit/s, cap " << pipes * capBps / 1e9
+                      << ", payload rate " << r.payloadRateBps / 1e9 << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(r.badBytes, 0, "exact delivery");
+            if (pipes == 1)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(r.goodputBps / capBps,
+                                          1.0,
+                                          0.005,
+                                          "one pipe: the pass rate is the limit");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(r.goodputBps / r.payloadRateBps,
+                                            0.95,
+                                            "two pipes: the link is the limit again");
+            }
+        }
+    }
+};
+
 /** The presto-dumbbell suite. */
 class PrestoDumbbellTestSuite : public TestSuite
 {
@@ -181,6 +253,7 @@ class PrestoDumbbellTestSuite : public TestSuite
         AddTestCase(new DumbbellCongestionTestCase(8), compat::TestDuration::QUICK);
         AddTestCase(new DumbbellLoneFlowTestCase, compat::TestDuration::QUICK);
         AddTestCase(new DumbbellTasStartTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new DumbbellPipelineRateTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -6,9 +6,11 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ns3
@@ -53,6 +55,13 @@ PrestoNetDevice::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&PrestoNetDevice::m_pipes),
                           MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("PipelineBuffer",
+                          "Passes that may wait for a pipeline slot in the input buffer; a "
+                          "received segment arriving when it is full is dropped (assumed "
+                          "value), passes",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&PrestoNetDevice::m_bufferPasses),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("StageLatency",
                           "Latency of one match-action stage, cycles",
                           UintegerValue(12),
@@ -176,6 +185,11 @@ PrestoNetDevice::Configure()
     double cycles = cfg.parserCycles + double(m_stageBudget) * m_stageCycles + cfg.deparserCycles;
     m_fullPassLatency = NanoSeconds(static_cast<int64_t>(cycles * 1e9 / m_clockHz + 0.5));
     m_classConnections.assign(m_fidelity.size(), 0);
+    RmtPipeSlots::Config slots;
+    slots.clockHz = m_clockHz;
+    slots.pipes = m_pipes;
+    slots.bufferPasses = m_bufferPasses;
+    m_pipeSlots = std::make_unique<RmtPipeSlots>(slots);
     m_txPassLatency.clear();
     for (const auto& p : m_programs)
     {
@@ -236,6 +250,22 @@ PrestoNetDevice::OnApplicationRead(uint32_t conn, uint32_t bytes)
     {
         program->OpenWindow(conn, bytes);
     }
+    TakeSlots(1); // the pass that opens the window (and sends the update) uses a slot
+}
+
+Time
+PrestoNetDevice::TakeSlots(uint32_t passes)
+{
+    const int64_t waitPs = m_pipeSlots->Take(Simulator::Now().GetPicoSeconds(), passes);
+    return NanoSeconds((waitPs + 999) / 1000);
+}
+
+bool
+PrestoNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency)
+{
+    Configure();
+    latency = Time(0);
+    return m_pipeSlots->Admit(Simulator::Now().GetPicoSeconds()); // else: input buffer full
 }
 
 Time
@@ -275,7 +305,7 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
         m_finSeen[conn] = true;
     }
     m_rxPasses += passes;
-    return latency;
+    return TakeSlots(passes) + latency;
 }
 
 Time
@@ -283,7 +313,7 @@ PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool&
 {
     ++m_txPasses;
     auto& program = m_programs[m_classOf[conn]];
-    return program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency;
+    return TakeSlots(1) + (program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency);
 }
 
 std::vector<RmtResourceReport>
@@ -321,6 +351,21 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
     {
         return;
     }
+    // the packet rate: slots taken, waits for a slot, refusals at a full input buffer
+    const RmtPipeSlots::Counters& slots = m_pipeSlots->GetCounters();
+    add("pipeline_slot_passes", slots.passes);
+    add("pipeline_slot_waits", slots.waited);
+    add("pipeline_slot_wait_ps_total", static_cast<uint64_t>(slots.waitPsTotal));
+    add("pipeline_buffer_drops", slots.refused);
+    nic["pipeline_slot_wait_ps_max"] =
+        std::max<uint64_t>(nic.value("pipeline_slot_wait_ps_max", uint64_t(0)),
+                           static_cast<uint64_t>(slots.waitPsMax));
+    nic["pipeline_backlog_max"] =
+        std::max<uint64_t>(nic.value("pipeline_backlog_max", uint64_t(0)), slots.backlogMax);
+    nic["pipeline_utilisation_max"] =
+        std::max(nic.value("pipeline_utilisation_max", 0.0),
+                 m_pipeSlots->Utilisation(Simulator::Now().GetPicoSeconds()));
+    nic["pipeline_pass_rate_per_s"] = m_pipeSlots->GetPassRate();
     // one entry per class: the configuration (same on every host) and summed use
     if (!nic.contains("pipeline"))
     {

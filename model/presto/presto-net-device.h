@@ -8,6 +8,7 @@
 #include "presto-rx-program.h"
 
 #include "ns3/offload-net-device.h"
+#include "ns3/rmt-pipe-slots.h"
 #include "ns3/rmt-pipeline.h"
 
 #include <memory>
@@ -32,6 +33,16 @@ namespace ns3
  * decisions are compared with the shared data path's (counted as program_mismatches, which
  * the tests hold at zero). K = full is the unbounded reference: not a pipeline program; it
  * is charged the latency of one pass through a pipeline of StageBudget stages.
+ *
+ * **Packet rate.** Every pass (a received segment's passes, recirculations included; a
+ * transmitted segment's one; the pass that opens the window when the application reads)
+ * takes a slot of the pipeline (RmtPipeSlots): each of Pipes pipes starts one pass per cycle
+ * of PipelineClock, shared by both directions. A packet that finds every pipe busy waits in
+ * the input buffer (PipelineBuffer passes); a received segment arriving at a full buffer is
+ * dropped there (nic_drops, trace Drop with reason nic_rx). A segment to transmit waits
+ * instead (the host's posting is flow-controlled by the transmit admission). So the
+ * pipeline's packet rate, clock * pipes / passes per packet, is a throughput limit of the
+ * NIC.
  */
 class PrestoNetDevice : public OffloadNetDevice
 {
@@ -87,6 +98,7 @@ class PrestoNetDevice : public OffloadNetDevice
                              bool activeOpen) override;
     void OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp) override;
     void OnApplicationRead(uint32_t conn, uint32_t bytes) override;
+    bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency) override;
     Time ProcessReceived(uint32_t conn,
                          const OffloadSegment& seg,
                          const OffloadRxDecision& decision) override;
@@ -96,6 +108,13 @@ class PrestoNetDevice : public OffloadNetDevice
     /** \return the pipeline configuration from the attributes */
     RmtPipelineConfig PipelineConfig() const;
 
+    /**
+     * \brief Give a packet's passes their pipeline slots now.
+     * \param passes passes the packet takes
+     * \return the wait for the first slot, rounded up to whole ns
+     */
+    Time TakeSlots(uint32_t passes);
+
     // attributes
     std::string m_fidelityText; //!< ReassemblyFidelity
     std::string m_rulesFile;    //!< ClassifierRules
@@ -103,6 +122,7 @@ class PrestoNetDevice : public OffloadNetDevice
     double m_clockHz;           //!< PipelineClock
     uint32_t m_pipes;           //!< Pipes
     uint32_t m_stageCycles;     //!< StageLatency
+    uint32_t m_bufferPasses;    //!< PipelineBuffer
 
     bool m_configured{false};                                 //!< programs built
     std::vector<uint32_t> m_fidelity;                         //!< K by class
@@ -118,6 +138,7 @@ class PrestoNetDevice : public OffloadNetDevice
     uint64_t m_txPasses{0};                                   //!< pipeline passes, transmit
     uint64_t m_mismatches{0};                                 //!< program != data path
     std::vector<uint64_t> m_classConnections;                 //!< connections by class
+    std::unique_ptr<RmtPipeSlots> m_pipeSlots; //!< the pipeline's packet rate, both directions
 };
 
 } // namespace ns3

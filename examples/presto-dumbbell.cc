@@ -73,8 +73,8 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("design",
-                 "NIC design of o0 and o1: ns3::PrestoNetDevice, ns3::FlexToeNetDevice, "
-                 "ns3::CoraNetDevice",
+                 "NIC design of o0 and o1: presto, flextoe, cora, or the TypeId name of "
+                 "any offload NIC design (ns3::FlexToeNetDevice, ...)",
                  design);
     cmd.AddValue("accessRate", "Host link rate", accessRate);
     cmd.AddValue("bottleneckRate", "Router-router link rate", bottleneckRate);

@@ -3,6 +3,8 @@
  */
 #include "offload-nic-helper.h"
 
+#include "nic-design.h"
+
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device-queue-interface.h"
@@ -70,7 +72,17 @@ OffloadNicHelper::SetDeviceType(const std::string& type)
     TypeId tid;
     if (!TypeId::LookupByNameFailSafe(type, &tid))
     {
-        throw PrestoInputError("OffloadNicHelper::SetDeviceType: no TypeId '" + type + "'");
+        // a design's name as the experiments take it: presto, flextoe, cora, or a registered
+        // design's TypeId name without "ns3::"
+        try
+        {
+            tid = NicDesign::GetTypeId(type);
+        }
+        catch (const PrestoInputError& e)
+        {
+            throw PrestoInputError("OffloadNicHelper::SetDeviceType: no TypeId '" + type +
+                                   "' and " + e.what());
+        }
     }
     if (!tid.IsChildOf(OffloadNetDevice::GetTypeId()))
     {

@@ -64,7 +64,8 @@ class OffloadNicHelper : public PcapHelperForDevice
 
     /**
      * \brief Choose the NIC design.
-     * \param type the TypeId name of an ns3::OffloadNetDevice subclass
+     * \param type the TypeId name of an ns3::OffloadNetDevice subclass, or a design's name as
+     * the experiments take it (presto, flextoe, cora; see NicDesign)
      * \throws PrestoInputError for an unknown type, one that is not an offload NIC, or one
      *         that lacks an attribute set before
      */

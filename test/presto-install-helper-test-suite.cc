@@ -395,6 +395,16 @@ class InstallHelperConfigurationTestCase : public TestCase
                               "no flow control after DisableFlowControl");
         NS_TEST_EXPECT_MSG_EQ(nodes.Get(1)->GetNDevices(), 2, "the peer has two ports now");
 
+        // the experiments' design names work too
+        OffloadNicHelper named;
+        named.SetDeviceType("flextoe");
+        NS_TEST_EXPECT_MSG_EQ(named.GetDeviceType().GetName(),
+                              "ns3::FlexToeNetDevice",
+                              "a design by its short name");
+        NS_TEST_EXPECT_MSG_EQ(Throws([&] { named.SetDeviceType("host-tcp"); }),
+                              true,
+                              "host-tcp is no offload NIC");
+
         // A byte limit below one full frame (Mtu 1500 + 2 PPP bytes) would keep full-sized
         // segments waiting for ever: refused when the device initialises, before the run.
         for (const std::string size : {"1501B", "1502B"})

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 namespace ns3
@@ -24,7 +25,15 @@ RmtPipeSlots::RmtPipeSlots(const Config& config)
     {
         throw PrestoInputError("RMT pipeline with 0 pipes: at least one pipe is needed");
     }
-    m_cyclePs = 1e12 / config.clockHz;
+    const double total = config.clockHz * config.pipes;
+    if (!(config.reservedPassRate >= 0) || config.reservedPassRate >= total)
+    {
+        std::ostringstream os;
+        os << "RMT pipeline: a packet generator taking " << config.reservedPassRate
+           << " passes/s leaves no slot of the " << total << " passes/s (clock * pipes) to packets";
+        throw PrestoInputError(os.str());
+    }
+    m_cyclePs = 1e12 / (config.clockHz - config.reservedPassRate / config.pipes);
     m_freePs.assign(config.pipes, 0.0);
 }
 
@@ -89,7 +98,14 @@ RmtPipeSlots::Utilisation(int64_t elapsedPs) const
     {
         return 0;
     }
-    return double(m_counters.passes) * m_cyclePs / (double(elapsedPs) * m_config.pipes);
+    return double(m_counters.passes) * 1e12 / (double(elapsedPs) * GetPassRate()) +
+           m_config.reservedPassRate / GetPassRate();
+}
+
+double
+RmtPipeSlots::GetFreePassRate() const
+{
+    return GetPassRate() - m_config.reservedPassRate;
 }
 
 double

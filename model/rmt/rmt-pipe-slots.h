@@ -32,6 +32,9 @@ class RmtPipeSlots
         double clockHz{1.25e9};      //!< pipeline clock, Hz: one pass per cycle per pipe
         uint32_t pipes{1};           //!< pipes
         uint32_t bufferPasses{1024}; //!< whole passes that may wait in the input buffer
+        /// passes per second a packet generator (the timer scan) takes at a steady rate; the
+        /// packets share what is left, each pipe's cycle stretched accordingly
+        double reservedPassRate{0};
     };
 
     /** What the pipeline did. */
@@ -47,8 +50,8 @@ class RmtPipeSlots
     };
 
     /**
-     * \param config the hardware; throws PrestoInputError when the clock is not positive or
-     * there is no pipe
+     * \param config the hardware; throws PrestoInputError when the clock is not positive,
+     * there is no pipe, or the reserved pass rate is negative or leaves no slot to packets
      */
     explicit RmtPipeSlots(const Config& config);
 
@@ -76,14 +79,17 @@ class RmtPipeSlots
 
     /**
      * \param elapsedPs time the pipeline has run, ps
-     * \return busy slots / available slots over that time (0 when elapsedPs <= 0)
+     * \return busy slots / all slots over that time, the reserved ones counted busy (0 when
+     * elapsedPs <= 0)
      */
     double Utilisation(int64_t elapsedPs) const;
 
-    /** \return the length of one cycle, ps */
+    /** \return the time between two slots of one pipe left to packets, ps */
     double GetCyclePs() const;
     /** \return the most passes per second the pipeline executes: clockHz * pipes */
     double GetPassRate() const;
+    /** \return the passes per second left to packets: GetPassRate() - reservedPassRate */
+    double GetFreePassRate() const;
     /** \return the counters */
     const Counters& GetCounters() const;
 

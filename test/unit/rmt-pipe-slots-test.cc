@@ -94,8 +94,29 @@ TEST(RmtPipeSlots, FullBufferRefuses)
     EXPECT_TRUE(s.Admit(1000));
 }
 
+// A generator taking passes at a steady rate (the timer scan) leaves the rest to packets:
+// half of a 1 GHz pipe reserved, packets get a slot every 2 ns.
+TEST(RmtPipeSlots, ReservedPassesStretchTheCycle)
+{
+    RmtPipeSlots::Config c = Hardware(1e9, 2);
+    c.reservedPassRate = 1e9;
+    RmtPipeSlots s(c);
+    EXPECT_DOUBLE_EQ(s.GetCyclePs(), 2000.0);
+    EXPECT_DOUBLE_EQ(s.GetFreePassRate(), 1e9);
+    EXPECT_EQ(s.Take(0, 1), 0);
+    EXPECT_EQ(s.Take(0, 1), 0);
+    EXPECT_EQ(s.Take(0, 1), 2000);
+    // the reserved half counts as busy
+    EXPECT_NEAR(s.Utilisation(3000), 3.0 / (2 * 3) + 0.5, 1e-12);
+}
+
 TEST(RmtPipeSlots, ImpossibleHardwareIsRefused)
 {
     EXPECT_THROW(RmtPipeSlots(Hardware(0, 1)), PrestoInputError);
     EXPECT_THROW(RmtPipeSlots(Hardware(1e9, 0)), PrestoInputError);
+    RmtPipeSlots::Config c = Hardware(1e9, 2);
+    c.reservedPassRate = 2e9; // every slot
+    EXPECT_THROW(RmtPipeSlots{c}, PrestoInputError);
+    c.reservedPassRate = -1;
+    EXPECT_THROW(RmtPipeSlots{c}, PrestoInputError);
 }

@@ -8,6 +8,7 @@
 #include "experiment-checks.h"
 
 #include "ns3/config.h"
+#include "ns3/double.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
@@ -179,6 +180,69 @@ class RpcSaturationTestCase : public TestCase
 };
 
 /**
+ * Presto's timers are found by scan packets walking the connection slots at TimerScanRate
+ * (125 Mpps): one connection per host with 1% loss, the scan walking 1 slot (a round of
+ * 8 ns, below the shared 10 us scan period) against 131,072 slots (a round of 1.05 ms): the
+ * same losses are repaired later, so requests take longer on average and fewer are answered;
+ * every byte still arrives exactly once. TimerScanRate = 0 leaves the timers to the shared
+ * scan.
+ */
+class RpcTimerScanTestCase : public TestCase
+{
+  public:
+    RpcTimerScanTestCase()
+        : TestCase("rpc: Presto's timeout granularity grows with the slots its timer scan walks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-rpc", "timer-scan");
+        const uint32_t slots[2] = {1, 131072};
+        nlohmann::json rep[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            Config::SetDefault("ns3::PrestoNetDevice::TimerScanSlots", UintegerValue(slots[i]));
+            SprayExperimentConfig c = Rpc(dir + "/" + std::to_string(slots[i]), "presto", 1, 0.03);
+            c.lossRate = 0.01;
+            SprayExperiment e(c);
+            e.Run();
+            Config::Reset();
+            rep[i] = e.GetReport();
+            std::cout << "    " << Line(std::to_string(slots[i]) + " slots", rep[i]) << ", mean "
+                      << Num(rep[i], "rpc", "latency_mean_us") << " us, timeouts "
+                      << Num(rep[i], "nic", "timeouts") << ", scan round "
+                      << Num(rep[i], "nic", "timer_scan_round_ns_max") << " ns" << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(rep[i]["rpc"]["corrupt_bytes"].get<uint64_t>(), 0, "exact");
+            NS_TEST_EXPECT_MSG_GT(Num(rep[i], "nic", "timeouts"), 0, "losses end in timeouts");
+        }
+        NS_TEST_EXPECT_MSG_EQ(Num(rep[0], "nic", "timer_scan_round_ns_max"),
+                              8,
+                              "1 slot at 125 Mpps: 8 ns");
+        NS_TEST_EXPECT_MSG_EQ(Num(rep[1], "nic", "timer_scan_round_ns_max"),
+                              1048576,
+                              "131,072 slots at 125 Mpps: 1.05 ms");
+        NS_TEST_EXPECT_MSG_GT(Num(rep[1], "rpc", "latency_mean_us"),
+                              Num(rep[0], "rpc", "latency_mean_us"),
+                              "coarser timeouts: longer requests on average");
+        NS_TEST_EXPECT_MSG_LT(Num(rep[1], "rpc", "requests_per_s"),
+                              Num(rep[0], "rpc", "requests_per_s"),
+                              "and fewer answered");
+
+        Config::SetDefault("ns3::PrestoNetDevice::TimerScanRate", DoubleValue(0));
+        SprayExperimentConfig c = Rpc(dir + "/off", "presto", 1, 0.01);
+        SprayExperiment off(c);
+        off.Run();
+        Config::Reset();
+        const nlohmann::json r = off.GetReport();
+        NS_TEST_EXPECT_MSG_EQ(Num(r, "nic", "timer_scan_visits"), 0, "not modelled: no scan");
+        NS_TEST_EXPECT_MSG_EQ(r["rpc"]["corrupt_bytes"].get<uint64_t>(), 0, "exact");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
  * Cora's strategies when the NIC's memory holds about a sixth of the connection table (16 KiB
  * per NIC, 1600 connection ends per host): state partition, static, finds the table does not
  * fit and runs all of it on host cores; Cora keeps the connections the NIC can hold there and
@@ -268,6 +332,7 @@ class PrestoRpcTestSuite : public TestSuite
         AddTestCase(new RpcDeliveryTestCase(0), compat::TestDuration::QUICK);
         AddTestCase(new RpcDeliveryTestCase(0.01), compat::TestDuration::QUICK);
         AddTestCase(new RpcSaturationTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new RpcTimerScanTestCase, compat::TestDuration::QUICK);
         AddTestCase(new RpcCoraMemoryTestCase, compat::TestDuration::QUICK);
         AddTestCase(new RpcDeterminismTestCase, compat::TestDuration::QUICK);
     }

@@ -1335,6 +1335,7 @@ OffloadNetDevice::TimerScan()
 {
     m_scanPending = false;
     uint64_t now = Simulator::Now().GetNanoSeconds();
+    const bool timers = TimersDue(now);
     // Only the connections with something in flight or to send: an idle one has no timer
     // that can expire and nothing for the control loop to judge (TAS's loop would carry its
     // zero counts over), so thousands of idle persistent connections cost nothing here.
@@ -1353,7 +1354,7 @@ OffloadNetDevice::TimerScan()
                 m_txScheduler.MarkReady(id);
             }
         }
-        if (c.tcp && c.tcp->OnTimerScan(now).WantsSend())
+        if (timers && c.tcp && c.tcp->OnTimerScan(now).WantsSend())
         {
             m_txScheduler.MarkReady(id);
         }
@@ -1397,6 +1398,12 @@ OffloadNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool
 
 bool
 OffloadNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency)
+{
+    return true;
+}
+
+bool
+OffloadNetDevice::TimersDue(uint64_t nowNs)
 {
     return true;
 }

@@ -293,6 +293,16 @@ class OffloadNetDevice : public FabricLinkNetDevice
      */
     virtual void OnConnectionClosed(uint32_t conn);
 
+    /**
+     * \brief Execution model: whether this run of the timer scan (every TimerScanPeriod while
+     * a connection has something in flight) examines the connections' retransmission and
+     * persist timers. A design whose timers are found by a slower mechanism answers false in
+     * between (Presto: scan packets walking the connection array).
+     * \param nowNs the time, ns
+     * \return true (the default): every run does
+     */
+    virtual bool TimersDue(uint64_t nowNs);
+
     /** \param conn slot \return the connection's data path (must be established) */
     const OffloadTcpConnection& GetConnection(uint32_t conn) const;
 

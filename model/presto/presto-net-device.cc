@@ -11,6 +11,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace ns3
@@ -61,6 +62,21 @@ PrestoNetDevice::GetTypeId()
                           "value), passes",
                           UintegerValue(1024),
                           MakeUintegerAccessor(&PrestoNetDevice::m_bufferPasses),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TimerScanRate",
+                          "Timer-scan packets the pipeline's packet generator sends per second, "
+                          "each visiting one connection slot's timers; they take as many "
+                          "pipeline slots (assumed value: a tenth of the default pipeline; 0: "
+                          "not modelled), packets/s",
+                          DoubleValue(125e6),
+                          MakeDoubleAccessor(&PrestoNetDevice::m_scanRate),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("TimerScanSlots",
+                          "Connection slots one round of the timer scan walks (0: the slots in "
+                          "use, 0 to the highest slot used; N: a fixed range, as a generator "
+                          "configured once for a register array of N slots), slots",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PrestoNetDevice::m_scanSlots),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("StageLatency",
                           "Latency of one match-action stage, cycles",
@@ -189,7 +205,19 @@ PrestoNetDevice::Configure()
     slots.clockHz = m_clockHz;
     slots.pipes = m_pipes;
     slots.bufferPasses = m_bufferPasses;
-    m_pipeSlots = std::make_unique<RmtPipeSlots>(slots);
+    slots.reservedPassRate = m_scanRate; // the timer scan's packets
+    try
+    {
+        m_pipeSlots = std::make_unique<RmtPipeSlots>(slots);
+    }
+    catch (const PrestoInputError& e)
+    {
+        std::ostringstream os;
+        os << "PrestoNetDevice::TimerScanRate=" << m_scanRate << " with PipelineClock=" << m_clockHz
+           << " and Pipes=" << m_pipes << ": " << e.what()
+           << "; lower TimerScanRate (0: not modelled) or raise the clock or the pipes";
+        throw PrestoInputError(os.str());
+    }
     m_txPassLatency.clear();
     for (const auto& p : m_programs)
     {
@@ -235,6 +263,7 @@ PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
     }
     m_classOf[conn] = m_pendingClass;
     m_finSeen[conn] = false;
+    m_scanRange = std::max(m_scanRange, conn + 1); // the scan walks the slots used so far
     ++m_classConnections[m_pendingClass];
     if (auto& program = m_programs[m_pendingClass])
     {
@@ -258,6 +287,27 @@ PrestoNetDevice::TakeSlots(uint32_t passes)
 {
     const int64_t waitPs = m_pipeSlots->Take(Simulator::Now().GetPicoSeconds(), passes);
     return NanoSeconds((waitPs + 999) / 1000);
+}
+
+bool
+PrestoNetDevice::TimersDue(uint64_t nowNs)
+{
+    if (m_scanRate <= 0)
+    {
+        return true; // not modelled: every scan of the shared device
+    }
+    if (nowNs < m_nextTimerVisitNs)
+    {
+        return false; // the scan packets have not come round to the slots yet
+    }
+    // one round of the scan over the slots in use; examined all at once at its end (the
+    // slots' phases within a round are not modelled)
+    const uint32_t slots = m_scanSlots > 0 ? m_scanSlots : std::max(m_scanRange, 1u);
+    const uint64_t roundNs = static_cast<uint64_t>(std::ceil(double(slots) / m_scanRate * 1e9));
+    m_timerRoundMaxNs = std::max(m_timerRoundMaxNs, roundNs);
+    m_nextTimerVisitNs = nowNs + roundNs;
+    ++m_timerVisits;
+    return true;
 }
 
 bool
@@ -366,6 +416,13 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
         std::max(nic.value("pipeline_utilisation_max", 0.0),
                  m_pipeSlots->Utilisation(Simulator::Now().GetPicoSeconds()));
     nic["pipeline_pass_rate_per_s"] = m_pipeSlots->GetPassRate();
+    // the timer scan: its range and how often it reached the timers
+    nic["timer_scan_rate_per_s"] = m_scanRate;
+    nic["timer_scan_range_max"] =
+        std::max<uint64_t>(nic.value("timer_scan_range_max", uint64_t(0)), m_scanRange);
+    add("timer_scan_visits", m_timerVisits);
+    nic["timer_scan_round_ns_max"] =
+        std::max<uint64_t>(nic.value("timer_scan_round_ns_max", uint64_t(0)), m_timerRoundMaxNs);
     // one entry per class: the configuration (same on every host) and summed use
     if (!nic.contains("pipeline"))
     {

@@ -43,6 +43,15 @@ namespace ns3
  * instead (the host's posting is flow-controlled by the transmit admission). So the
  * pipeline's packet rate, clock * pipes / passes per packet, is a throughput limit of the
  * NIC.
+ *
+ * **Timers.** A pipeline has no timers: a packet generator sends TimerScanRate scan packets
+ * per second through it, each visiting one connection slot's timers, over the slots in use
+ * (0 to the highest slot ever used; or TimerScanSlots slots if set). A connection's
+ * retransmission and persist timers are therefore examined once per
+ * (slots scanned) / TimerScanRate, and never more often than the
+ * shared device's TimerScanPeriod: the timeout granularity grows with the connections. The
+ * scan packets take TimerScanRate of the pipeline's slots. TimerScanRate = 0: not modelled
+ * (timers examined every TimerScanPeriod, no slots taken).
  */
 class PrestoNetDevice : public OffloadNetDevice
 {
@@ -99,6 +108,7 @@ class PrestoNetDevice : public OffloadNetDevice
     void OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp) override;
     void OnApplicationRead(uint32_t conn, uint32_t bytes) override;
     bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency) override;
+    bool TimersDue(uint64_t nowNs) override;
     Time ProcessReceived(uint32_t conn,
                          const OffloadSegment& seg,
                          const OffloadRxDecision& decision) override;
@@ -123,6 +133,8 @@ class PrestoNetDevice : public OffloadNetDevice
     uint32_t m_pipes;           //!< Pipes
     uint32_t m_stageCycles;     //!< StageLatency
     uint32_t m_bufferPasses;    //!< PipelineBuffer
+    double m_scanRate;          //!< TimerScanRate
+    uint32_t m_scanSlots;       //!< TimerScanSlots
 
     bool m_configured{false};                                 //!< programs built
     std::vector<uint32_t> m_fidelity;                         //!< K by class
@@ -139,6 +151,10 @@ class PrestoNetDevice : public OffloadNetDevice
     uint64_t m_mismatches{0};                                 //!< program != data path
     std::vector<uint64_t> m_classConnections;                 //!< connections by class
     std::unique_ptr<RmtPipeSlots> m_pipeSlots; //!< the pipeline's packet rate, both directions
+    uint32_t m_scanRange{0};        //!< slots the timer scan walks: highest slot used + 1
+    uint64_t m_nextTimerVisitNs{0}; //!< when the scan next reaches the timers
+    uint64_t m_timerVisits{0};      //!< timer scans that examined the timers
+    uint64_t m_timerRoundMaxNs{0};  //!< longest round of the scan over the slots, ns
 };
 
 } // namespace ns3

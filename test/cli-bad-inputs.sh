@@ -81,6 +81,7 @@ expect_error "congestion control attribute of the wrong kind" "not a subclass of
 expect_error "bad congestion-control parameter" "RateClamp|rate clamp" --device=flextoe --cc=dctcp-rate --ns3::OffloadDctcpRateCongestion::RateClamp=0.5
 expect_error "--fidelity and the attribute disagree" "disagree" --device=presto --fidelity=2 --ns3::PrestoNetDevice::ReassemblyFidelity=0
 expect_error "timer scan above the pipeline's pass rate" "TimerScanRate=1.25e\+08 with PipelineClock=1e\+06" --device=presto --ns3::PrestoNetDevice::PipelineClock=1e6
+expect_error "register arrays above a stage's memory" "stage 'rx.edge' needs 32000000 bits of register memory but a stage has 12582912 bits" --device=presto --ns3::OffloadNetDevice::MaxConnections=1000000
 expect_error "TxQueuePackets above the device queue" "TxQueuePackets=200 exceeds the device queue of 100" --device=presto --ns3::OffloadNetDevice::TxQueuePackets=200
 printf '10 1 dport=99999\n' >"$tmp/rules.txt"
 expect_error "presto bad classifier rule" "rules.txt.*(line )?1" --device=presto --fidelity=1,0 --classRules="$tmp/rules.txt"

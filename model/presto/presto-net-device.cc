@@ -56,6 +56,14 @@ PrestoNetDevice::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&PrestoNetDevice::m_pipes),
                           MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("StageRegisterMemory",
+                          "Register memory of one match-action stage; a program whose arrays "
+                          "for MaxConnections slots need more in one stage is refused (assumed "
+                          "value, the order of the per-stage SRAM of the RMT design; 0: no "
+                          "limit), bytes",
+                          UintegerValue(1536 * 1024),
+                          MakeUintegerAccessor(&PrestoNetDevice::m_stageRegisterBytes),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("PipelineBuffer",
                           "Passes that may wait for a pipeline slot in the input buffer; a "
                           "received segment arriving when it is full is dropped (assumed "
@@ -140,6 +148,7 @@ PrestoNetDevice::PipelineConfig() const
     cfg.clockHz = m_clockHz;
     cfg.pipes = m_pipes;
     cfg.stageLatencyCycles = m_stageCycles;
+    cfg.registerBitsPerStage = m_stageRegisterBytes * 8;
     return cfg;
 }
 

@@ -126,15 +126,16 @@ class PrestoNetDevice : public OffloadNetDevice
     Time TakeSlots(uint32_t passes);
 
     // attributes
-    std::string m_fidelityText; //!< ReassemblyFidelity
-    std::string m_rulesFile;    //!< ClassifierRules
-    uint32_t m_stageBudget;     //!< StageBudget
-    double m_clockHz;           //!< PipelineClock
-    uint32_t m_pipes;           //!< Pipes
-    uint32_t m_stageCycles;     //!< StageLatency
-    uint32_t m_bufferPasses;    //!< PipelineBuffer
-    double m_scanRate;          //!< TimerScanRate
-    uint32_t m_scanSlots;       //!< TimerScanSlots
+    std::string m_fidelityText;    //!< ReassemblyFidelity
+    std::string m_rulesFile;       //!< ClassifierRules
+    uint32_t m_stageBudget;        //!< StageBudget
+    double m_clockHz;              //!< PipelineClock
+    uint32_t m_pipes;              //!< Pipes
+    uint32_t m_stageCycles;        //!< StageLatency
+    uint32_t m_bufferPasses;       //!< PipelineBuffer
+    uint64_t m_stageRegisterBytes; //!< StageRegisterMemory
+    double m_scanRate;             //!< TimerScanRate
+    uint32_t m_scanSlots;          //!< TimerScanSlots
 
     bool m_configured{false};                                 //!< programs built
     std::vector<uint32_t> m_fidelity;                         //!< K by class

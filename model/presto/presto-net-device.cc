@@ -63,7 +63,7 @@ PrestoNetDevice::GetTypeId()
                           "limit), bytes",
                           UintegerValue(1536 * 1024),
                           MakeUintegerAccessor(&PrestoNetDevice::m_stageRegisterBytes),
-                          MakeUintegerChecker<uint64_t>())
+                          MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 40))
             .AddAttribute("PipelineBuffer",
                           "Passes that may wait for a pipeline slot in the input buffer; a "
                           "received segment arriving when it is full is dropped (assumed "

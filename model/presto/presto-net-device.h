@@ -41,8 +41,8 @@ namespace ns3
  * the input buffer (PipelineBuffer passes); a received segment arriving at a full buffer is
  * dropped there (nic_drops, trace Drop with reason nic_rx). A segment to transmit waits
  * instead (the host's posting is flow-controlled by the transmit admission). So the
- * pipeline's packet rate, clock * pipes / passes per packet, is a throughput limit of the
- * NIC.
+ * pipeline's packet rate, (clock * pipes - TimerScanRate) / passes per packet, is a
+ * throughput limit of the NIC.
  *
  * **Timers.** A pipeline has no timers: a packet generator sends TimerScanRate scan packets
  * per second through it, each visiting one connection slot's timers, over the slots in use

@@ -43,11 +43,14 @@ RmtPipeSlots::Backlog(int64_t nowPs) const
     uint32_t waiting = 0;
     for (double free : m_freePs)
     {
-        // the slots ahead end at free: all but the one running now are still waiting
+        // the slots ahead end at free: all but the one running now are still waiting (free
+        // is a sum of fractional cycles, so it can sit a rounding error above a whole slot:
+        // that is no waiting pass, and the count must not wrap below zero)
         const double remaining = free - double(nowPs);
         if (remaining > 0)
         {
-            waiting += static_cast<uint32_t>(std::ceil(remaining / m_cyclePs - 1e-9)) - 1;
+            const double slots = std::ceil(remaining / m_cyclePs - 1e-9);
+            waiting += slots > 1 ? static_cast<uint32_t>(slots) - 1 : 0;
         }
     }
     return waiting;

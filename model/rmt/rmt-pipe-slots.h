@@ -94,8 +94,8 @@ class RmtPipeSlots
     const Counters& GetCounters() const;
 
   private:
-    Config m_config;              //!< the hardware
-    double m_cyclePs;             //!< 1e12 / clockHz
+    Config m_config;  //!< the hardware
+    double m_cyclePs; //!< a pipe's slot period left to packets: 1e12 / (clock - reserved/pipes)
     std::vector<double> m_freePs; //!< by pipe: when its next free slot begins, ps
     Counters m_counters;          //!< what happened
 };

@@ -110,6 +110,38 @@ TEST(RmtPipeSlots, ReservedPassesStretchTheCycle)
     EXPECT_NEAR(s.Utilisation(3000), 3.0 / (2 * 3) + 0.5, 1e-12);
 }
 
+// A cycle that is no whole number of picoseconds (1.125 GHz left to packets) makes a pipe's
+// free time a sum of fractions: a rounding error above a whole slot is no waiting pass, and a
+// packet arriving then is admitted (the count once wrapped to 2^32 - 1 and refused it).
+TEST(RmtPipeSlots, RoundingErrorIsNoBacklog)
+{
+    RmtPipeSlots::Config c = Hardware(1.25e9, 1, 4);
+    c.reservedPassRate = 125e6;
+    uint32_t refused = 0;
+    for (int64_t start = 0; start < 5000000; start += 1000)
+    {
+        RmtPipeSlots s(c);
+        for (int i = 0; i < 27; ++i)
+        {
+            s.Take(start, 1);
+        }
+        // every ns from the burst's first slot to well after it
+        for (int64_t t = start + 1000; t < start + 40000; t += 1000)
+        {
+            EXPECT_LE(s.Backlog(t), 27u);
+            if (s.Backlog(t) < 4 && !s.Admit(t))
+            {
+                ++refused;
+            }
+        }
+        if (start > 200000)
+        {
+            break; // a few hundred bursts cover the fractional phases
+        }
+    }
+    EXPECT_EQ(refused, 0u);
+}
+
 TEST(RmtPipeSlots, ImpossibleHardwareIsRefused)
 {
     EXPECT_THROW(RmtPipeSlots(Hardware(0, 1)), PrestoInputError);

@@ -234,14 +234,19 @@ OffloadDctcp::OnAckObserved(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint
     // decayed.
     if (m_ackedBytes > 0)
     {
-        const double f = static_cast<double>(m_ackedEceBytes) / static_cast<double>(m_ackedBytes);
-        m_alpha = (1.0 - m_gain) * m_alpha + m_gain * f;
-        m_alpha = std::min(1.0, std::max(0.0, m_alpha));
+        m_alpha = NextAlpha(m_alpha, m_ackedBytes, m_ackedEceBytes);
         ++m_alphaUpdates;
     }
     m_ackedBytes = 0;
     m_ackedEceBytes = 0;
     m_windowEnd = sndNxt;
+}
+
+double
+OffloadDctcp::NextAlpha(double alpha, uint64_t ackedBytes, uint64_t eceBytes) const
+{
+    const double f = static_cast<double>(eceBytes) / static_cast<double>(ackedBytes);
+    return std::min(1.0, std::max(0.0, (1.0 - m_gain) * alpha + m_gain * f));
 }
 
 uint32_t

@@ -226,6 +226,17 @@ class OffloadDctcp : public OffloadNewReno
     void OnAckObserved(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt) override;
     uint32_t EceReducedWindow() const override;
 
+    /**
+     * \brief The alpha update at the end of a window of data (RFC 8257): exact arithmetic
+     * here, alpha = (1 - g) alpha + g F with F = eceBytes / ackedBytes. A subclass may
+     * approximate it (PrestoDctcpArithmetic: a pipeline's shifts and lookup tables).
+     * \param alpha alpha before the update
+     * \param ackedBytes bytes acknowledged in the window (> 0)
+     * \param eceBytes of which acknowledged with ECE (<= ackedBytes)
+     * \return alpha after the update, in [0, 1]
+     */
+    virtual double NextAlpha(double alpha, uint64_t ackedBytes, uint64_t eceBytes) const;
+
   private:
     double m_gain;               //!< EWMA gain g
     double m_alpha;              //!< estimated fraction of marked bytes

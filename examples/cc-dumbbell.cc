@@ -26,7 +26,9 @@ Main(int argc, char* argv[])
     double warmupMs = 10;
     CommandLine cmd(__FILE__);
     cmd.AddValue("device", "host-tcp, presto, flextoe or cora", c.device);
-    cmd.AddValue("cc", "dctcp, dctcp-rate, dctcp-rate-tas, newreno or native", c.cc);
+    cmd.AddValue("cc",
+                 "dctcp, dctcp-pipeline (presto), dctcp-rate, dctcp-rate-tas, newreno or native",
+                 c.cc);
     cmd.AddValue("flows", "Long flows (sender/receiver pairs)", c.flows);
     cmd.AddValue("accessRate", "Host link rate, bit/s", c.accessRateBps);
     cmd.AddValue("bottleneckRate", "Bottleneck link rate, bit/s", c.bottleneckRateBps);

@@ -12,6 +12,7 @@
 #include "ns3/offload-net-device.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/presto-dctcp-congestion.h"
 #include "ns3/queue.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -214,6 +215,13 @@ RunDumbbell(const DumbbellConfig& cfg)
             r.retxSegments += t.retransmittedSegments;
             r.timeouts += t.timeouts;
             r.nicTxDrops += d->GetNicTxDrops();
+            auto pipelineCc = DynamicCast<const PrestoDctcpCongestion>(d->GetCongestionControl());
+            if (pipelineCc && pipelineCc->GetProgram())
+            {
+                const RmtResourceReport rep = pipelineCc->GetProgram()->GetResourceReport();
+                r.ccProgramPackets += rep.packets;
+                r.ccRecirculations += rep.recirculations;
+            }
         }
     }
     if (cfg.device == "host-tcp")

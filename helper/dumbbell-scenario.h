@@ -54,6 +54,8 @@ struct DumbbellResult
     uint64_t nicTxDrops{0};         //!< segments the NICs could not place on the wire
     uint64_t deliveredBytes{0};     //!< payload delivered, whole run
     uint64_t badBytes{0};           //!< corrupt + excess bytes (must be 0)
+    uint64_t ccProgramPackets{0};   //!< ACKs, losses, timeouts run by Presto's DCTCP program
+    uint64_t ccRecirculations{0};   //!< its passes beyond the first (one per ECE cut)
     std::vector<uint64_t> finishNs; //!< FCT of each finished flow, ns
 };
 

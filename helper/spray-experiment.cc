@@ -26,6 +26,7 @@
 #include "ns3/offload-socket.h"
 #include "ns3/pointer.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-net-device.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rpc-endpoint.h"
 #include "ns3/simulator.h"
@@ -481,7 +482,7 @@ SprayExperiment::Devices()
 std::vector<std::string>
 SprayExperiment::CongestionControls()
 {
-    return {"dctcp", "dctcp-rate", "dctcp-rate-tas", "newreno", "native"};
+    return {"dctcp", "dctcp-pipeline", "dctcp-rate", "dctcp-rate-tas", "newreno", "native"};
 }
 
 std::string
@@ -517,8 +518,17 @@ SprayExperiment::CongestionTypeId(const std::string& device, const std::string& 
                                " is not available for host-tcp: ns-3's TCP has no host control "
                                "loop for rate-based DCTCP (host-tcp runs dctcp or newreno)");
     }
+    const TypeId presto = PrestoNetDevice::GetTypeId();
+    const TypeId design = NicDesign::GetTypeId(device);
+    if (name == "dctcp-pipeline" && design != presto && !design.IsChildOf(presto))
+    {
+        throw PrestoInputError("--cc=dctcp-pipeline is DCTCP as a program on Presto's "
+                               "match-action pipeline; --device=" +
+                               device + " has no such pipeline (it runs dctcp)");
+    }
     static const std::map<std::string, std::string> offload = {
         {"dctcp", "ns3::OffloadDctcpCongestion"},
+        {"dctcp-pipeline", "ns3::PrestoDctcpCongestion"},
         {"dctcp-rate", "ns3::OffloadDctcpRateCongestion"},
         {"dctcp-rate-tas", "ns3::OffloadTasDctcpRateCongestion"},
         {"newreno", "ns3::OffloadNewRenoCongestion"}};

@@ -245,6 +245,53 @@ class DumbbellPipelineRateTestCase : public TestCase
     }
 };
 
+/**
+ * DCTCP decided by Presto's pipeline program (dctcp-pipeline: shifts and lookup tables, no
+ * division or multiplication) against exact DCTCP on the same NIC and ns-3's TcpDctcp, 2 and
+ * 8 flows on the 10 Gbit/s dumbbell with the 65-packet ECN threshold: the program ran every
+ * ACK, cut through its recirculation, and the bottleneck's mean queue is within 20% of both.
+ */
+class DumbbellPipelineDctcpTestCase : public TestCase
+{
+  public:
+    DumbbellPipelineDctcpTestCase()
+        : TestCase("dumbbell: DCTCP with pipeline arithmetic keeps exact DCTCP's mean queue "
+                   "within 20%")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t flows : {2u, 8u})
+        {
+            const DumbbellResult ref = RunDumbbell(Dumbbell("host-tcp", "dctcp", flows));
+            const DumbbellResult exact = RunDumbbell(Dumbbell("presto", "dctcp", flows));
+            const DumbbellConfig c = Dumbbell("presto", "dctcp-pipeline", flows);
+            const DumbbellResult r = RunDumbbell(c);
+            std::cout << "    " << Describe(c, r) << "; exact DCTCP on Presto "
+                      << exact.meanQueuePackets << ", ns-3's TcpDctcp " << ref.meanQueuePackets
+                      << "; program packets " << r.ccProgramPackets << ", recirculations "
+                      << r.ccRecirculations << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(r.badBytes, 0, Describe(c, r) << ": exact delivery");
+            NS_TEST_EXPECT_MSG_GT(r.ccProgramPackets,
+                                  r.deliveredBytes / 1448 / 4,
+                                  "the program runs the ACKs");
+            NS_TEST_EXPECT_MSG_GT(r.ccRecirculations, 10, "ECE cuts recirculate");
+            NS_TEST_EXPECT_MSG_EQ(exact.ccProgramPackets, 0, "exact DCTCP runs no program");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.utilisation, 0.95, Describe(c, r) << ": utilisation");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(std::abs(r.meanQueuePackets / exact.meanQueuePackets - 1),
+                                        0.2,
+                                        Describe(c, r) << ": mean queue vs exact DCTCP "
+                                                       << exact.meanQueuePackets);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(std::abs(r.meanQueuePackets / ref.meanQueuePackets - 1),
+                                        0.2,
+                                        Describe(c, r) << ": mean queue vs ns-3's TcpDctcp "
+                                                       << ref.meanQueuePackets);
+        }
+    }
+};
+
 /** The presto-dumbbell suite. */
 class PrestoDumbbellTestSuite : public TestSuite
 {
@@ -257,6 +304,7 @@ class PrestoDumbbellTestSuite : public TestSuite
         AddTestCase(new DumbbellLoneFlowTestCase, compat::TestDuration::QUICK);
         AddTestCase(new DumbbellTasStartTestCase, compat::TestDuration::QUICK);
         AddTestCase(new DumbbellPipelineRateTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new DumbbellPipelineDctcpTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -27,6 +27,8 @@ struct OffloadCongestionContext
     uint32_t initialCwndSegments{10};    //!< initial window, segments
     uint64_t lineRateBytesPerS{1250000}; //!< the NIC's line rate, bytes/s
     uint64_t rttInitNs{50000};           //!< RTT estimate before a sample, ns
+    uint32_t connId{0};                  //!< the NIC's connection slot (< maxConnections)
+    uint32_t maxConnections{1};          //!< the NIC's connection table size
 };
 
 /**

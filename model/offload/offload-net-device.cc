@@ -302,8 +302,16 @@ OffloadNetDevice::Setup()
     limits.queuePackets = m_txQueuePackets;
     limits.queueBytes = m_txQueueBytes;
     m_txScheduler.SetLimits(limits);
-    SetupModel();
-    m_congestion = cc;
+    m_congestion = cc; // the model may bind the congestion control to its hardware
+    try
+    {
+        SetupModel();
+    }
+    catch (...)
+    {
+        m_congestion = nullptr; // not set up
+        throw;
+    }
 }
 
 void
@@ -702,6 +710,8 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
     ctx.initialCwndSegments = cfg.initialCwndSegments;
     ctx.rttInitNs = cfg.controlRttInitNs;
     ctx.lineRateBytesPerS = m_lineRateBytesPerS;
+    ctx.connId = id;
+    ctx.maxConnections = m_maxConnections;
     c.tcp = std::make_unique<OffloadTcpConnection>(cfg,
                                                    c.hs.iss,
                                                    c.hs.irs,

@@ -3,6 +3,8 @@
  */
 #include "presto-net-device.h"
 
+#include "presto-dctcp-congestion.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
@@ -178,6 +180,28 @@ void
 PrestoNetDevice::SetupModel()
 {
     Configure();
+    Ptr<const OffloadCongestionControl> cc = GetCongestionControl();
+    if (Ptr<PrestoDctcpCongestion> p =
+            DynamicCast<PrestoDctcpCongestion>(ConstCast<OffloadCongestionControl>(cc)))
+    {
+        UintegerValue maxConnections;
+        GetAttribute("MaxConnections", maxConnections);
+        try
+        {
+            p->BindPipeline(PipelineConfig(), static_cast<uint32_t>(maxConnections.Get()));
+        }
+        catch (const PrestoInputError& e)
+        {
+            throw PrestoInputError("PrestoNetDevice::CongestionControl=ns3::PrestoDctcpCongestion "
+                                   "on this pipeline (StageBudget=" +
+                                   std::to_string(m_stageBudget) +
+                                   ", StageRegisterMemory=" + std::to_string(m_stageRegisterBytes) +
+                                   " bytes, MaxConnections=" +
+                                   std::to_string(maxConnections.Get()) + "): " + e.what());
+        }
+        m_ccProgram = p->GetProgram();
+        m_ccRecircCharged = 0;
+    }
 }
 
 void
@@ -363,6 +387,13 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
     {
         m_finSeen[conn] = true;
     }
+    if (m_ccProgram)
+    {
+        // an ECE cut recirculates in the congestion program: one more pass
+        const uint64_t recirculations = m_ccProgram->GetRecirculations();
+        passes += static_cast<uint32_t>(recirculations - m_ccRecircCharged);
+        m_ccRecircCharged = recirculations;
+    }
     m_rxPasses += passes;
     return TakeSlots(passes) + latency;
 }
@@ -432,6 +463,24 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
     add("timer_scan_visits", m_timerVisits);
     nic["timer_scan_round_ns_max"] =
         std::max<uint64_t>(nic.value("timer_scan_round_ns_max", uint64_t(0)), m_timerRoundMaxNs);
+    if (m_ccProgram)
+    {
+        // the congestion program: its configuration (same on every host) and summed use
+        const RmtResourceReport r = m_ccProgram->GetResourceReport();
+        nlohmann::json& j = nic["cc_program"];
+        if (!j.contains("stages_used"))
+        {
+            j["name"] = "dctcp-pipeline";
+            j["stages_used"] = r.stagesUsed;
+            j["stage_budget"] = r.stageBudget;
+            j["register_bytes"] = r.registerBytes;
+            j["table_entries"] = r.tableEntries;
+            j["pass_latency_ns"] = r.passLatencyNs;
+            j["mantissa_bits"] = m_ccProgram->GetParams().mantissaBits;
+        }
+        j["packets"] = j.value("packets", uint64_t(0)) + r.packets;
+        j["recirculations"] = j.value("recirculations", uint64_t(0)) + r.recirculations;
+    }
     // one entry per class: the configuration (same on every host) and summed use
     if (!nic.contains("pipeline"))
     {

@@ -5,6 +5,7 @@
 #define PRESTO_PRESTO_NET_DEVICE_H
 
 #include "presto-classifier.h"
+#include "presto-dctcp-program.h"
 #include "presto-rx-program.h"
 
 #include "ns3/offload-net-device.h"
@@ -52,6 +53,13 @@ namespace ns3
  * shared device's TimerScanPeriod: the timeout granularity grows with the connections. The
  * scan packets take TimerScanRate of the pipeline's slots. TimerScanRate = 0: not modelled
  * (timers examined every TimerScanPeriod, no slots taken).
+ *
+ * **Congestion control on the pipeline.** With CongestionControl = ns3::PrestoDctcpCongestion
+ * (`--cc=dctcp-pipeline`) every connection's DCTCP state lives in a PrestoDctcpProgram bound
+ * to this pipeline at initialisation (same clock, stage budget, register memory per stage,
+ * MaxConnections; refused before the run if it does not fit), and the program decides the
+ * window. Its passes ride on the ACK's own pass (its register arrays are disjoint from the
+ * rx program's), except the recirculation of an ECE cut, which takes a slot of its own.
  */
 class PrestoNetDevice : public OffloadNetDevice
 {
@@ -152,10 +160,12 @@ class PrestoNetDevice : public OffloadNetDevice
     uint64_t m_mismatches{0};                                 //!< program != data path
     std::vector<uint64_t> m_classConnections;                 //!< connections by class
     std::unique_ptr<RmtPipeSlots> m_pipeSlots; //!< the pipeline's packet rate, both directions
-    uint32_t m_scanRange{0};        //!< slots the timer scan walks: highest slot used + 1
-    uint64_t m_nextTimerVisitNs{0}; //!< when the scan next reaches the timers
-    uint64_t m_timerVisits{0};      //!< timer scans that examined the timers
-    uint64_t m_timerRoundMaxNs{0};  //!< longest round of the scan over the slots, ns
+    uint32_t m_scanRange{0};                 //!< slots the timer scan walks: highest slot used + 1
+    uint64_t m_nextTimerVisitNs{0};          //!< when the scan next reaches the timers
+    uint64_t m_timerVisits{0};               //!< timer scans that examined the timers
+    uint64_t m_timerRoundMaxNs{0};           //!< longest round of the scan over the slots, ns
+    const PrestoDctcpProgram* m_ccProgram{}; //!< congestion control on the pipeline, if any
+    uint64_t m_ccRecircCharged{0};           //!< its recirculations already given slots
 };
 
 } // namespace ns3

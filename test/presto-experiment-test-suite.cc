@@ -384,6 +384,15 @@ class PrestoPipelineTestCase : public TestCase
                                   "stages for K=" << k);
             uint64_t bytes = cls["register_bytes"].get<uint64_t>();
             NS_TEST_EXPECT_MSG_GT(bytes, lastBytes, "each interval adds register memory");
+            const auto& total = nic["pipeline_total"];
+            NS_TEST_EXPECT_MSG_EQ(total["programs"].get<uint32_t>(), 1, "one rx program");
+            NS_TEST_EXPECT_MSG_EQ(total["stages_used"].get<uint32_t>(), 3 + 2 * k, "total depth");
+            NS_TEST_EXPECT_MSG_EQ(total["register_bytes_per_nic"].get<uint64_t>(),
+                                  bytes,
+                                  "total memory");
+            NS_TEST_EXPECT_MSG_EQ(total["recirculations"].get<uint64_t>(),
+                                  nic["pipeline_recirculations"].get<uint64_t>(),
+                                  "the rx program's recirculations are all there are");
             lastBytes = bytes;
             NS_TEST_EXPECT_MSG_GT(nic["pipeline_passes_rx"].get<uint64_t>(),
                                   1000,
@@ -395,6 +404,36 @@ class PrestoPipelineTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(e.GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(),
                                   0,
                                   "bytes exact");
+            if (k == 1)
+            {
+                // the same run with DCTCP on the pipeline: two programs side by side
+                SprayExperimentConfig p = c;
+                p.out = dir + "/K1-pipeline-cc";
+                p.cc = "dctcp-pipeline";
+                SprayExperiment pe(p);
+                pe.Run();
+                const auto& pnic = pe.GetReport()["nic"];
+                const auto& pt = pnic["pipeline_total"];
+                const auto& cc = pnic["cc_program"];
+                NS_TEST_EXPECT_MSG_EQ(pt["programs"].get<uint32_t>(), 2, "rx and cc programs");
+                NS_TEST_EXPECT_MSG_EQ(pt["stages_used"].get<uint32_t>(),
+                                      std::max(5u, cc["stages_used"].get<uint32_t>()),
+                                      "the depth is the deeper program's");
+                NS_TEST_EXPECT_MSG_EQ(pt["register_bytes_per_nic"].get<uint64_t>(),
+                                      bytes + cc["register_bytes"].get<uint64_t>(),
+                                      "memory adds up");
+                NS_TEST_EXPECT_MSG_EQ(pt["recirculations"].get<uint64_t>(),
+                                      pnic["pipeline_recirculations"].get<uint64_t>() +
+                                          cc["recirculations"].get<uint64_t>(),
+                                      "recirculations add up");
+                NS_TEST_EXPECT_MSG_GT(cc["recirculations"].get<uint64_t>(), 0, "ECE cuts");
+                NS_TEST_EXPECT_MSG_GT(cc["packets"].get<uint64_t>(), 1000, "ACKs ran");
+                NS_TEST_EXPECT_MSG_EQ(pnic["program_mismatches"].get<uint64_t>(), 0, "rx agrees");
+                NS_TEST_EXPECT_MSG_EQ(pe.GetReport()["unfinished"].get<uint64_t>(), 0, "finish");
+                NS_TEST_EXPECT_MSG_EQ(pe.GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(),
+                                      0,
+                                      "bytes exact");
+            }
             if (k == 0)
             {
                 NS_TEST_EXPECT_MSG_GT(nic["fidelity_drops"].get<uint64_t>(),

@@ -394,6 +394,7 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
         passes += static_cast<uint32_t>(recirculations - m_ccRecircCharged);
         m_ccRecircCharged = recirculations;
     }
+    ++m_rxPackets;
     m_rxPasses += passes;
     return TakeSlots(passes) + latency;
 }
@@ -480,6 +481,48 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
         }
         j["packets"] = j.value("packets", uint64_t(0)) + r.packets;
         j["recirculations"] = j.value("recirculations", uint64_t(0)) + r.recirculations;
+    }
+    // the whole pipeline: every program on it (the rx program of each finite-K class, the
+    // congestion program), per NIC; their stages run side by side (disjoint arrays), so the
+    // depth is the largest, memory and entries add up; use summed over the NICs
+    {
+        uint32_t programs = 0;
+        uint32_t stages = 0;
+        uint64_t registerBytes = 0;
+        uint64_t entries = 0;
+        auto count = [&](const RmtResourceReport& r) {
+            ++programs;
+            stages = std::max(stages, r.stagesUsed);
+            registerBytes += r.registerBytes;
+            entries += r.tableEntries;
+        };
+        for (const auto& p : m_programs)
+        {
+            if (p)
+            {
+                count(p->GetResourceReport());
+            }
+        }
+        uint64_t ccRecirculations = 0;
+        if (m_ccProgram)
+        {
+            count(m_ccProgram->GetResourceReport());
+            ccRecirculations = m_ccProgram->GetRecirculations();
+        }
+        nlohmann::json& t = nic["pipeline_total"];
+        t["programs"] = programs;
+        t["stages_used"] = stages;
+        t["stage_budget"] = m_stageBudget;
+        t["register_bytes_per_nic"] = registerBytes;
+        t["table_entries_per_nic"] = entries;
+        const uint64_t packets = t.value("rx_packets", uint64_t(0)) + m_rxPackets;
+        const uint64_t recirc =
+            t.value("recirculations", uint64_t(0)) + recirculations + ccRecirculations;
+        t["rx_packets"] = packets;
+        t["recirculations"] = recirc;
+        t["recirculations_per_rx_packet"] = packets > 0 ? double(recirc) / packets : 0.0;
+        t["timer_scan_packets_per_s"] = m_scanRate;
+        t["utilisation_max"] = nic["pipeline_utilisation_max"];
     }
     // one entry per class: the configuration (same on every host) and summed use
     if (!nic.contains("pipeline"))

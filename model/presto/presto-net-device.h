@@ -155,6 +155,7 @@ class PrestoNetDevice : public OffloadNetDevice
     std::vector<Time> m_txPassLatency;                        //!< one pass, by class
     uint32_t m_pendingClass{0};                               //!< class of the connection
                                                               //!< being established
+    uint64_t m_rxPackets{0};                                  //!< packets, receive
     uint64_t m_rxPasses{0};                                   //!< pipeline passes, receive
     uint64_t m_txPasses{0};                                   //!< pipeline passes, transmit
     uint64_t m_mismatches{0};                                 //!< program != data path

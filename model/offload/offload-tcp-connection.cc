@@ -23,7 +23,7 @@ namespace
 constexpr uint32_t MAX_BUFFER = ReassemblyTracker::MAX_WINDOW;
 
 /// Largest RTO doubling count (2^20 times any sane RTO exceeds any sane maximum).
-constexpr uint32_t MAX_BACKOFF = 20;
+constexpr uint32_t MAX_BACKOFF = OffloadTcpConnection::MAX_BACKOFF;
 
 [[noreturn]] void
 Bad(const char* where, const std::string& what)
@@ -997,6 +997,72 @@ const ReassemblyTracker&
 OffloadTcpConnection::GetReassembly() const
 {
     return m_rx;
+}
+
+OffloadSendState
+OffloadTcpConnection::GetSendState() const
+{
+    OffloadSendState st;
+    st.sndUna = m_sndUna;
+    st.sndNxt = m_sndNxt;
+    st.sndMax = m_sndMax;
+    st.closeRequested = m_closeRequested;
+    st.sndBufEnd = m_sndBufEnd;
+    st.finAcked = m_finAcked;
+    st.peerRightEdge = m_peerRightEdge;
+    st.peerWindowLast = m_peerWindowLast;
+    st.maxPeerWindow = m_maxPeerWindow;
+    st.dupAcks = m_dupAcks;
+    st.inRecovery = m_inRecovery;
+    st.recover = m_recover;
+    st.rttTiming = m_rttTiming;
+    st.rttSeq = m_rttSeq;
+    st.rttStartNs = m_rttStartNs;
+    st.hasRtt = m_hasRtt;
+    st.srttNs = m_srttNs;
+    st.rttVarNs = m_rttVarNs;
+    st.backoff = m_backoff;
+    st.rtoArmed = m_rtoArmed;
+    st.rtoDeadlineNs = m_rtoDeadlineNs;
+    return st;
+}
+
+std::string
+OffloadSendState::Diff(const OffloadSendState& o) const
+{
+    std::string out;
+    auto field = [&out](const char* name, auto a, auto b) {
+        if (a != b)
+        {
+            out += std::string(out.empty() ? "" : ", ") + name + " " + std::to_string(a) +
+                   " != " + std::to_string(b);
+        }
+    };
+    field("sndUna", sndUna, o.sndUna);
+    field("sndNxt", sndNxt, o.sndNxt);
+    field("sndMax", sndMax, o.sndMax);
+    field("closeRequested", closeRequested, o.closeRequested);
+    if (closeRequested && o.closeRequested)
+    {
+        field("sndBufEnd", sndBufEnd, o.sndBufEnd);
+    }
+    field("finAcked", finAcked, o.finAcked);
+    field("peerRightEdge", peerRightEdge, o.peerRightEdge);
+    field("peerWindowLast", peerWindowLast, o.peerWindowLast);
+    field("maxPeerWindow", maxPeerWindow, o.maxPeerWindow);
+    field("dupAcks", dupAcks, o.dupAcks);
+    field("inRecovery", inRecovery, o.inRecovery);
+    field("recover", recover, o.recover);
+    field("rttTiming", rttTiming, o.rttTiming);
+    field("rttSeq", rttSeq, o.rttSeq);
+    field("rttStartNs", rttStartNs, o.rttStartNs);
+    field("hasRtt", hasRtt, o.hasRtt);
+    field("srttNs", srttNs, o.srttNs);
+    field("rttVarNs", rttVarNs, o.rttVarNs);
+    field("backoff", backoff, o.backoff);
+    field("rtoArmed", rtoArmed, o.rtoArmed);
+    field("rtoDeadlineNs", rtoDeadlineNs, o.rtoDeadlineNs);
+    return out;
 }
 
 } // namespace ns3

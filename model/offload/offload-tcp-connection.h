@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace ns3
 {
@@ -215,6 +216,43 @@ struct OffloadTimerDecision
 
 /**
  * \ingroup presto
+ * \brief The send side's state of one connection: what ACK processing, the transmit
+ * bookkeeping and the retransmission timer read and write. A pipeline program that keeps the
+ * same state in registers (PrestoTxProgram) is compared with it field by field.
+ */
+struct OffloadSendState
+{
+    uint32_t sndUna{0};         //!< first unacknowledged sequence number
+    uint32_t sndNxt{0};         //!< next sequence number to send
+    uint32_t sndMax{0};         //!< highest sequence number sent plus one
+    bool closeRequested{false}; //!< the application closed: our FIN sits at sndBufEnd
+    uint32_t sndBufEnd{0};      //!< end of the send stream (compared once closed)
+    bool finAcked{false};       //!< our FIN was acknowledged
+    uint32_t peerRightEdge{0};  //!< highest ack + window seen
+    uint32_t peerWindowLast{0}; //!< window of the last acceptable ACK
+    uint32_t maxPeerWindow{0};  //!< largest window the peer advertised
+    uint32_t dupAcks{0};        //!< consecutive duplicate ACKs
+    bool inRecovery{false};     //!< a go-back-N is being recovered
+    uint32_t recover{0};        //!< snd_max at the last go-back-N
+    bool rttTiming{false};      //!< a segment is timed
+    uint32_t rttSeq{0};         //!< its end
+    uint64_t rttStartNs{0};     //!< when it was sent, ns
+    bool hasRtt{false};         //!< SRTT and RTTVAR hold a sample
+    int64_t srttNs{0};          //!< smoothed RTT, ns
+    int64_t rttVarNs{0};        //!< RTT variation, ns
+    uint32_t backoff{0};        //!< RTO doublings
+    bool rtoArmed{false};       //!< the retransmission timer runs
+    uint64_t rtoDeadlineNs{0};  //!< when it expires, ns
+
+    /**
+     * \param o another state
+     * \return "" if equal, else the fields that differ with both values ("sndNxt 5 != 7, ...")
+     */
+    std::string Diff(const OffloadSendState& o) const;
+};
+
+/**
+ * \ingroup presto
  * \brief The TCP data path of one established, offloaded connection: send and receive
  * state in one object of fixed size, and plain functions that take a segment, a timer tick
  * or an application event and return decisions. No Simulator calls, no allocation per
@@ -283,6 +321,9 @@ struct OffloadTimerDecision
 class OffloadTcpConnection
 {
   public:
+    /// Largest number of RTO doublings (the backoff saturates here).
+    static constexpr uint32_t MAX_BACKOFF = 20;
+
     /**
      * \param config connection parameters (validated; PrestoInputError if bad)
      * \param iss our initial sequence number: the first data byte is iss + 1
@@ -388,25 +429,26 @@ class OffloadTcpConnection
      */
     OffloadSegment MakeAck(bool ece);
 
-    uint32_t GetSndUna() const;           //!< \return first unacknowledged sequence number
-    uint32_t GetSndNxt() const;           //!< \return next sequence number to send
-    uint32_t GetSndMax() const;           //!< \return highest sequence number sent plus one
-    uint32_t GetRcvNext() const;          //!< \return ack number we send (FIN counted)
-    uint32_t GetAdvertisedWindow() const; //!< \return our receive window now, bytes
-    uint32_t GetPeerWindowEdge() const;   //!< \return the peer's right window edge (seq)
-    uint32_t GetCwnd() const;             //!< \return congestion window, bytes
-    uint64_t GetRtoNs() const;            //!< \return current RTO with backoff, ns
-    int64_t GetSrttNs() const;            //!< \return smoothed RTT, ns (0 before a sample)
-    int64_t GetRttVarNs() const;          //!< \return RTT variation, ns (0 before a sample)
-    uint32_t GetBackoff() const;          //!< \return number of RTO doublings in force
-    bool IsRtoArmed() const;              //!< \return true when the RTO timer runs
-    uint64_t GetRtoDeadlineNs() const;    //!< \return when the RTO expires (if armed), ns
-    uint32_t GetTxBuffered() const;       //!< \return bytes in the send buffer (unacked)
-    uint32_t GetTxFree() const;           //!< \return free send-buffer space, bytes
-    uint32_t GetRxUnread() const;         //!< \return delivered bytes not yet read
-    bool IsPeerClosed() const;            //!< \return the peer's FIN was consumed
-    bool IsFinAcked() const;              //!< \return our FIN was acknowledged
-    bool IsReset() const;                 //!< \return an RST was received
+    uint32_t GetSndUna() const;            //!< \return first unacknowledged sequence number
+    uint32_t GetSndNxt() const;            //!< \return next sequence number to send
+    uint32_t GetSndMax() const;            //!< \return highest sequence number sent plus one
+    uint32_t GetRcvNext() const;           //!< \return ack number we send (FIN counted)
+    uint32_t GetAdvertisedWindow() const;  //!< \return our receive window now, bytes
+    uint32_t GetPeerWindowEdge() const;    //!< \return the peer's right window edge (seq)
+    uint32_t GetCwnd() const;              //!< \return congestion window, bytes
+    uint64_t GetRtoNs() const;             //!< \return current RTO with backoff, ns
+    int64_t GetSrttNs() const;             //!< \return smoothed RTT, ns (0 before a sample)
+    int64_t GetRttVarNs() const;           //!< \return RTT variation, ns (0 before a sample)
+    uint32_t GetBackoff() const;           //!< \return number of RTO doublings in force
+    bool IsRtoArmed() const;               //!< \return true when the RTO timer runs
+    uint64_t GetRtoDeadlineNs() const;     //!< \return when the RTO expires (if armed), ns
+    uint32_t GetTxBuffered() const;        //!< \return bytes in the send buffer (unacked)
+    uint32_t GetTxFree() const;            //!< \return free send-buffer space, bytes
+    uint32_t GetRxUnread() const;          //!< \return delivered bytes not yet read
+    bool IsPeerClosed() const;             //!< \return the peer's FIN was consumed
+    bool IsFinAcked() const;               //!< \return our FIN was acknowledged
+    bool IsReset() const;                  //!< \return an RST was received
+    OffloadSendState GetSendState() const; //!< \return the send side's state
     const OffloadTcpCounters& GetCounters() const;     //!< \return the event counters
     const OffloadTcpConfig& GetConfig() const;         //!< \return the configuration
     const OffloadCongestionOps& GetCongestion() const; //!< \return the congestion control

@@ -4,6 +4,7 @@
 // End-to-end tests of the FCT experiment with ns-3's TCP on the hosts: real simulations,
 // assertions on their records and output files.
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/flow-file.h"
 #include "ns3/presto-input-error.h"
@@ -12,6 +13,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -385,14 +387,18 @@ class PrestoPipelineTestCase : public TestCase
             uint64_t bytes = cls["register_bytes"].get<uint64_t>();
             NS_TEST_EXPECT_MSG_GT(bytes, lastBytes, "each interval adds register memory");
             const auto& total = nic["pipeline_total"];
-            NS_TEST_EXPECT_MSG_EQ(total["programs"].get<uint32_t>(), 1, "one rx program");
-            NS_TEST_EXPECT_MSG_EQ(total["stages_used"].get<uint32_t>(), 3 + 2 * k, "total depth");
+            const auto& tx = nic["tx_program"];
+            NS_TEST_EXPECT_MSG_EQ(total["programs"].get<uint32_t>(), 2, "rx and tx programs");
+            NS_TEST_EXPECT_MSG_EQ(total["stages_used"].get<uint32_t>(),
+                                  std::max(3 + 2 * k, tx["stages_used"].get<uint32_t>()),
+                                  "total depth: the deeper program's");
             NS_TEST_EXPECT_MSG_EQ(total["register_bytes_per_nic"].get<uint64_t>(),
-                                  bytes,
+                                  bytes + tx["register_bytes"].get<uint64_t>(),
                                   "total memory");
             NS_TEST_EXPECT_MSG_EQ(total["recirculations"].get<uint64_t>(),
                                   nic["pipeline_recirculations"].get<uint64_t>(),
-                                  "the rx program's recirculations are all there are");
+                                  "the rx program's recirculations are all there are (the tx "
+                                  "program does not run)");
             lastBytes = bytes;
             NS_TEST_EXPECT_MSG_GT(nic["pipeline_passes_rx"].get<uint64_t>(),
                                   1000,
@@ -410,22 +416,34 @@ class PrestoPipelineTestCase : public TestCase
                 SprayExperimentConfig p = c;
                 p.out = dir + "/K1-pipeline-cc";
                 p.cc = "dctcp-pipeline";
+                Config::SetDefault("ns3::PrestoNetDevice::SendProgram", BooleanValue(true));
                 SprayExperiment pe(p);
                 pe.Run();
+                Config::SetDefault("ns3::PrestoNetDevice::SendProgram", BooleanValue(false));
                 const auto& pnic = pe.GetReport()["nic"];
                 const auto& pt = pnic["pipeline_total"];
                 const auto& cc = pnic["cc_program"];
-                NS_TEST_EXPECT_MSG_EQ(pt["programs"].get<uint32_t>(), 2, "rx and cc programs");
+                const auto& ptx = pnic["tx_program"];
+                NS_TEST_EXPECT_MSG_EQ(pt["programs"].get<uint32_t>(), 3, "rx, tx, cc programs");
                 NS_TEST_EXPECT_MSG_EQ(pt["stages_used"].get<uint32_t>(),
-                                      std::max(5u, cc["stages_used"].get<uint32_t>()),
-                                      "the depth is the deeper program's");
+                                      std::max({5u,
+                                                cc["stages_used"].get<uint32_t>(),
+                                                ptx["stages_used"].get<uint32_t>()}),
+                                      "the depth is the deepest program's");
                 NS_TEST_EXPECT_MSG_EQ(pt["register_bytes_per_nic"].get<uint64_t>(),
-                                      bytes + cc["register_bytes"].get<uint64_t>(),
+                                      bytes + cc["register_bytes"].get<uint64_t>() +
+                                          ptx["register_bytes"].get<uint64_t>(),
                                       "memory adds up");
                 NS_TEST_EXPECT_MSG_EQ(pt["recirculations"].get<uint64_t>(),
                                       pnic["pipeline_recirculations"].get<uint64_t>() +
-                                          cc["recirculations"].get<uint64_t>(),
+                                          cc["recirculations"].get<uint64_t>() +
+                                          ptx["recirculations"].get<uint64_t>(),
                                       "recirculations add up");
+                NS_TEST_EXPECT_MSG_EQ(ptx["run"].get<bool>(), true, "the send program ran");
+                NS_TEST_EXPECT_MSG_GT(ptx["packets"].get<uint64_t>(), 1000, "on every packet");
+                NS_TEST_EXPECT_MSG_EQ(pnic["tx_program_mismatches"].get<uint64_t>(),
+                                      0,
+                                      "the send program agrees with the data path");
                 NS_TEST_EXPECT_MSG_GT(cc["recirculations"].get<uint64_t>(), 0, "ECE cuts");
                 NS_TEST_EXPECT_MSG_GT(cc["packets"].get<uint64_t>(), 1000, "ACKs ran");
                 NS_TEST_EXPECT_MSG_EQ(pnic["program_mismatches"].get<uint64_t>(), 0, "rx agrees");

@@ -1364,9 +1364,14 @@ OffloadNetDevice::TimerScan()
                 m_txScheduler.MarkReady(id);
             }
         }
-        if (timers && c.tcp && c.tcp->OnTimerScan(now).WantsSend())
+        if (timers && c.tcp)
         {
-            m_txScheduler.MarkReady(id);
+            const OffloadTimerDecision t = c.tcp->OnTimerScan(now);
+            OnTimersExamined(id, *c.tcp, t, now);
+            if (t.WantsSend())
+            {
+                m_txScheduler.MarkReady(id);
+            }
         }
         if (c.tcp && !c.tcp->NeedsTimers() && !m_txScheduler.IsReady(id))
         {
@@ -1382,6 +1387,14 @@ OffloadNetDevice::TimerScan()
 }
 
 // ------------------------------------------------------------------ execution model defaults
+
+void
+OffloadNetDevice::OnTimersExamined(uint32_t conn,
+                                   const OffloadTcpConnection& tcp,
+                                   const OffloadTimerDecision& decision,
+                                   uint64_t nowNs)
+{
+}
 
 void
 OffloadNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,

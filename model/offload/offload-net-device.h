@@ -303,6 +303,19 @@ class OffloadNetDevice : public FabricLinkNetDevice
      */
     virtual bool TimersDue(uint64_t nowNs);
 
+    /**
+     * \brief Execution model: the timer scan examined a connection's timers (after
+     * OffloadTcpConnection::OnTimerScan; the default does nothing).
+     * \param conn slot
+     * \param tcp its data path
+     * \param decision what the scan decided
+     * \param nowNs the time, ns
+     */
+    virtual void OnTimersExamined(uint32_t conn,
+                                  const OffloadTcpConnection& tcp,
+                                  const OffloadTimerDecision& decision,
+                                  uint64_t nowNs);
+
     /** \param conn slot \return the connection's data path (must be established) */
     const OffloadTcpConnection& GetConnection(uint32_t conn) const;
 

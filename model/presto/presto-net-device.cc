@@ -5,6 +5,7 @@
 
 #include "presto-dctcp-congestion.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
@@ -81,6 +82,15 @@ PrestoNetDevice::GetTypeId()
                           DoubleValue(125e6),
                           MakeDoubleAccessor(&PrestoNetDevice::m_scanRate),
                           MakeDoubleChecker<double>(0))
+            .AddAttribute("SendProgram",
+                          "Run every ACK, transmitted segment and timer visit through the "
+                          "send-side pipeline program (PrestoTxProgram) beside the data path "
+                          "and count disagreements (tx_program_mismatches). The program is "
+                          "exact: this checks it, and costs simulation time; its resources are "
+                          "reported either way",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PrestoNetDevice::m_runTxProgram),
+                          MakeBooleanChecker())
             .AddAttribute("TimerScanSlots",
                           "Connection slots one round of the timer scan walks (0: the slots in "
                           "use, 0 to the highest slot used; N: a fixed range, as a generator "
@@ -251,6 +261,34 @@ PrestoNetDevice::Configure()
            << "; lower TimerScanRate (0: not modelled) or raise the clock or the pipes";
         throw PrestoInputError(os.str());
     }
+    {
+        // the send side's program, with the parameters every connection of this NIC gets
+        // (OffloadNetDevice::Establish)
+        const OffloadTcpConfig defaults;
+        TimeValue minRto;
+        GetAttribute("MinRto", minRto);
+        PrestoTxProgram::Params tp;
+        tp.dupAckThreshold = defaults.dupAckThreshold;
+        tp.minRtoNs = minRto.Get().GetNanoSeconds();
+        tp.initialRtoNs = std::max<uint64_t>(tp.minRtoNs, defaults.initialRtoNs);
+        tp.maxRtoNs = defaults.maxRtoNs;
+        try
+        {
+            m_txProgram =
+                std::make_unique<PrestoTxProgram>(static_cast<uint32_t>(maxConnections.Get()),
+                                                  tp,
+                                                  cfg);
+        }
+        catch (const PrestoInputError& e)
+        {
+            throw PrestoInputError("PrestoNetDevice: the send side's program does not fit this "
+                                   "pipeline (StageBudget=" +
+                                   std::to_string(m_stageBudget) +
+                                   ", StageRegisterMemory=" + std::to_string(m_stageRegisterBytes) +
+                                   " bytes, MaxConnections=" +
+                                   std::to_string(maxConnections.Get()) + "): " + e.what());
+        }
+    }
     m_txPassLatency.clear();
     for (const auto& p : m_programs)
     {
@@ -303,6 +341,57 @@ PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
         // the program's registers for this slot start where the data path starts
         program->Reset(conn, tcp.GetRcvNext(), tcp.GetAdvertisedWindow());
     }
+    if (m_runTxProgram)
+    {
+        if (m_txClosed.size() <= conn)
+        {
+            m_txClosed.resize(conn + 1, false);
+        }
+        m_txClosed[conn] = false;
+        m_txProgram->Init(conn, tcp.GetSendState());
+    }
+}
+
+void
+PrestoNetDevice::CheckSendState(uint32_t conn, const char* what)
+{
+    const OffloadSendState data = GetConnection(conn).GetSendState();
+    if (!m_txClosed[conn] && data.closeRequested)
+    {
+        // the host's close doorbell: the FIN's place, written by the control plane
+        m_txProgram->Close(conn, data.sndBufEnd);
+        m_txClosed[conn] = true;
+    }
+    const std::string diff = m_txProgram->GetState(conn).Diff(data);
+    if (!diff.empty())
+    {
+        ++m_txMismatches;
+        NS_LOG_WARN("conn " << conn << " after " << what
+                            << ": send program vs data path: " << diff);
+        m_txProgram->Init(conn, data); // resynchronise, so one difference is counted once
+    }
+}
+
+void
+PrestoNetDevice::OnTimersExamined(uint32_t conn,
+                                  const OffloadTcpConnection& tcp,
+                                  const OffloadTimerDecision& decision,
+                                  uint64_t nowNs)
+{
+    if (!m_runTxProgram)
+    {
+        return;
+    }
+    // a timer-scan packet visits the slot; an expired timer takes a second pass
+    if (m_txProgram->OnTimerScan(conn, nowNs) != decision.timeout)
+    {
+        ++m_txMismatches;
+        NS_LOG_WARN("conn " << conn << ": send program and data path disagree on a timeout");
+    }
+    const uint64_t recirculations = m_txProgram->GetRecirculations();
+    TakeSlots(static_cast<uint32_t>(recirculations - m_txRecircCharged));
+    m_txRecircCharged = recirculations;
+    CheckSendState(conn, "timer scan");
 }
 
 void
@@ -387,6 +476,38 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
     {
         m_finSeen[conn] = true;
     }
+    const OffloadTcpConnection& tcp = GetConnection(conn);
+    if (m_runTxProgram && seg.Has(OffloadSegment::ACK) &&
+        !seg.Has(OffloadSegment::RST | OffloadSegment::SYN) && !tcp.IsReset())
+    {
+        // the segment's ACK field in the send program, in the same pass
+        if (!m_txClosed[conn])
+        {
+            const OffloadSendState st = tcp.GetSendState();
+            if (st.closeRequested)
+            {
+                // the host's close doorbell: the FIN's place, a control-plane write
+                m_txProgram->Close(conn, st.sndBufEnd);
+                m_txClosed[conn] = true;
+            }
+        }
+        const PrestoTxProgram::AckResult r = m_txProgram->OnAck(conn,
+                                                                seg.ack,
+                                                                seg.window,
+                                                                seg.payloadLen,
+                                                                seg.Has(OffloadSegment::FIN),
+                                                                Simulator::Now().GetNanoSeconds());
+        const bool refused =
+            r.cls == PrestoTxProgram::ACK_UNACCEPTABLE || r.cls == PrestoTxProgram::ACK_TOO_OLD;
+        if (refused != decision.unacceptable || r.goBackN != decision.goBackN ||
+            r.dataAcked != decision.ackedBytes || r.finAcked != decision.finAcked)
+        {
+            ++m_txMismatches;
+            NS_LOG_WARN("conn " << conn << " ack " << seg.ack
+                                << ": send program and data path decide differently");
+        }
+        CheckSendState(conn, "ACK");
+    }
     if (m_ccProgram)
     {
         // an ECE cut recirculates in the congestion program: one more pass
@@ -403,6 +524,12 @@ Time
 PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
 {
     ++m_txPasses;
+    if (m_runTxProgram && (seg.payloadLen > 0 || seg.Has(OffloadSegment::FIN)))
+    {
+        const uint32_t seqLen = seg.payloadLen + (seg.Has(OffloadSegment::FIN) ? 1 : 0);
+        m_txProgram->OnTransmit(conn, seg.seq, seqLen, Simulator::Now().GetNanoSeconds());
+        CheckSendState(conn, "transmit");
+    }
     auto& program = m_programs[m_classOf[conn]];
     return TakeSlots(1) + (program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency);
 }
@@ -429,6 +556,7 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
     add("pipeline_passes_rx", m_rxPasses);
     add("pipeline_passes_tx", m_txPasses);
     add("program_mismatches", m_mismatches);
+    add("tx_program_mismatches", m_txMismatches);
     uint64_t recirculations = 0;
     for (const auto& p : m_programs)
     {
@@ -464,6 +592,21 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
     add("timer_scan_visits", m_timerVisits);
     nic["timer_scan_round_ns_max"] =
         std::max<uint64_t>(nic.value("timer_scan_round_ns_max", uint64_t(0)), m_timerRoundMaxNs);
+    {
+        // the send program: its configuration (same on every host) and summed use
+        const RmtResourceReport r = m_txProgram->GetResourceReport();
+        nlohmann::json& j = nic["tx_program"];
+        if (!j.contains("stages_used"))
+        {
+            j["run"] = m_runTxProgram;
+            j["stages_used"] = r.stagesUsed;
+            j["stage_budget"] = r.stageBudget;
+            j["register_bytes"] = r.registerBytes;
+            j["pass_latency_ns"] = r.passLatencyNs;
+        }
+        j["packets"] = j.value("packets", uint64_t(0)) + r.packets;
+        j["recirculations"] = j.value("recirculations", uint64_t(0)) + r.recirculations;
+    }
     if (m_ccProgram)
     {
         // the congestion program: its configuration (same on every host) and summed use
@@ -503,11 +646,12 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
                 count(p->GetResourceReport());
             }
         }
-        uint64_t ccRecirculations = 0;
+        count(m_txProgram->GetResourceReport());
+        uint64_t ccRecirculations = m_txProgram->GetRecirculations();
         if (m_ccProgram)
         {
             count(m_ccProgram->GetResourceReport());
-            ccRecirculations = m_ccProgram->GetRecirculations();
+            ccRecirculations += m_ccProgram->GetRecirculations();
         }
         nlohmann::json& t = nic["pipeline_total"];
         t["programs"] = programs;

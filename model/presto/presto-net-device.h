@@ -7,6 +7,7 @@
 #include "presto-classifier.h"
 #include "presto-dctcp-program.h"
 #include "presto-rx-program.h"
+#include "presto-tx-program.h"
 
 #include "ns3/offload-net-device.h"
 #include "ns3/rmt-pipe-slots.h"
@@ -117,6 +118,10 @@ class PrestoNetDevice : public OffloadNetDevice
     void OnApplicationRead(uint32_t conn, uint32_t bytes) override;
     bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency) override;
     bool TimersDue(uint64_t nowNs) override;
+    void OnTimersExamined(uint32_t conn,
+                          const OffloadTcpConnection& tcp,
+                          const OffloadTimerDecision& decision,
+                          uint64_t nowNs) override;
     Time ProcessReceived(uint32_t conn,
                          const OffloadSegment& seg,
                          const OffloadRxDecision& decision) override;
@@ -161,12 +166,24 @@ class PrestoNetDevice : public OffloadNetDevice
     uint64_t m_mismatches{0};                                 //!< program != data path
     std::vector<uint64_t> m_classConnections;                 //!< connections by class
     std::unique_ptr<RmtPipeSlots> m_pipeSlots; //!< the pipeline's packet rate, both directions
-    uint32_t m_scanRange{0};                 //!< slots the timer scan walks: highest slot used + 1
-    uint64_t m_nextTimerVisitNs{0};          //!< when the scan next reaches the timers
-    uint64_t m_timerVisits{0};               //!< timer scans that examined the timers
-    uint64_t m_timerRoundMaxNs{0};           //!< longest round of the scan over the slots, ns
-    const PrestoDctcpProgram* m_ccProgram{}; //!< congestion control on the pipeline, if any
-    uint64_t m_ccRecircCharged{0};           //!< its recirculations already given slots
+    uint32_t m_scanRange{0};        //!< slots the timer scan walks: highest slot used + 1
+    uint64_t m_nextTimerVisitNs{0}; //!< when the scan next reaches the timers
+    uint64_t m_timerVisits{0};      //!< timer scans that examined the timers
+    uint64_t m_timerRoundMaxNs{0};  //!< longest round of the scan over the slots, ns
+    /**
+     * \brief Compare the send program's state of a connection with the data path's after a
+     * packet; count and log a difference.
+     * \param conn slot \param what the packet, for the log
+     */
+    void CheckSendState(uint32_t conn, const char* what);
+
+    bool m_runTxProgram{false};                   //!< SendProgram
+    std::unique_ptr<PrestoTxProgram> m_txProgram; //!< the send side on the pipeline
+    std::vector<bool> m_txClosed;                 //!< by slot: the program knows of the FIN
+    uint64_t m_txMismatches{0};                   //!< send program != data path
+    uint64_t m_txRecircCharged{0};                //!< its recirculations given slots
+    const PrestoDctcpProgram* m_ccProgram{};      //!< congestion control on the pipeline, if any
+    uint64_t m_ccRecircCharged{0};                //!< its recirculations already given slots
 };
 
 } // namespace ns3

@@ -37,7 +37,8 @@ done
 check "no temporary files left" test -z "$(find "$out" -name '*.tmp.*')"
 
 # ablation: every device under dctcp (the table's runs) and rate DCTCP; host-tcp has no rate
-# DCTCP, flextoe's native is it; three pairs split into design + cc
+# DCTCP, flextoe's native is it, presto's is DCTCP on its pipeline; three pairs split into
+# design + cc
 abl=$tmp/ablation
 "$bin" --simTime=0.002 --devices=host-tcp,presto:1,flextoe --ablation=dctcp,dctcp-rate \
     --out="$abl" >"$tmp/stdout" 2>"$tmp/stderr"
@@ -47,8 +48,9 @@ check "ablation: exit status 0 (got $rc)" test "$rc" -eq 0
 check "ablation: csv header" grep -q '^a,b,cc_a,cc_b,total,from_design,from_cc,design_at$' \
     "$abl/ablation.csv"
 check "ablation: 3 pairs" test "$(wc -l <"$abl/ablation.csv")" -eq 4
-check "ablation: flextoe under its native rate DCTCP" \
-    grep -q '^presto-K1,flextoe,dctcp,dctcp-rate,' "$abl/ablation.csv"
+check "ablation: presto and flextoe under their native pipeline and rate DCTCP" \
+    grep -q '^presto-K1,flextoe,dctcp-pipeline,dctcp-rate,' "$abl/ablation.csv"
+check "ablation: presto's native run" test -s "$abl/ablation/presto-K1-dctcp-pipeline/fct.csv"
 check "ablation: runs of the other algorithm" test -s "$abl/ablation/presto-K1-dctcp-rate/fct.csv"
 check "ablation: host-tcp has no rate DCTCP run" test ! -e "$abl/ablation/host-tcp-dctcp-rate"
 check "ablation: split printed" grep -q 'difference = from design + from cc' "$tmp/stdout"

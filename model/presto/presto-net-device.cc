@@ -534,6 +534,13 @@ PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool&
     return TakeSlots(1) + (program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency);
 }
 
+std::string
+PrestoNetDevice::GetNativeCongestion() const
+{
+    // the whole data path, congestion control included, is the pipeline's (issue 12)
+    return "dctcp-pipeline";
+}
+
 std::vector<RmtResourceReport>
 PrestoNetDevice::GetResourceReports() const
 {

@@ -105,6 +105,8 @@ class PrestoNetDevice : public OffloadNetDevice
     std::vector<RmtResourceReport> GetResourceReports() const;
 
     void AddCounters(nlohmann::json& nic) const override;
+    /** \return dctcp-pipeline: Presto's congestion control runs on its pipeline */
+    std::string GetNativeCongestion() const override;
 
   protected:
     /** Build the design's parts now (Configure): a bad parameter fails at initialisation. */

@@ -108,28 +108,7 @@ FlexToeNetDevice::Configure()
     }
     FlexToeProfile::Validate(cfg);
     m_pipeline = std::make_unique<FlexToePipeline>(cfg);
-    if (m_vlanStrip)
-    {
-        m_vlan = std::make_shared<FlexToeVlanStrip>();
-        m_chain.Add(m_vlan);
-    }
-    // tracing first: like a capture point it sees what the firewall then drops
-    if (m_tcpTrace)
-    {
-        m_trace = std::make_shared<FlexToeTcpTrace>();
-        m_chain.Add(m_trace);
-    }
-    if (!m_firewallRules.empty())
-    {
-        m_firewall = std::make_shared<FlexToeFirewall>();
-        std::istringstream is(m_firewallRules);
-        std::string rule;
-        for (uint32_t n = 1; std::getline(is, rule, ';'); ++n)
-        {
-            m_firewall->AddRule(rule, "FlexToeNetDevice::FirewallRules rule " + std::to_string(n));
-        }
-        m_chain.Add(m_firewall);
-    }
+    m_extensions.Build(m_vlanStrip, m_tcpTrace, m_firewallRules, "FlexToeNetDevice::FirewallRules");
 }
 
 const FlexToePipeline&
@@ -142,7 +121,7 @@ FlexToeNetDevice::GetPipeline()
 std::shared_ptr<FlexToeTcpTrace>
 FlexToeNetDevice::GetTcpTrace() const
 {
-    return m_trace;
+    return m_extensions.GetTcpTrace();
 }
 
 void
@@ -162,23 +141,15 @@ FlexToeNetDevice::Run(uint32_t conn, const OffloadSegment& seg, bool received)
 {
     Configure();
     Ipv4Address peer;
-    uint16_t localPort;
-    uint16_t peerPort;
-    GetEndpoints(conn, peer, localPort, peerPort);
-    uint32_t local = GetLocalAddress().Get();
-    FlexToePacketView view;
-    view.srcIp = received ? peer.Get() : local;
-    view.dstIp = received ? local : peer.Get();
-    view.srcPort = received ? peerPort : localPort;
-    view.dstPort = received ? localPort : peerPort;
+    FlexToeExtensionSet::Segment view;
+    GetEndpoints(conn, peer, view.localPort, view.peerPort);
+    view.localIp = GetLocalAddress().Get();
+    view.peerIp = peer.Get();
     view.tcpFlags = seg.flags;
-    view.payloadBytes = seg.payloadLen;
+    view.payload = seg.payloadLen;
     view.seq = seg.seq;
-    // the flow group comes from the connection (both directions on one protocol core)
-    uint64_t z = (uint64_t(peer.Get()) << 32) ^ (uint64_t(peerPort) << 16) ^ localPort;
-    z = (z ^ (z >> 31)) * 0x9e3779b97f4a7c15ULL;
-    uint32_t hash = static_cast<uint32_t>(z ^ (z >> 29));
-    FlexToeResult r = m_chain.Process(*m_pipeline, Simulator::Now().GetNanoSeconds(), hash, view);
+    view.received = received;
+    FlexToeResult r = m_extensions.Process(*m_pipeline, Simulator::Now().GetNanoSeconds(), view);
     if (r.dropped)
     {
         if (r.reason == FlexToeDropReason::QUEUE_FULL)
@@ -230,38 +201,10 @@ FlexToeNetDevice::AddCounters(nlohmann::json& nic) const
     {
         return;
     }
-    nlohmann::json& stages = nic["flextoe_stages"];
-    for (std::size_t s = 0; s < FLEXTOE_STAGES; ++s)
-    {
-        auto stage = static_cast<FlexToeStage>(s);
-        const FlexToeStageStats& st = m_pipeline->GetStats(stage);
-        nlohmann::json& j = stages[FlexToeStageName(stage)];
-        if (j.is_null())
-        {
-            j = nlohmann::json::object(); // first host: value() needs an object
-        }
-        j["packets"] = j.value("packets", uint64_t(0)) + st.packets;
-        j["drops"] = j.value("drops", uint64_t(0)) + st.drops;
-        j["max_queue"] = std::max<uint64_t>(j.value("max_queue", uint64_t(0)), st.maxQueue);
-        // utilisation of the busiest host's pool
-        j["max_utilisation"] =
-            std::max(j.value("max_utilisation", 0.0), m_pipeline->GetUtilisation(stage));
-    }
+    FlexToeExtensionSet::AddStageCounters(*m_pipeline, nic["flextoe_stages"]);
     nic["flextoe_profile"] = m_pipeline->GetConfig().name;
     nic["flow_groups"] = m_pipeline->GetConfig().flowGroups;
-    if (m_firewall)
-    {
-        add("firewall_drops", m_firewall->GetDropped());
-    }
-    if (m_vlan)
-    {
-        add("vlan_stripped", m_vlan->GetStripped());
-    }
-    if (m_trace)
-    {
-        add("traced_connections", m_trace->GetConnectionCount());
-        add("traced_segments", m_trace->GetTotalSegments());
-    }
+    m_extensions.AddCounters(nic);
 }
 
 } // namespace ns3

@@ -4,7 +4,7 @@
 #ifndef PRESTO_FLEXTOE_NET_DEVICE_H
 #define PRESTO_FLEXTOE_NET_DEVICE_H
 
-#include "flextoe-extension.h"
+#include "flextoe-extension-set.h"
 #include "flextoe-pipeline.h"
 
 #include "ns3/offload-net-device.h"
@@ -78,10 +78,7 @@ class FlexToeNetDevice : public OffloadNetDevice
     bool m_tcpTrace;             //!< TCP tracing module
 
     std::unique_ptr<FlexToePipeline> m_pipeline; //!< the core pipeline
-    FlexToeExtensionChain m_chain;               //!< extension modules
-    std::shared_ptr<FlexToeFirewall> m_firewall; //!< or null
-    std::shared_ptr<FlexToeVlanStrip> m_vlan;    //!< or null
-    std::shared_ptr<FlexToeTcpTrace> m_trace;    //!< or null
+    FlexToeExtensionSet m_extensions;            //!< extension modules
     uint64_t m_extensionDrops{0};                //!< segments an extension dropped
     uint64_t m_queueDrops{0};                    //!< segments a full queue dropped
 };

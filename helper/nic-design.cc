@@ -21,6 +21,7 @@ Aliases()
 {
     static const std::vector<std::pair<std::string, std::string>> aliases = {
         {"presto", "ns3::PrestoNetDevice"},
+        {"presto-hybrid", "ns3::PrestoHybridNetDevice"},
         {"flextoe", "ns3::FlexToeNetDevice"},
         {"cora", "ns3::CoraNetDevice"}};
     return aliases;

@@ -22,9 +22,6 @@ namespace
 /// Largest buffer, bytes: keeps all compared sequence numbers within 2^31 of each other.
 constexpr uint32_t MAX_BUFFER = ReassemblyTracker::MAX_WINDOW;
 
-/// Largest RTO doubling count (2^20 times any sane RTO exceeds any sane maximum).
-constexpr uint32_t MAX_BACKOFF = OffloadTcpConnection::MAX_BACKOFF;
-
 [[noreturn]] void
 Bad(const char* where, const std::string& what)
 {
@@ -260,7 +257,9 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
         Challenge(nowNs, d);
         return d;
     }
-    if (seq::Lt(seg.ack, m_sndUna - m_maxPeerWindow))
+    // (only an ack below snd_una can be too old: with 2^30 bytes in flight and a 2^30-byte
+    // window, snd_una - MAX.SND.WND is 2^31 behind snd_max and the test alone would wrap)
+    if (seq::Lt(seg.ack, m_sndUna) && seq::Lt(seg.ack, m_sndUna - m_maxPeerWindow))
     {
         ++m_counters.ackTooOld;
         d.unacceptable = true;

@@ -321,7 +321,7 @@ struct OffloadSendState
 class OffloadTcpConnection
 {
   public:
-    /// Largest number of RTO doublings (the backoff saturates here).
+    /// Largest number of RTO doublings (2^20 times any sane RTO exceeds any sane maximum).
     static constexpr uint32_t MAX_BACKOFF = 20;
 
     /**

@@ -235,6 +235,34 @@ TEST(OffloadTcpConnection, GoBackNExactlyAtThirdDuplicateAck)
     EXPECT_EQ(p.a.GetSndNxt(), p.a.GetSndUna()); // nothing below the ACK is re-sent
 }
 
+/// With 2^30 bytes in flight and a 2^30-byte peer window, snd_una - MAX.SND.WND lies 2^31
+/// behind snd_max: the too-old test must not wrap and refuse the ACK of everything sent.
+TEST(OffloadTcpConnection, AckOfAWholeMaximalWindowIsNotTooOld)
+{
+    OffloadTcpConfig cfg;
+    cfg.mss = 1u << 20;
+    cfg.initialCwndSegments = 1024; // cwnd 2^30
+    cfg.txBufferSize = 1u << 30;
+    const uint32_t iss = 1000;
+    OffloadTcpConnection c(cfg, iss, 5000, 1u << 30, nullptr);
+    ASSERT_EQ(c.AppSend(1u << 30), 1u << 30);
+    while (c.NextSegment(0))
+    {
+    }
+    const OffloadSendState before = c.GetSendState();
+    ASSERT_EQ(before.sndMax - before.sndUna, 1u << 30) << "the whole window in flight";
+    OffloadSegment ack;
+    ack.flags = OffloadSegment::ACK;
+    ack.seq = 5001;
+    ack.ack = before.sndMax;
+    ack.window = 1u << 30;
+    const OffloadRxDecision d = c.OnSegment(ack, 1000);
+    EXPECT_FALSE(d.unacceptable);
+    EXPECT_EQ(d.ackedBytes, 1u << 30);
+    EXPECT_EQ(c.GetSndUna(), before.sndMax);
+    EXPECT_EQ(c.GetCounters().ackTooOld, 0u);
+}
+
 TEST(OffloadTcpConnection, DuplicateAckDefinition)
 {
     Pair p(SmallConfig());

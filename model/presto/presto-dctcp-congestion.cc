@@ -119,6 +119,7 @@ void
 PrestoDctcpCongestion::BindPipeline(const RmtPipelineConfig& config, uint32_t maxConnections)
 {
     m_program = std::make_shared<PrestoDctcpProgram>(maxConnections, Params(), config);
+    m_bound = true;
 }
 
 const PrestoDctcpProgram*
@@ -130,8 +131,10 @@ PrestoDctcpCongestion::GetProgram() const
 std::unique_ptr<OffloadCongestionOps>
 PrestoDctcpCongestion::Create(const OffloadCongestionContext& ctx) const
 {
-    if (!m_program)
+    if (!m_program || (!m_bound && m_program->GetMaxConnections() < ctx.maxConnections))
     {
+        // not on a Presto pipeline (a check, or another design): a default pipeline as large
+        // as the NIC's connection table; connections made before keep the smaller one
         m_program =
             std::make_shared<PrestoDctcpProgram>(ctx.maxConnections, Params(), RmtPipelineConfig());
     }

@@ -55,6 +55,7 @@ class PrestoDctcpCongestion : public OffloadCongestionControl
     uint32_t m_bits;    //!< mantissa bits B
     /// the program, shared with the per-connection objects (built on first use when unbound)
     mutable std::shared_ptr<PrestoDctcpProgram> m_program;
+    bool m_bound{false}; //!< BindPipeline built the program
 };
 
 } // namespace ns3

@@ -69,12 +69,12 @@ PrestoTxProgram::PrestoTxProgram(uint32_t maxConnections,
                                std::to_string(RmtRegisterArray::MAX_SIZE) + ", not " +
                                std::to_string(maxConnections));
     }
-    if (params.dupAckThreshold == 0 || params.maxRtoNs >= (uint64_t{1} << 40) ||
-        params.minRtoNs > params.maxRtoNs)
+    if (params.dupAckThreshold == 0 || params.maxRtoNs > LOW32 ||
+        params.minRtoNs > params.maxRtoNs || params.initialRtoNs > LOW32)
     {
         throw PrestoInputError(std::string(WHO) +
                                ": the duplicate-ACK threshold must be >= 1 and the RTO bounds "
-                               "0 <= min <= max < 2^40 ns");
+                               "0 <= min <= max < 2^32 ns (the RTT registers hold 32 bits)");
     }
     if (STAGES > config.stageBudget)
     {

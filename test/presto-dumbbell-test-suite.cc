@@ -278,7 +278,6 @@ class DumbbellPipelineDctcpTestCase : public TestCase
                                   r.deliveredBytes / 1448 / 4,
                                   "the program runs the ACKs");
             NS_TEST_EXPECT_MSG_GT(r.ccRecirculations, 10, "ECE cuts recirculate");
-            NS_TEST_EXPECT_MSG_EQ(exact.ccProgramPackets, 0, "exact DCTCP runs no program");
             NS_TEST_EXPECT_MSG_GT_OR_EQ(r.utilisation, 0.95, Describe(c, r) << ": utilisation");
             NS_TEST_EXPECT_MSG_LT_OR_EQ(std::abs(r.meanQueuePackets / exact.meanQueuePackets - 1),
                                         0.2,

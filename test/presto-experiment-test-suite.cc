@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
@@ -396,9 +397,12 @@ class PrestoPipelineTestCase : public TestCase
                                   bytes + tx["register_bytes"].get<uint64_t>(),
                                   "total memory");
             NS_TEST_EXPECT_MSG_EQ(total["recirculations"].get<uint64_t>(),
-                                  nic["pipeline_recirculations"].get<uint64_t>(),
-                                  "the rx program's recirculations are all there are (the tx "
-                                  "program does not run)");
+                                  nic["pipeline_recirculations"].get<uint64_t>() +
+                                      tx["recirculations"].get<uint64_t>(),
+                                  "the rx program's recirculations and the timeouts'");
+            NS_TEST_EXPECT_MSG_EQ(tx["recirculations"].get<uint64_t>(),
+                                  nic["timeouts"].get<uint64_t>(),
+                                  "a timeout's second pass, whether or not the program runs");
             lastBytes = bytes;
             NS_TEST_EXPECT_MSG_GT(nic["pipeline_passes_rx"].get<uint64_t>(),
                                   1000,
@@ -412,45 +416,77 @@ class PrestoPipelineTestCase : public TestCase
                                   "bytes exact");
             if (k == 1)
             {
-                // the same run with DCTCP on the pipeline: two programs side by side
+                // the same run with DCTCP on the pipeline and 1% loss (go-back-N, timeouts),
+                // with the send program running beside the data path and without: three
+                // programs side by side, and the check changes nothing
                 SprayExperimentConfig p = c;
-                p.out = dir + "/K1-pipeline-cc";
                 p.cc = "dctcp-pipeline";
-                Config::SetDefault("ns3::PrestoNetDevice::SendProgram", BooleanValue(true));
-                SprayExperiment pe(p);
-                pe.Run();
-                Config::SetDefault("ns3::PrestoNetDevice::SendProgram", BooleanValue(false));
-                const auto& pnic = pe.GetReport()["nic"];
+                p.lossRate = 0.01;
+                auto run = [&p, &dir](bool sendProgram) {
+                    p.out = dir + "/K1-pipeline-cc-" + std::to_string(sendProgram);
+                    Config::SetDefault("ns3::PrestoNetDevice::SendProgram",
+                                       BooleanValue(sendProgram));
+                    auto e = std::make_unique<SprayExperiment>(p);
+                    try
+                    {
+                        e->Run();
+                    }
+                    catch (...)
+                    {
+                        Config::SetDefault("ns3::PrestoNetDevice::SendProgram",
+                                           BooleanValue(false));
+                        throw;
+                    }
+                    Config::SetDefault("ns3::PrestoNetDevice::SendProgram", BooleanValue(false));
+                    return e;
+                };
+                const auto pe = run(true);
+                const auto off = run(false);
+                const auto& pnic = pe->GetReport()["nic"];
                 const auto& pt = pnic["pipeline_total"];
                 const auto& cc = pnic["cc_program"];
                 const auto& ptx = pnic["tx_program"];
                 NS_TEST_EXPECT_MSG_EQ(pt["programs"].get<uint32_t>(), 3, "rx, tx, cc programs");
                 NS_TEST_EXPECT_MSG_EQ(pt["stages_used"].get<uint32_t>(),
                                       std::max({5u,
-                                                cc["stages_used"].get<uint32_t>(),
+                                                2 + cc["stages_used"].get<uint32_t>(),
                                                 ptx["stages_used"].get<uint32_t>()}),
-                                      "the depth is the deepest program's");
+                                      "the depth: the congestion program behind tx.una");
                 NS_TEST_EXPECT_MSG_EQ(pt["register_bytes_per_nic"].get<uint64_t>(),
                                       bytes + cc["register_bytes"].get<uint64_t>() +
                                           ptx["register_bytes"].get<uint64_t>(),
                                       "memory adds up");
-                NS_TEST_EXPECT_MSG_EQ(pt["recirculations"].get<uint64_t>(),
-                                      pnic["pipeline_recirculations"].get<uint64_t>() +
-                                          cc["recirculations"].get<uint64_t>() +
-                                          ptx["recirculations"].get<uint64_t>(),
-                                      "recirculations add up");
                 NS_TEST_EXPECT_MSG_EQ(ptx["run"].get<bool>(), true, "the send program ran");
                 NS_TEST_EXPECT_MSG_GT(ptx["packets"].get<uint64_t>(), 1000, "on every packet");
+                NS_TEST_EXPECT_MSG_GT(pnic["go_back_n"].get<uint64_t>(), 0, "losses went back N");
+                NS_TEST_EXPECT_MSG_GT(pnic["timeouts"].get<uint64_t>(), 0, "and timed out");
+                NS_TEST_EXPECT_MSG_EQ(ptx["recirculations"].get<uint64_t>(),
+                                      pnic["timeouts"].get<uint64_t>(),
+                                      "one recirculation per timeout");
                 NS_TEST_EXPECT_MSG_EQ(pnic["tx_program_mismatches"].get<uint64_t>(),
                                       0,
                                       "the send program agrees with the data path");
-                NS_TEST_EXPECT_MSG_GT(cc["recirculations"].get<uint64_t>(), 0, "ECE cuts");
-                NS_TEST_EXPECT_MSG_GT(cc["packets"].get<uint64_t>(), 1000, "ACKs ran");
+                NS_TEST_EXPECT_MSG_GT(cc["recirculations"].get<uint64_t>(),
+                                      pnic["go_back_n"].get<uint64_t>(),
+                                      "a pass per go-back-N, and ECE cuts");
                 NS_TEST_EXPECT_MSG_EQ(pnic["program_mismatches"].get<uint64_t>(), 0, "rx agrees");
-                NS_TEST_EXPECT_MSG_EQ(pe.GetReport()["unfinished"].get<uint64_t>(), 0, "finish");
-                NS_TEST_EXPECT_MSG_EQ(pe.GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(),
+                NS_TEST_EXPECT_MSG_EQ(pe->GetReport()["unfinished"].get<uint64_t>(), 0, "finish");
+                NS_TEST_EXPECT_MSG_EQ(pe->GetReport()["delivery"]["corrupt_bytes"].get<uint64_t>(),
                                       0,
                                       "bytes exact");
+                const auto& on = pe->GetRecords();
+                const auto& without = off->GetRecords();
+                NS_TEST_ASSERT_MSG_EQ(on.size(), without.size(), "same flows");
+                for (size_t i = 0; i < on.size(); ++i)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(on[i].finishNs,
+                                          without[i].finishNs,
+                                          "running the send program changes no FCT, flow " << i);
+                }
+                NS_TEST_EXPECT_MSG_EQ(
+                    off->GetReport()["nic"]["tx_program"]["packets"].get<uint64_t>(),
+                    0,
+                    "off: the program does not run");
             }
             if (k == 0)
             {

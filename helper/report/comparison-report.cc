@@ -365,13 +365,11 @@ MakeComparisonRow(const std::string& label,
             row.registerBytes = AddKnown(row.registerBytes, Number(cls, "register_bytes"));
         }
     }
-    if (nic.contains("cc_program") && nic["cc_program"].is_object())
+    if (nic.contains("pipeline_total") && nic["pipeline_total"].is_object())
     {
-        // Presto's congestion program runs beside the rx programs: depth is the larger
-        const double stages = Number(nic["cc_program"], "stages_used");
-        row.stagesUsed = std::isnan(row.stagesUsed) ? stages : std::max(row.stagesUsed, stages);
-        row.registerBytes =
-            AddKnown(row.registerBytes, Number(nic["cc_program"], "register_bytes"));
+        // Presto: every program on the pipeline (receive, send, congestion) together
+        row.stagesUsed = Number(nic["pipeline_total"], "stages_used");
+        row.registerBytes = Number(nic["pipeline_total"], "register_bytes_per_nic");
     }
     if (nic.contains("flextoe_stages") && nic["flextoe_stages"].is_structured())
     {

@@ -518,6 +518,7 @@ PrestoDctcpProgram::OnLoss(uint32_t conn, uint32_t bytesInFlight, uint32_t sndNx
 {
     CheckConn(conn, "OnLoss");
     Run(conn, OP_LOSS, bytesInFlight, 0, sndNxt, false);
+    ++m_recirculations; // the duplicate ACK's second pass: go-back-N is known behind cc.window
 }
 
 void

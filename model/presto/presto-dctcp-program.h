@@ -25,9 +25,7 @@ namespace ns3
  * same arithmetic) event for event: the congestion window, ssthresh, alpha, and whether the
  * ACK cut the window.
  *
- * **Stages** (9; they run beside PrestoRxProgram's, whose register arrays are disjoint, so a
- * pipeline holding both needs max(9, 3 + 2K) stages), with their register arrays (per
- * connection) and what they decide:
+ * **Stages** (9), with their register arrays (per connection) and what they decide:
  * - `cc.ack`: `cc.reduction` (34 bit: in, frozen, end), `cc.mss` (16 bit), `cc.window_end`
  *   (32 bit). Closes a reduction window, decides an ECE cut (once per window), opens a
  *   reduction on loss or timeout; ends DCTCP's observation window.
@@ -46,10 +44,16 @@ namespace ns3
  * - `cc.cut`: exact table (cwndM, alphaIndex) -> product. The reduced window (2-MSS floor);
  *   recirculates.
  *
- * **Passes.** Every ACK, loss and timeout takes one pass, except an ACK that cuts the window
- * for an ECE: the window register is read in stage `cc.window` but the reduced value needs
- * the product table behind it, and ssthresh sits in front of it; the packet recirculates once
- * and pass 2 (OP_CUT_COMMIT) writes ssthresh and cwnd. At most once per window of data.
+ * **Passes.** Every ACK and timeout takes one pass, except an ACK that cuts the window for
+ * an ECE: the window register is read in stage `cc.window` but the reduced value needs the
+ * product table behind it, and ssthresh sits in front of it; the packet recirculates once
+ * and pass 2 (OP_CUT_COMMIT) writes ssthresh and cwnd (at most once per window of data). A
+ * duplicate ACK that triggers go-back-N runs OnAck, then OnLoss in a second pass (the send
+ * side decides go-back-N behind the stages OnLoss writes): GetRecirculations counts it.
+ *
+ * **Depth.** The program's inputs (acked bytes, snd_una) come from the send program's first
+ * two stages (PrestoTxProgram::ACK_INPUT_STAGES), so beside it an ACK needs
+ * ACK_INPUT_STAGES + STAGES = 11 stages.
  *
  * The window is read by the transmit path (GetCwnd: a read of `cc.window` in the transmit
  * pass, modelled as a control-plane read); connection setup (Init) is control plane.
@@ -127,7 +131,7 @@ class PrestoDctcpProgram
     /// \param conn connection id \return its alpha, Q20
     uint32_t GetAlphaQ20(uint32_t conn) const;
 
-    /// \return the recirculations so far (one per ECE cut)
+    /// \return the recirculations so far (one per ECE cut, one per go-back-N)
     uint64_t GetRecirculations() const;
 
     /// \return the record of the last packet run: passes, latency

@@ -198,6 +198,18 @@ PrestoNetDevice::SetupModel()
         GetAttribute("MaxConnections", maxConnections);
         try
         {
+            // its inputs come from the send program's first stages: it starts behind them
+            const uint32_t depth = PrestoTxProgram::ACK_INPUT_STAGES + PrestoDctcpProgram::STAGES;
+            if (depth > m_stageBudget)
+            {
+                throw PrestoInputError(
+                    "Presto DCTCP pipeline program needs " + std::to_string(depth) + " stages (" +
+                    std::to_string(PrestoDctcpProgram::STAGES) + " behind the " +
+                    std::to_string(PrestoTxProgram::ACK_INPUT_STAGES) +
+                    " stages of the send program that find the acked bytes) but the stage "
+                    "budget is " +
+                    std::to_string(m_stageBudget) + " stages");
+            }
             p->BindPipeline(PipelineConfig(), static_cast<uint32_t>(maxConnections.Get()));
         }
         catch (const PrestoInputError& e)
@@ -352,7 +364,7 @@ PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
     }
 }
 
-void
+bool
 PrestoNetDevice::CheckSendState(uint32_t conn, const char* what)
 {
     const OffloadSendState data = GetConnection(conn).GetSendState();
@@ -363,13 +375,13 @@ PrestoNetDevice::CheckSendState(uint32_t conn, const char* what)
         m_txClosed[conn] = true;
     }
     const std::string diff = m_txProgram->GetState(conn).Diff(data);
-    if (!diff.empty())
+    if (diff.empty())
     {
-        ++m_txMismatches;
-        NS_LOG_WARN("conn " << conn << " after " << what
-                            << ": send program vs data path: " << diff);
-        m_txProgram->Init(conn, data); // resynchronise, so one difference is counted once
+        return true;
     }
+    NS_LOG_WARN("conn " << conn << " after " << what << ": send program vs data path: " << diff);
+    m_txProgram->Init(conn, data); // resynchronise, so that one difference is counted once
+    return false;
 }
 
 void
@@ -378,20 +390,26 @@ PrestoNetDevice::OnTimersExamined(uint32_t conn,
                                   const OffloadTimerDecision& decision,
                                   uint64_t nowNs)
 {
+    if (decision.timeout)
+    {
+        // the scan packet that finds the timer expired recirculates (PrestoTxProgram): the
+        // second pass takes a slot of its own, whether or not the program runs here
+        TakeSlots(1);
+        ++m_timeoutPasses;
+    }
     if (!m_runTxProgram)
     {
         return;
     }
-    // a timer-scan packet visits the slot; an expired timer takes a second pass
-    if (m_txProgram->OnTimerScan(conn, nowNs) != decision.timeout)
+    const bool agree = m_txProgram->OnTimerScan(conn, nowNs) == decision.timeout;
+    if (!agree)
     {
-        ++m_txMismatches;
         NS_LOG_WARN("conn " << conn << ": send program and data path disagree on a timeout");
     }
-    const uint64_t recirculations = m_txProgram->GetRecirculations();
-    TakeSlots(static_cast<uint32_t>(recirculations - m_txRecircCharged));
-    m_txRecircCharged = recirculations;
-    CheckSendState(conn, "timer scan");
+    if (!CheckSendState(conn, "timer scan") || !agree)
+    {
+        ++m_txMismatches;
+    }
 }
 
 void
@@ -499,18 +517,22 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
                                                                 Simulator::Now().GetNanoSeconds());
         const bool refused =
             r.cls == PrestoTxProgram::ACK_UNACCEPTABLE || r.cls == PrestoTxProgram::ACK_TOO_OLD;
-        if (refused != decision.unacceptable || r.goBackN != decision.goBackN ||
-            r.dataAcked != decision.ackedBytes || r.finAcked != decision.finAcked)
+        const bool agree = refused == decision.unacceptable && r.goBackN == decision.goBackN &&
+                           r.dataAcked == decision.ackedBytes && r.finAcked == decision.finAcked;
+        if (!agree)
         {
-            ++m_txMismatches;
             NS_LOG_WARN("conn " << conn << " ack " << seg.ack
                                 << ": send program and data path decide differently");
         }
-        CheckSendState(conn, "ACK");
+        if (!CheckSendState(conn, "ACK") || !agree)
+        {
+            ++m_txMismatches; // one packet, one count
+        }
     }
     if (m_ccProgram)
     {
-        // an ECE cut recirculates in the congestion program: one more pass
+        // an ECE cut recirculates in the congestion program, and so does the loss reaction
+        // of a duplicate ACK that goes back N: one more pass each
         const uint64_t recirculations = m_ccProgram->GetRecirculations();
         passes += static_cast<uint32_t>(recirculations - m_ccRecircCharged);
         m_ccRecircCharged = recirculations;
@@ -528,7 +550,10 @@ PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool&
     {
         const uint32_t seqLen = seg.payloadLen + (seg.Has(OffloadSegment::FIN) ? 1 : 0);
         m_txProgram->OnTransmit(conn, seg.seq, seqLen, Simulator::Now().GetNanoSeconds());
-        CheckSendState(conn, "transmit");
+        if (!CheckSendState(conn, "transmit"))
+        {
+            ++m_txMismatches;
+        }
     }
     auto& program = m_programs[m_classOf[conn]];
     return TakeSlots(1) + (program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency);
@@ -612,7 +637,8 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
             j["pass_latency_ns"] = r.passLatencyNs;
         }
         j["packets"] = j.value("packets", uint64_t(0)) + r.packets;
-        j["recirculations"] = j.value("recirculations", uint64_t(0)) + r.recirculations;
+        // one per timeout, charged whether or not the program runs here
+        j["recirculations"] = j.value("recirculations", uint64_t(0)) + m_timeoutPasses;
     }
     if (m_ccProgram)
     {
@@ -630,11 +656,14 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
             j["mantissa_bits"] = m_ccProgram->GetParams().mantissaBits;
         }
         j["packets"] = j.value("packets", uint64_t(0)) + r.packets;
-        j["recirculations"] = j.value("recirculations", uint64_t(0)) + r.recirculations;
+        j["recirculations"] =
+            j.value("recirculations", uint64_t(0)) + m_ccProgram->GetRecirculations();
     }
     // the whole pipeline: every program on it (the rx program of each finite-K class, the
-    // congestion program), per NIC; their stages run side by side (disjoint arrays), so the
-    // depth is the largest, memory and entries add up; use summed over the NICs
+    // send program, the congestion program), per NIC; their stages run side by side (disjoint
+    // arrays; the congestion program behind the send program's first stages), so the depth
+    // is the largest, memory and entries add up; recirculations of all of them (timeouts'
+    // included) per received packet; use summed over the NICs
     {
         uint32_t programs = 0;
         uint32_t stages = 0;
@@ -654,10 +683,13 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
             }
         }
         count(m_txProgram->GetResourceReport());
-        uint64_t ccRecirculations = m_txProgram->GetRecirculations();
+        uint64_t ccRecirculations = m_timeoutPasses;
         if (m_ccProgram)
         {
-            count(m_ccProgram->GetResourceReport());
+            RmtResourceReport cc = m_ccProgram->GetResourceReport();
+            // its inputs come from the send program's first stages: it starts behind them
+            cc.stagesUsed += PrestoTxProgram::ACK_INPUT_STAGES;
+            count(cc);
             ccRecirculations += m_ccProgram->GetRecirculations();
         }
         nlohmann::json& t = nic["pipeline_total"];

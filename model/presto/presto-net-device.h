@@ -174,16 +174,17 @@ class PrestoNetDevice : public OffloadNetDevice
     uint64_t m_timerRoundMaxNs{0};  //!< longest round of the scan over the slots, ns
     /**
      * \brief Compare the send program's state of a connection with the data path's after a
-     * packet; count and log a difference.
+     * packet; log a difference and resynchronise.
      * \param conn slot \param what the packet, for the log
+     * \return true if they agree
      */
-    void CheckSendState(uint32_t conn, const char* what);
+    bool CheckSendState(uint32_t conn, const char* what);
 
     bool m_runTxProgram{false};                   //!< SendProgram
     std::unique_ptr<PrestoTxProgram> m_txProgram; //!< the send side on the pipeline
     std::vector<bool> m_txClosed;                 //!< by slot: the program knows of the FIN
     uint64_t m_txMismatches{0};                   //!< send program != data path
-    uint64_t m_txRecircCharged{0};                //!< its recirculations given slots
+    uint64_t m_timeoutPasses{0};                  //!< second passes of expired timers
     const PrestoDctcpProgram* m_ccProgram{};      //!< congestion control on the pipeline, if any
     uint64_t m_ccRecircCharged{0};                //!< its recirculations already given slots
 };

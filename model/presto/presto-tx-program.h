@@ -59,6 +59,9 @@ class PrestoTxProgram
   public:
     /// Stages the program uses.
     static constexpr uint32_t STAGES = 10;
+    /// Stages before the acked bytes and snd_una of an ACK are known (tx.max, tx.una): a
+    /// program that needs them (PrestoDctcpProgram) starts behind these.
+    static constexpr uint32_t ACK_INPUT_STAGES = 2;
 
     /// Connection parameters every connection of the NIC shares.
     struct Params

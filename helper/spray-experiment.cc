@@ -25,6 +25,7 @@
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-socket.h"
 #include "ns3/pointer.h"
+#include "ns3/presto-dctcp-congestion.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-net-device.h"
 #include "ns3/rng-seed-manager.h"
@@ -564,6 +565,17 @@ SprayExperiment::ResolveDevice(const std::string& device)
     {
         throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
                                " is not a subclass of ns3::OffloadCongestionControl");
+    }
+    const TypeId prestoType = PrestoNetDevice::GetTypeId();
+    const TypeId designType = NicDesign::GetTypeId(device);
+    if ((ccType == PrestoDctcpCongestion::GetTypeId() ||
+         ccType.IsChildOf(PrestoDctcpCongestion::GetTypeId())) &&
+        designType != prestoType && !designType.IsChildOf(prestoType))
+    {
+        throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
+                               " is DCTCP as a program on Presto's match-action pipeline; "
+                               "--device=" +
+                               device + " has no such pipeline");
     }
     // The design's options: each stands for an attribute of the designs that have it and
     // takes the attribute's value when not given (ResolveOption: never both, never silently).

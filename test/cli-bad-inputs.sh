@@ -77,6 +77,7 @@ expect_error "rpc: too many outstanding" "rpcOutstanding=5000" --workload=rpc --
 expect_error "unknown congestion control" "dctcp, dctcp-pipeline, dctcp-rate, dctcp-rate-tas, newreno, native" --cc=cubic
 expect_error "pipeline DCTCP on a design without the pipeline" "dctcp-pipeline is DCTCP as a program on Presto's" --device=flextoe --cc=dctcp-pipeline
 expect_error "presto send program over the stage budget" "send side's program does not fit.*StageBudget=8.*needs 10 stages but the stage budget is 8" --device=presto --fidelity=1 --ns3::PrestoNetDevice::StageBudget=8
+expect_error "pipeline DCTCP by attribute on a design without the pipeline" "PrestoDctcpCongestion is DCTCP as a program on Presto's" --device=flextoe --ns3::OffloadNetDevice::CongestionControl=ns3::PrestoDctcpCongestion
 expect_error "pipeline DCTCP gain not a power of two" "gain g=0.1.* power of two" --device=presto --cc=dctcp-pipeline --ns3::PrestoDctcpCongestion::Gain=0.1
 expect_error "host-tcp has no rate-based DCTCP" "not available for host-tcp" --cc=dctcp-rate
 expect_error "--cc and the attribute disagree" "disagree" --device=presto --cc=dctcp --ns3::OffloadNetDevice::CongestionControl=ns3::OffloadNewRenoCongestion

@@ -3,8 +3,10 @@
  */
 #include "input-error-matchers.h"
 
+#include "ns3/object.h"
 #include "ns3/offload-congestion.h"
 #include "ns3/presto-dctcp-arithmetic.h"
+#include "ns3/presto-dctcp-congestion.h"
 #include "ns3/presto-dctcp-program.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/rmt-pipeline.h"
@@ -149,6 +151,32 @@ TEST(PrestoDctcpProgram, ResourcesAndTables)
     // two leading-one tables of 33 - B entries, the fraction and product tables, the op tables
     EXPECT_EQ(r.tableEntries,
               2 * (33 - 6) + A::FractionEntries(6) + A::ProductEntries(6) + 3 + 4 + 4);
+}
+
+/// Validate() creates a connection with a one-slot table; a NIC that never binds the program
+/// (not a Presto pipeline) must still get room for all of its connections afterwards.
+TEST(PrestoDctcpCongestion, UnboundProgramGrowsToTheConnectionTable)
+{
+    Ptr<PrestoDctcpCongestion> cc = CreateObject<PrestoDctcpCongestion>();
+    cc->Validate("test");
+    ASSERT_NE(cc->GetProgram(), nullptr);
+    EXPECT_EQ(cc->GetProgram()->GetMaxConnections(), 1u);
+    OffloadCongestionContext ctx;
+    ctx.maxConnections = 64;
+    std::vector<std::unique_ptr<OffloadCongestionOps>> conns;
+    for (uint32_t id = 0; id < 3; ++id)
+    {
+        ctx.connId = id;
+        conns.push_back(cc->Create(ctx)); // threw for id 1 before the program grew
+        conns.back()->Init(1000 * id);
+    }
+    EXPECT_EQ(cc->GetProgram()->GetMaxConnections(), 64u);
+    EXPECT_TRUE(conns[2]->OnAck(0, true, 2000, 3000)) << "ECE on connection 2 cuts";
+    EXPECT_EQ(conns[1]->GetCwnd(), 10u * 1448) << "connection 1 untouched";
+    cc->BindPipeline(RmtPipelineConfig(), 8);
+    ctx.maxConnections = 64;
+    ctx.connId = 9;
+    EXPECT_THROW(cc->Create(ctx), PrestoInputError) << "a bound program keeps its size";
 }
 
 /// A connection's sender as the events see it.

@@ -7,6 +7,7 @@
 
 #include "ns3/offload-seq.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/rmt-program-checks.h"
 
 #include <algorithm>
 #include <string>
@@ -24,18 +25,6 @@ constexpr uint64_t IN_REDUCTION = uint64_t{1} << 33; //!< cc.reduction: a reduct
 constexpr uint64_t FROZEN = uint64_t{1} << 32;       //!< cc.reduction: no growth until it ends
 constexpr uint32_t MAX_CWND = OffloadNewReno::MAX_CWND;
 
-/// \return bits needed to hold the values 0..n-1 (at least 1)
-uint32_t
-BitsFor(uint32_t n)
-{
-    uint32_t bits = 1;
-    while (bits < 32 && (uint64_t{1} << bits) < n)
-    {
-        ++bits;
-    }
-    return bits;
-}
-
 const char* WHO = "Presto DCTCP pipeline program";
 
 } // namespace
@@ -48,25 +37,11 @@ PrestoDctcpProgram::PrestoDctcpProgram(uint32_t maxConnections,
       m_bits(params.mantissaBits)
 {
     m_gainShift = PrestoDctcpArithmetic::Check(params.mantissaBits, params.gain, params.alphaInit);
-    if (maxConnections == 0 || maxConnections > RmtRegisterArray::MAX_SIZE)
-    {
-        throw PrestoInputError(std::string(WHO) + ": the number of connections must be 1.." +
-                               std::to_string(RmtRegisterArray::MAX_SIZE) + ", not " +
-                               std::to_string(maxConnections));
-    }
-    if (STAGES > config.stageBudget)
-    {
-        throw PrestoInputError(std::string(WHO) + " needs " + std::to_string(STAGES) +
-                               " stages but the stage budget is " +
-                               std::to_string(config.stageBudget) + " stages");
-    }
-    if (config.maxPasses != 0 && config.maxPasses < 2)
-    {
-        throw PrestoInputError(std::string(WHO) + ": the pass limit is " +
-                               std::to_string(config.maxPasses) +
-                               " but an ACK that cuts the window recirculates once: at least 2 "
-                               "passes are needed");
-    }
+    RmtProgramChecks::Connections(WHO, maxConnections);
+    RmtProgramChecks::Stages(WHO, STAGES, config);
+    RmtProgramChecks::OneRecirculation(WHO,
+                                       config,
+                                       "an ACK that cuts the window recirculates once");
     try
     {
         RmtPipelineConfig cfg = config;
@@ -99,7 +74,7 @@ PrestoDctcpProgram::DeclareFields()
 {
     RmtPipeline& p = *m_pipeline;
     const uint32_t b = m_bits;
-    m_f.conn = p.AddField("hdr.conn_id", BitsFor(m_maxConnections));
+    m_f.conn = p.AddField("hdr.conn_id", RmtProgramChecks::BitsFor(m_maxConnections));
     m_f.op = p.AddField("meta.op", 3);
     m_f.acked = p.AddField("meta.acked", 32);
     m_f.ece = p.AddField("hdr.ece", 1);

@@ -5,6 +5,7 @@
 
 #include "ns3/offload-seq.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/rmt-program-checks.h"
 
 #include <string>
 
@@ -19,18 +20,6 @@ namespace
 
 /// Valid bit of a start register (bit 32, above the 32-bit sequence number).
 constexpr uint64_t SLOT_VALID = uint64_t{1} << 32;
-
-/// \return bits needed to hold the values 0..n-1 (at least 1)
-uint32_t
-BitsFor(uint32_t n)
-{
-    uint32_t bits = 1;
-    while (bits < 32 && (uint64_t{1} << bits) < n)
-    {
-        ++bits;
-    }
-    return bits;
-}
 
 /// Prefix of every message of this program.
 std::string
@@ -81,35 +70,24 @@ PrestoRxProgram::PrestoRxProgram(uint32_t fidelity,
         throw PrestoInputError(Who(fidelity) + ": K is above the maximum of " +
                                std::to_string(MAX_FIDELITY) + " intervals");
     }
-    if (maxConnections == 0 || maxConnections > RmtRegisterArray::MAX_SIZE)
-    {
-        throw PrestoInputError(Who(fidelity) + ": the number of connections must be 1.." +
-                               std::to_string(RmtRegisterArray::MAX_SIZE) + ", not " +
-                               std::to_string(maxConnections));
-    }
+    RmtProgramChecks::Connections(Who(fidelity), maxConnections);
     const uint32_t needed = StagesFor(fidelity);
-    if (needed > config.stageBudget)
+    std::string hint;
+    if (config.stageBudget >= STAGES_BASE)
     {
-        std::string hint;
-        if (config.stageBudget >= STAGES_BASE)
-        {
-            hint = "; the largest K that fits is " +
-                   std::to_string(MaxFidelityFor(config.stageBudget));
-        }
-        throw PrestoInputError(Who(fidelity) + " needs " + std::to_string(needed) + " stages (" +
-                               std::to_string(STAGES_BASE) + " + " +
-                               std::to_string(STAGES_PER_INTERVAL) +
-                               " per interval) but the stage budget is " +
-                               std::to_string(config.stageBudget) + " stages" + hint);
+        hint = "; the largest K that fits is " + std::to_string(MaxFidelityFor(config.stageBudget));
     }
-    if (config.maxPasses != 0 && config.maxPasses < 2)
-    {
-        throw PrestoInputError(Who(fidelity) + ": the pass limit is " +
-                               std::to_string(config.maxPasses) +
-                               " but an in-order segment that reaches an interval, a segment "
-                               "bridging two intervals and a window change recirculate once: at "
-                               "least 2 passes are needed");
-    }
+    RmtProgramChecks::Stages(Who(fidelity),
+                             needed,
+                             config,
+                             " (" + std::to_string(STAGES_BASE) + " + " +
+                                 std::to_string(STAGES_PER_INTERVAL) + " per interval)",
+                             hint);
+    RmtProgramChecks::OneRecirculation(Who(fidelity),
+                                       config,
+                                       "an in-order segment that reaches an interval, a segment "
+                                       "bridging two intervals and a window change recirculate "
+                                       "once");
     try
     {
         m_pipeline = std::make_unique<RmtPipeline>(config);
@@ -140,7 +118,7 @@ void
 PrestoRxProgram::DeclareFields()
 {
     RmtPipeline& p = *m_pipeline;
-    m_f.conn = p.AddField("hdr.conn_id", BitsFor(m_maxConnections));
+    m_f.conn = p.AddField("hdr.conn_id", RmtProgramChecks::BitsFor(m_maxConnections));
     m_f.seq = p.AddField("hdr.seq", 32);
     m_f.len = p.AddField("hdr.payload_len", 32);
     m_f.op = p.AddField("meta.op", 3);

@@ -6,6 +6,7 @@
 #include "ns3/offload-reassembly.h"
 #include "ns3/offload-seq.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/rmt-program-checks.h"
 
 #include <algorithm>
 #include <string>
@@ -31,18 +32,6 @@ constexpr uint64_t LOW32 = 0xffffffffull;
 
 const char* WHO = "Presto tx program";
 
-/// \return bits needed to hold the values 0..n-1 (at least 1)
-uint32_t
-BitsFor(uint32_t n)
-{
-    uint32_t bits = 1;
-    while (bits < 32 && (uint64_t{1} << bits) < n)
-    {
-        ++bits;
-    }
-    return bits;
-}
-
 /**
  * The retransmission timeout, OffloadTcpConnection::GetRtoNs with shifts: the backoff
  * doublings are one shift (by a value below 2^5, a small table in hardware) and a cap.
@@ -63,12 +52,7 @@ PrestoTxProgram::PrestoTxProgram(uint32_t maxConnections,
     : m_maxConnections(maxConnections),
       m_params(params)
 {
-    if (maxConnections == 0 || maxConnections > RmtRegisterArray::MAX_SIZE)
-    {
-        throw PrestoInputError(std::string(WHO) + ": the number of connections must be 1.." +
-                               std::to_string(RmtRegisterArray::MAX_SIZE) + ", not " +
-                               std::to_string(maxConnections));
-    }
+    RmtProgramChecks::Connections(WHO, maxConnections);
     if (params.dupAckThreshold == 0 || params.maxRtoNs > LOW32 ||
         params.minRtoNs > params.maxRtoNs || params.initialRtoNs > LOW32)
     {
@@ -76,19 +60,8 @@ PrestoTxProgram::PrestoTxProgram(uint32_t maxConnections,
                                ": the duplicate-ACK threshold must be >= 1 and the RTO bounds "
                                "0 <= min <= max < 2^32 ns (the RTT registers hold 32 bits)");
     }
-    if (STAGES > config.stageBudget)
-    {
-        throw PrestoInputError(std::string(WHO) + " needs " + std::to_string(STAGES) +
-                               " stages but the stage budget is " +
-                               std::to_string(config.stageBudget) + " stages");
-    }
-    if (config.maxPasses != 0 && config.maxPasses < 2)
-    {
-        throw PrestoInputError(std::string(WHO) + ": the pass limit is " +
-                               std::to_string(config.maxPasses) +
-                               " but an expired timer recirculates once: at least 2 passes are "
-                               "needed");
-    }
+    RmtProgramChecks::Stages(WHO, STAGES, config);
+    RmtProgramChecks::OneRecirculation(WHO, config, "an expired timer recirculates once");
     try
     {
         RmtPipelineConfig cfg = config;
@@ -113,7 +86,7 @@ void
 PrestoTxProgram::DeclareFields()
 {
     RmtPipeline& p = *m_pipeline;
-    m_f.conn = p.AddField("hdr.conn_id", BitsFor(m_maxConnections));
+    m_f.conn = p.AddField("hdr.conn_id", RmtProgramChecks::BitsFor(m_maxConnections));
     m_f.op = p.AddField("meta.op", 3);
     m_f.now = p.AddField("meta.ingress_ns", 64);
     m_f.ack = p.AddField("hdr.ack", 32);

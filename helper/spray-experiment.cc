@@ -332,7 +332,10 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "Cora NIC/host partitioning strategy: cora (runtime controller), state "
                  "(Gallium-like static), flow (iPipe-like flow groups)",
                  coraStrategy);
-    cmd.AddValue("lb", "Load balancing in the switches: ecmp|spray|spray-rr|flowlet", lb);
+    cmd.AddValue("lb",
+                 "Load balancing in the switches: ecmp|spray|spray-rr|flowlet|label (the path "
+                 "the sending NIC chose, see OffloadNetDevice::PathLabels)",
+                 lb);
     cmd.AddValue("workload",
                  "Flow-size CDF: websearch|datamining|hadoop or a CDF file path; or rpc, the "
                  "closed-loop RPC workload (--rpc* options)",
@@ -850,7 +853,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                            devices,
                            m_mix.empty() ? "--device=" + m_config.device : "--mix=" + c.mix);
     }
-    RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet"});
+    RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet", "label"});
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
     RequireOneOf("links", c.links, {"auto", "p2p", "fast"});
     if (c.links == "auto")
@@ -1352,7 +1355,8 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
         {"ecmp", FabricSwitch::ECMP},
         {"spray", FabricSwitch::SPRAY},
         {"spray-rr", FabricSwitch::SPRAY_RR},
-        {"flowlet", FabricSwitch::FLOWLET}};
+        {"flowlet", FabricSwitch::FLOWLET},
+        {"label", FabricSwitch::LABEL}};
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
     fabric.SetFastLinks(c.links == "fast");

@@ -1319,6 +1319,91 @@ class SimultaneousOpenTestCase : public TestCase
     uint32_t m_received{0};  //!< bytes host 1 read
 };
 
+/**
+ * Sender-side spraying (issue 12 item 4, the sender's half): the NIC labels each 64 KB cell of
+ * a connection's stream with a path (PathLabels), the switches route by the label
+ * (LoadBalancing=Label). A 1 MB flow over four spines with four labels uses every spine, each
+ * for a quarter of its data (the receiver's ACKs keep one label); with one label it uses one
+ * spine; every byte arrives once and in order.
+ */
+class SenderPathLabelsTestCase : public TestCase
+{
+  public:
+    SenderPathLabelsTestCase()
+        : TestCase("sender-side spraying: path labels per cell, switches route by them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t labels : {4u, 1u})
+        {
+            auto topo = FabricTopology::LeafSpine(2, 4, 2, 10e9, 40e9, 1000);
+            FabricHelper f;
+            f.SetSwitchAttribute("LoadBalancing", StringValue("Label"));
+            ObjectFactory nic = PrestoFactory("1");
+            nic.Set("PathLabels", UintegerValue(labels));
+            f.SetHostDeviceFactory(nic);
+            f.Install(topo);
+            Ptr<TcpSocketEndpoint> ep = OffloadEndpoint(f);
+            FinishLog done;
+            done.Attach(ep);
+            const uint64_t size = 1000000;
+            Simulator::Schedule(Seconds(0), &FlowEndpoint::StartFlow, ep, Flow(0, 2, 0, size));
+            Simulator::Stop(MilliSeconds(50));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(done.sizes.size(), 1, "the flow finishes");
+            NS_TEST_EXPECT_MSG_EQ(ep->GetCorruptBytes() + ep->GetExcessBytes(), 0, "exact");
+            NS_TEST_EXPECT_MSG_EQ(ep->GetDeliveredBytes(), size, "every byte");
+            // the spines: every switch that is not a host's edge
+            const uint32_t leaf0 = EdgeOf(topo, 0);
+            const uint32_t leaf1 = EdgeOf(topo, 2);
+            std::vector<uint64_t> spines;
+            uint64_t total = 0;
+            for (uint32_t n = 0; n < topo.GetNNodes(); ++n)
+            {
+                Ptr<FabricSwitch> sw = f.GetNode(n)->GetObject<FabricSwitch>();
+                if (sw && n != leaf0 && n != leaf1)
+                {
+                    spines.push_back(sw->GetForwarded());
+                    total += sw->GetForwarded();
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(spines.size(), 4, "four spines");
+            std::ostringstream os;
+            uint32_t used = 0;
+            for (uint64_t fw : spines)
+            {
+                os << fw << " ";
+                used += fw > 0;
+            }
+            std::cout << "    " << labels << " label(s): packets per spine " << os.str()
+                      << std::endl;
+            if (labels == 1)
+            {
+                NS_TEST_EXPECT_MSG_EQ(used, 1, "one label, one path");
+            }
+            else
+            {
+                // 16 cells of data, 4 per spine; the receiver's ACKs stay in its stream's cell
+                // 0, on one spine: the three others carry data only, a quarter each
+                std::sort(spines.begin(), spines.end());
+                const double data = (spines[0] + spines[1] + spines[2]) / 3.0;
+                for (int i = 0; i < 3; ++i)
+                {
+                    NS_TEST_EXPECT_MSG_GT(spines[i], 0.8 * data, "a quarter of the cells");
+                    NS_TEST_EXPECT_MSG_LT(spines[i], 1.2 * data, "a quarter of the cells");
+                }
+                NS_TEST_EXPECT_MSG_GT(spines[3], spines[2], "and the ACKs");
+                NS_TEST_EXPECT_MSG_GT(3 * data, size / 1448 * 0.7, "most data packets there");
+            }
+            ep->Dispose();
+            Simulator::Destroy();
+        }
+    }
+};
+
 /** The offload NIC (Presto execution model) on real simulations. */
 class PrestoDeviceTestSuite : public TestSuite
 {
@@ -1349,6 +1434,7 @@ class PrestoDeviceTestSuite : public TestSuite
         AddTestCase(new ClientTableFullTestCase, compat::TestDuration::QUICK);
         AddTestCase(new PortReuseTestCase, compat::TestDuration::QUICK);
         AddTestCase(new SimultaneousOpenTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new SenderPathLabelsTestCase, compat::TestDuration::QUICK);
     }
 };
 

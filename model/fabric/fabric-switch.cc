@@ -56,7 +56,9 @@ FabricSwitch::GetTypeId()
                           "Policy among equal-cost ports: Ecmp (per-flow 5-tuple hash with "
                           "HashSeed), Spray (per-packet uniform random), SprayRr (per-packet "
                           "round robin per destination host), Flowlet (per-flow, re-chosen at "
-                          "random after an idle gap longer than FlowletGap).",
+                          "random after an idle gap longer than FlowletGap), Label (the path "
+                          "the sender chose: the IPv4 identification modulo the equal-cost "
+                          "ports; see OffloadNetDevice::PathLabels).",
                           EnumValue(FabricSwitch::ECMP),
                           compat::MakeEnumAccessor<LoadBalancing>(&FabricSwitch::m_lb),
                           MakeEnumChecker(FabricSwitch::ECMP,
@@ -66,7 +68,9 @@ FabricSwitch::GetTypeId()
                                           FabricSwitch::SPRAY_RR,
                                           "SprayRr",
                                           FabricSwitch::FLOWLET,
-                                          "Flowlet"))
+                                          "Flowlet",
+                                          FabricSwitch::LABEL,
+                                          "Label"))
             .AddAttribute("HashSeed",
                           "Seed of the ECMP and flowlet 5-tuple hash (dimensionless). 0 lets "
                           "FabricHelper give every switch a different seed, which avoids hash "
@@ -378,6 +382,10 @@ FabricSwitch::ChoosePort(uint32_t host,
         return ports[m_rng->GetInteger(0, n - 1)];
     case SPRAY_RR:
         return ports[m_rrNext[host]++ % n];
+    case LABEL:
+        // the same label takes the same port at every switch: label p goes up through the
+        // p mod n-th equal-cost port of each tier
+        return ports[((uint32_t(hdr[4]) << 8) | hdr[5]) % n];
     case FLOWLET: {
         const int64_t now = Simulator::Now().GetTimeStep();
         auto [it, fresh] = m_flowlets.try_emplace(FlowHash(hdr, len), Flowlet{now, 0});

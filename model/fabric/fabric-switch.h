@@ -40,7 +40,8 @@ class FabricSwitch : public Object, public FabricLinkSink
         ECMP,     //!< per-flow: hash of the 5-tuple with the per-switch seed
         SPRAY,    //!< per-packet uniformly random port
         SPRAY_RR, //!< per-packet round robin, one counter per destination host
-        FLOWLET   //!< per-flow, re-chosen at random after an idle gap > FlowletGap
+        FLOWLET,  //!< per-flow, re-chosen at random after an idle gap > FlowletGap
+        LABEL     //!< the sender's path label (IPv4 identification) modulo the ports
     };
 
     /** \brief Get the type ID. \return the object TypeId */

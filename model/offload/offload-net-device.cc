@@ -191,6 +191,23 @@ OffloadNetDevice::GetTypeId()
                           TypeIdValue(OffloadDctcpCongestion::GetTypeId()),
                           MakeTypeIdAccessor(&OffloadNetDevice::m_congestionType),
                           MakeTypeIdChecker())
+            .AddAttribute("PathLabels",
+                          "Paths the sender spreads each connection over (sender-side "
+                          "spraying): every segment's IPv4 identification carries a path "
+                          "label, the label of the cell of PathCellBytes bytes of the stream it "
+                          "belongs to, (connection slot + cell) modulo PathLabels; switches "
+                          "with LoadBalancing=Label route by it. 0: the identification counts "
+                          "up per packet, no path label",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_pathLabels),
+                          MakeUintegerChecker<uint32_t>(0, 65535))
+            .AddAttribute("PathCellBytes",
+                          "Bytes of a connection's stream sent on one path before the next "
+                          "(PathLabels > 0), bytes (assumed: 64 KB, the flowcell size of "
+                          "edge-based load balancing)",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_pathCellBytes),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("TimeWait",
                           "How long the NIC remembers a torn-down connection (TCP's TIME-WAIT, "
                           "2 MSL, shortened to data-center time scales): its late segments are "
@@ -1275,7 +1292,18 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, Ipv4Address peer, u
 {
     w.src = GetLocalAddress().Get();
     w.dst = peer.Get();
-    w.ipId = m_ipId++;
+    if (m_pathLabels > 0 && id != NO_SLOT)
+    {
+        // sender-side spraying: the path of the stream's cell this segment belongs to (the
+        // handshake, before the stream, is cell 0)
+        const uint32_t offset = w.seq - (m_slots[id].hs.iss + 1);
+        const uint32_t cell = offset < (1u << 31) ? offset / m_pathCellBytes : 0;
+        w.ipId = static_cast<uint16_t>((id + cell) % m_pathLabels);
+    }
+    else
+    {
+        w.ipId = m_ipId++;
+    }
     w.payloadLen = p->GetSize();
     if (!m_metadataKnown)
     {

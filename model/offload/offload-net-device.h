@@ -493,6 +493,8 @@ class OffloadNetDevice : public FabricLinkNetDevice
     bool m_scanPending{false};
     bool m_refillPending{false}; //!< see m_scanPending
     uint16_t m_ipId{0};          //!< IPv4 identification
+    uint32_t m_pathLabels{0};    //!< PathLabels (0: no sender-side spraying)
+    uint32_t m_pathCellBytes{0}; //!< PathCellBytes
     /// Node::ChecksumEnabled, read at construction and Setup (a global-value lookup costs
     /// about 350 instructions, and it was read twice per segment sent)
     bool m_checksums{false};

@@ -494,10 +494,10 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
     {
         m_finSeen[conn] = true;
     }
-    const OffloadTcpConnection& tcp = GetConnection(conn);
     if (m_runTxProgram && seg.Has(OffloadSegment::ACK) &&
-        !seg.Has(OffloadSegment::RST | OffloadSegment::SYN) && !tcp.IsReset())
+        !seg.Has(OffloadSegment::RST | OffloadSegment::SYN) && !GetConnection(conn).IsReset())
     {
+        const OffloadTcpConnection& tcp = GetConnection(conn);
         // the segment's ACK field in the send program, in the same pass
         if (!m_txClosed[conn])
         {

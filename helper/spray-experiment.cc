@@ -522,21 +522,31 @@ SprayExperiment::CongestionTypeId(const std::string& device, const std::string& 
                                " is not available for host-tcp: ns-3's TCP has no host control "
                                "loop for rate-based DCTCP (host-tcp runs dctcp or newreno)");
     }
-    const TypeId presto = PrestoNetDevice::GetTypeId();
-    const TypeId design = NicDesign::GetTypeId(device);
-    if (name == "dctcp-pipeline" && design != presto && !design.IsChildOf(presto))
-    {
-        throw PrestoInputError("--cc=dctcp-pipeline is DCTCP as a program on Presto's "
-                               "match-action pipeline; --device=" +
-                               device + " has no such pipeline (it runs dctcp)");
-    }
     static const std::map<std::string, std::string> offload = {
         {"dctcp", "ns3::OffloadDctcpCongestion"},
         {"dctcp-pipeline", "ns3::PrestoDctcpCongestion"},
         {"dctcp-rate", "ns3::OffloadDctcpRateCongestion"},
         {"dctcp-rate-tas", "ns3::OffloadTasDctcpRateCongestion"},
         {"newreno", "ns3::OffloadNewRenoCongestion"}};
-    return TypeId::LookupByName(offload.at(name));
+    const TypeId type = TypeId::LookupByName(offload.at(name));
+    RequirePipelineFor(type, device, "--cc=" + name);
+    return type;
+}
+
+void
+SprayExperiment::RequirePipelineFor(TypeId cc, const std::string& device, const std::string& given)
+{
+    // DCTCP as a pipeline program runs on Presto's pipeline (and its subclasses') only
+    const TypeId program = PrestoDctcpCongestion::GetTypeId();
+    const TypeId presto = PrestoNetDevice::GetTypeId();
+    const TypeId design = NicDesign::GetTypeId(device);
+    if ((cc == program || cc.IsChildOf(program)) && design != presto && !design.IsChildOf(presto))
+    {
+        throw PrestoInputError(given +
+                               " is DCTCP as a program on Presto's match-action pipeline; "
+                               "--device=" +
+                               device + " has no such pipeline (it runs dctcp)");
+    }
 }
 
 TypeId
@@ -569,17 +579,7 @@ SprayExperiment::ResolveDevice(const std::string& device)
         throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
                                " is not a subclass of ns3::OffloadCongestionControl");
     }
-    const TypeId prestoType = PrestoNetDevice::GetTypeId();
-    const TypeId designType = NicDesign::GetTypeId(device);
-    if ((ccType == PrestoDctcpCongestion::GetTypeId() ||
-         ccType.IsChildOf(PrestoDctcpCongestion::GetTypeId())) &&
-        designType != prestoType && !designType.IsChildOf(prestoType))
-    {
-        throw PrestoInputError("--" + ccAttr + "=" + ccType.GetName() +
-                               " is DCTCP as a program on Presto's match-action pipeline; "
-                               "--device=" +
-                               device + " has no such pipeline");
-    }
+    RequirePipelineFor(ccType, device, "--" + ccAttr + "=" + ccType.GetName());
     // The design's options: each stands for an attribute of the designs that have it and
     // takes the attribute's value when not given (ResolveOption: never both, never silently).
     const TypeId design = NicDesign::GetTypeId(device);

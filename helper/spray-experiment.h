@@ -153,6 +153,15 @@ class SprayExperiment
     static std::string NativeCongestion(const std::string& device);
 
     /**
+     * \brief Refuse a congestion control that runs on Presto's pipeline
+     * (ns3::PrestoDctcpCongestion) for a design without one.
+     * \param cc the congestion control's TypeId
+     * \param device the design
+     * \param given how the user asked for it, for the message
+     */
+    static void RequirePipelineFor(TypeId cc, const std::string& device, const std::string& given);
+
+    /**
      * \brief The NIC every host gets for a device name, with its congestion control.
      * \param device a name of Devices() other than host-tcp
      * \param cc an OffloadCongestionControl TypeId (CongestionTypeId)

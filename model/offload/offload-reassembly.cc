@@ -54,6 +54,7 @@ ReassemblyTracker::Reset(uint32_t rcvNext, uint32_t window)
     m_rcvNext = rcvNext;
     m_window = window;
     m_slots.fill(Interval{});
+    m_owner.fill(0);
     m_live = 0;
     m_ranges.clear();
 }
@@ -91,8 +92,26 @@ ReassemblyTracker::GetFidelity() const
     return m_fidelity;
 }
 
+void
+ReassemblyTracker::SetPolicy(Policy policy)
+{
+    m_policy = policy;
+}
+
+ReassemblyTracker::Policy
+ReassemblyTracker::GetPolicy() const
+{
+    return m_policy;
+}
+
 ReassemblyTracker::Result
 ReassemblyTracker::OnSegment(uint32_t seq, uint32_t len)
+{
+    return OnSegment(seq, len, 0);
+}
+
+ReassemblyTracker::Result
+ReassemblyTracker::OnSegment(uint32_t seq, uint32_t len, uint16_t path)
 {
     Result r;
     r.ack = m_rcvNext;
@@ -138,7 +157,7 @@ ReassemblyTracker::OnSegment(uint32_t seq, uint32_t len)
         return r;
     }
 
-    r.verdict = (m_fidelity == UNBOUNDED) ? PlaceUnbounded(s, e) : PlaceFinite(s, e);
+    r.verdict = (m_fidelity == UNBOUNDED) ? PlaceUnbounded(s, e) : PlaceFinite(s, e, path);
     if (r.verdict == OUT_OF_ORDER_PLACED)
     {
         r.writeSeq = s;
@@ -181,17 +200,19 @@ ReassemblyTracker::AdvanceInOrder(uint32_t e)
             }
             else
             {
+                m_owner[kept] = m_owner[i];
                 m_slots[kept++] = x;
             }
         }
         std::fill(m_slots.begin() + kept, m_slots.begin() + m_live, Interval{});
+        std::fill(m_owner.begin() + kept, m_owner.begin() + m_live, 0);
         m_live = kept;
     }
     m_window -= m_rcvNext - before; // merged bytes were already in the buffer
 }
 
 ReassemblyTracker::Verdict
-ReassemblyTracker::PlaceFinite(uint32_t s, uint32_t e)
+ReassemblyTracker::PlaceFinite(uint32_t s, uint32_t e, uint16_t path)
 {
     // The K-interval form of TAS's out-of-order rule. The live intervals are slots
     // [0, m_live), disjoint and non-adjacent.
@@ -233,8 +254,18 @@ ReassemblyTracker::PlaceFinite(uint32_t s, uint32_t e)
         m_slots[right] = Interval{s, m_slots[right].End() - s}; // 3c. ... or at its start
         return OUT_OF_ORDER_PLACED;
     }
-    if (m_live < m_fidelity)
+    bool mayOpen = m_live < m_fidelity;
+    if (mayOpen && m_policy == Policy::PER_PATH)
     {
+        // 4'. per path: not a second interval for a path that holds one
+        for (uint32_t i = 0; i < m_live; ++i)
+        {
+            mayOpen = mayOpen && m_owner[i] != path;
+        }
+    }
+    if (mayOpen)
+    {
+        m_owner[m_live] = path;
         m_slots[m_live++] = Interval{s, e - s}; // 4. a free slot: T opens a new interval
         return OUT_OF_ORDER_PLACED;
     }
@@ -245,6 +276,8 @@ void
 ReassemblyTracker::RemoveSlot(uint32_t i)
 {
     std::copy(m_slots.begin() + i + 1, m_slots.begin() + m_live, m_slots.begin() + i);
+    std::copy(m_owner.begin() + i + 1, m_owner.begin() + m_live, m_owner.begin() + i);
+    m_owner[m_live - 1] = 0;
     m_slots[--m_live] = Interval{};
 }
 
@@ -307,10 +340,12 @@ ReassemblyTracker::TrimToWindow()
         if (seq::Lt(x.start, edge))
         {
             x.len = seq::Min(x.End(), edge) - x.start;
+            m_owner[kept] = m_owner[i];
             m_slots[kept++] = x;
         }
     }
     std::fill(m_slots.begin() + kept, m_slots.begin() + m_live, Interval{});
+    std::fill(m_owner.begin() + kept, m_owner.begin() + m_live, 0);
     m_live = kept;
 }
 
@@ -355,6 +390,13 @@ ReassemblyTracker::GetSlot(uint32_t i) const
             ")");
     }
     return m_slots[i];
+}
+
+uint16_t
+ReassemblyTracker::GetSlotOwner(uint32_t i) const
+{
+    GetSlot(i); // the same check
+    return m_owner[i];
 }
 
 const char*

@@ -126,6 +126,22 @@ class ReassemblyTracker
         }
     };
 
+    /**
+     * Which out-of-order segment may open an interval when a slot is free (finite K).
+     * ARRIVAL_ORDER: any (the first K runs to arrive hold the slots). PER_PATH: a segment
+     * whose path label already owns a live interval opens no second one (it is dropped, as
+     * with no free slot), so one path cannot take the slots another path's run needs; with
+     * sender-side spraying a path's packets arrive in order, so its run grows at the end of
+     * the interval it owns. Growing and bridging by adjacency, containment and overlap are
+     * the same in both policies; an interval keeps the owner it was opened by (a bridge
+     * keeps the lower slot's).
+     */
+    enum class Policy : uint8_t
+    {
+        ARRIVAL_ORDER, //!< intervals by arrival order (TAS's rule for K slots)
+        PER_PATH,      //!< at most one interval per path label
+    };
+
     /// The decision for one segment.
     struct Result
     {
@@ -153,6 +169,20 @@ class ReassemblyTracker
      * \return the decision
      */
     Result OnSegment(uint32_t seq, uint32_t len);
+
+    /**
+     * \brief Process the payload of one arriving segment that came over path \p path.
+     * \param seq its sequence number
+     * \param len its payload length, bytes
+     * \param path its path label (the PER_PATH policy uses it)
+     * \return the decision
+     */
+    Result OnSegment(uint32_t seq, uint32_t len, uint16_t path);
+
+    /// \param policy how intervals are assigned (ARRIVAL_ORDER unless set)
+    void SetPolicy(Policy policy);
+    /// \return how intervals are assigned
+    Policy GetPolicy() const;
 
     /**
      * \brief Start over for a new connection (all intervals forgotten).
@@ -204,6 +234,12 @@ class ReassemblyTracker
     Interval GetSlot(uint32_t i) const;
 
     /**
+     * \param i slot index, < K
+     * \return the path label that opened slot i's interval (0 for a free slot)
+     */
+    uint16_t GetSlotOwner(uint32_t i) const;
+
+    /**
      * \param v a verdict
      * \return its name, e.g. "DROPPED_FIDELITY"
      */
@@ -227,7 +263,7 @@ class ReassemblyTracker
     /// Advance rcv_next to e after writing the in-order range, then merge intervals.
     void AdvanceInOrder(uint32_t e);
     /// Place the out-of-order range [s, e) with the finite-K rule.
-    Verdict PlaceFinite(uint32_t s, uint32_t e);
+    Verdict PlaceFinite(uint32_t s, uint32_t e, uint16_t path);
     /// Remove slot i; the slots behind it move down one.
     void RemoveSlot(uint32_t i);
     /// Place the out-of-order range [s, e) with full reassembly.
@@ -240,6 +276,8 @@ class ReassemblyTracker
     uint32_t m_window;                              //!< free space from rcv_next, bytes
     std::array<Interval, MAX_FIDELITY> m_slots{};   //!< finite K: the K slots
     uint32_t m_live{0};                             //!< finite K: slots [0, m_live) live
+    std::array<uint16_t, MAX_FIDELITY> m_owner{};   //!< finite K: path that opened each slot
+    Policy m_policy{Policy::ARRIVAL_ORDER};         //!< how intervals are assigned
     std::map<uint32_t, uint32_t, SeqLess> m_ranges; //!< UNBOUNDED: start -> end
 };
 

@@ -1076,3 +1076,105 @@ TEST(ReassemblyTrackerRandom, TasMatchesOnPlainPermutations)
 }
 
 } // namespace
+
+namespace
+{
+
+/// One path's cells arriving out of order twice hold both slots in arrival order; per path
+/// the second is dropped and the slot stays for another path's run.
+TEST(ReassemblyTrackerPerPath, OnePathCannotTakeTwoSlots)
+{
+    for (auto policy :
+         {ReassemblyTracker::Policy::ARRIVAL_ORDER, ReassemblyTracker::Policy::PER_PATH})
+    {
+        ReassemblyTracker t(2, 0, 100000);
+        t.SetPolicy(policy);
+        const bool perPath = policy == ReassemblyTracker::Policy::PER_PATH;
+        // path 0 runs ahead: [1000, 2000), then its next cell [3000, 4000)
+        EXPECT_EQ(t.OnSegment(1000, 1000, 0).verdict, V::OUT_OF_ORDER_PLACED);
+        EXPECT_EQ(t.OnSegment(3000, 1000, 0).verdict,
+                  perPath ? V::DROPPED_FIDELITY : V::OUT_OF_ORDER_PLACED);
+        // path 1's run [5000, 6000) finds a slot only per path
+        EXPECT_EQ(t.OnSegment(5000, 1000, 1).verdict,
+                  perPath ? V::OUT_OF_ORDER_PLACED : V::DROPPED_FIDELITY);
+        EXPECT_EQ(t.GetSlotOwner(0), 0);
+        EXPECT_EQ(t.GetSlotOwner(1), perPath ? 1 : 0);
+        // growth by adjacency is path-agnostic: path 2 extends path 0's interval
+        EXPECT_EQ(t.OnSegment(2000, 500, 2).verdict, V::OUT_OF_ORDER_PLACED);
+        EXPECT_EQ(t.GetSlot(0), (Iv{1000, 1500}));
+        EXPECT_EQ(t.GetSlotOwner(0), 0) << "an interval keeps the path that opened it";
+        // in order: the first interval merges, the other moves down with its owner
+        const auto r = t.OnSegment(0, 1000, 3);
+        EXPECT_EQ(r.verdict, V::IN_ORDER);
+        EXPECT_EQ(t.GetRcvNext(), 2500u);
+        EXPECT_EQ(t.GetLiveSlotCount(), 1u);
+        EXPECT_EQ(t.GetSlotOwner(0), perPath ? 1 : 0);
+        EXPECT_EQ(t.GetSlotOwner(1), 0) << "a free slot has owner 0";
+    }
+}
+
+/// A bridge keeps the lower slot and its owner; the path whose interval was absorbed may then
+/// open a new one; a window trim moves owners with their slots.
+TEST(ReassemblyTrackerPerPath, BridgesAndTrimsKeepOwners)
+{
+    ReassemblyTracker t(3, 0, 100000);
+    t.SetPolicy(ReassemblyTracker::Policy::PER_PATH);
+    EXPECT_EQ(t.OnSegment(3000, 1000, 5).verdict, V::OUT_OF_ORDER_PLACED); // slot 0, path 5
+    EXPECT_EQ(t.OnSegment(1000, 1000, 7).verdict, V::OUT_OF_ORDER_PLACED); // slot 1, path 7
+    EXPECT_EQ(t.OnSegment(2000, 1000, 9).verdict, V::OUT_OF_ORDER_PLACED); // bridges 1 and 0
+    EXPECT_EQ(t.GetLiveSlotCount(), 1u);
+    EXPECT_EQ(t.GetSlot(0), (Iv{1000, 3000}));
+    EXPECT_EQ(t.GetSlotOwner(0), 5) << "the lower slot (0) kept its owner";
+    EXPECT_EQ(t.OnSegment(6000, 1000, 7).verdict, V::OUT_OF_ORDER_PLACED) << "path 7 again";
+    EXPECT_EQ(t.OnSegment(9000, 1000, 7).verdict, V::DROPPED_FIDELITY) << "not a second";
+    EXPECT_EQ(t.OnSegment(9000, 1000, 8).verdict, V::OUT_OF_ORDER_PLACED);
+    t.SetWindow(5000); // the edge at 5000: slots beyond it go, the first stays
+    EXPECT_EQ(t.GetLiveSlotCount(), 1u);
+    EXPECT_EQ(t.GetSlotOwner(0), 5);
+    EXPECT_EQ(t.GetSlotOwner(1), 0);
+}
+
+/// Random arrivals from 4 paths: under both policies every byte is delivered once and in
+/// order when the holes are finally filled in order, and PER_PATH never holds two intervals
+/// of one path.
+TEST(ReassemblyTrackerPerPath, RandomArrivalsKeepTheInvariants)
+{
+    std::mt19937_64 rng(17);
+    for (uint32_t k : {1u, 2u, 4u})
+    {
+        for (auto policy :
+             {ReassemblyTracker::Policy::ARRIVAL_ORDER, ReassemblyTracker::Policy::PER_PATH})
+        {
+            ReassemblyTracker t(k, 0, 1u << 20);
+            t.SetPolicy(policy);
+            uint64_t delivered = 0;
+            for (int i = 0; i < 20000; ++i)
+            {
+                const uint32_t seq = t.GetRcvNext() + static_cast<uint32_t>(rng() % 40) * 100;
+                const auto path = static_cast<uint16_t>(rng() % 4);
+                const auto r = t.OnSegment(seq, 100, path);
+                delivered += r.delivered;
+                t.OpenWindow(r.delivered); // the application reads at once
+                if (policy == ReassemblyTracker::Policy::PER_PATH)
+                {
+                    for (uint32_t a = 0; a < t.GetLiveSlotCount(); ++a)
+                    {
+                        for (uint32_t b = a + 1; b < t.GetLiveSlotCount(); ++b)
+                        {
+                            ASSERT_NE(t.GetSlotOwner(a), t.GetSlotOwner(b)) << "event " << i;
+                        }
+                    }
+                }
+                const auto iv = t.GetIntervals();
+                for (size_t j = 1; j < iv.size(); ++j)
+                {
+                    ASSERT_TRUE(seq::Lt(iv[j - 1].End(), iv[j].start)) << "disjoint, apart";
+                }
+            }
+            EXPECT_EQ(delivered, t.GetRcvNext()) << "every delivered byte once, in order";
+            EXPECT_GT(delivered, 100000u);
+        }
+    }
+}
+
+} // namespace

@@ -20,6 +20,22 @@ namespace
 
 /// Valid bit of a start register (bit 32, above the 32-bit sequence number).
 constexpr uint64_t SLOT_VALID = uint64_t{1} << 32;
+/// First bit of the owner (per path) in a start register, above the valid bit.
+constexpr uint32_t OWNER_SHIFT = 33;
+
+/// \return the owner held in a start register
+uint16_t
+OwnerOf(uint64_t cell)
+{
+    return static_cast<uint16_t>(cell >> OWNER_SHIFT);
+}
+
+/// \return a live start register holding start and owner
+uint64_t
+LiveSlot(uint32_t start, uint64_t owner)
+{
+    return (owner << OWNER_SHIFT) | SLOT_VALID | start;
+}
 
 /// Prefix of every message of this program.
 std::string
@@ -53,9 +69,11 @@ PrestoRxProgram::MaxFidelityFor(uint32_t stageBudget)
 
 PrestoRxProgram::PrestoRxProgram(uint32_t fidelity,
                                  uint32_t maxConnections,
-                                 const RmtPipelineConfig& config)
+                                 const RmtPipelineConfig& config,
+                                 uint32_t pathLabels)
     : m_fidelity(fidelity),
-      m_maxConnections(maxConnections)
+      m_maxConnections(maxConnections),
+      m_pathLabels(pathLabels)
 {
     if (fidelity == ReassemblyTracker::UNBOUNDED)
     {
@@ -71,6 +89,12 @@ PrestoRxProgram::PrestoRxProgram(uint32_t fidelity,
                                std::to_string(MAX_FIDELITY) + " intervals");
     }
     RmtProgramChecks::Connections(Who(fidelity), maxConnections);
+    if (pathLabels > MAX_PATH_LABELS)
+    {
+        throw PrestoInputError(Who(fidelity) + ": " + std::to_string(pathLabels) +
+                               " path labels, more than the " + std::to_string(MAX_PATH_LABELS) +
+                               " a 16-bit IPv4 identification can carry");
+    }
     const uint32_t needed = StagesFor(fidelity);
     std::string hint;
     if (config.stageBudget >= STAGES_BASE)
@@ -146,6 +170,17 @@ PrestoRxProgram::DeclareFields()
     {
         m_f.listStart[j] = p.AddField("meta.list" + std::to_string(j) + "_start", 32);
         m_f.listLen[j] = p.AddField("meta.list" + std::to_string(j) + "_len", 31);
+    }
+    if (m_pathLabels > 0)
+    {
+        const uint32_t bits = RmtProgramChecks::BitsFor(m_pathLabels);
+        m_f.path = p.AddField("hdr.path", bits);
+        m_f.ownSeen = p.AddField("meta.own_seen", 1);
+        m_f.slotOwner = p.AddField("meta.slot_owner", bits);
+        for (uint32_t j = 0; j < m_fidelity; ++j)
+        {
+            m_f.listOwner[j] = p.AddField("meta.list" + std::to_string(j) + "_owner", bits);
+        }
     }
     m_f.verdict = p.AddField("out.verdict", 3);
     m_f.writeSeq = p.AddField("out.write_seq", 32);
@@ -280,23 +315,29 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
     const std::string name = "ooo" + std::to_string(i);
     const Fields f = m_f;
     const uint32_t k = m_fidelity;
+    const bool perPath = m_pathLabels > 0;
+    // the owner, when kept, sits above the valid bit
+    const uint32_t startBits =
+        OWNER_SHIFT + (perPath ? RmtProgramChecks::BitsFor(m_pathLabels) : 0);
 
     // ---- Start stage: the half of the slot rule that needs only the start. Live slots are a
     // prefix of the K slots, every live slot starts after rcv_next and a free slot is all
     // zero, so the valid bit alone tells live from free.
     RmtStage& sa = m_pipeline->AddStage(name + ".start");
-    RmtRegisterArray* start = &sa.AddRegister(name + ".start", 33, m_maxConnections);
+    RmtRegisterArray* start = &sa.AddRegister(name + ".start", startBits, m_maxConnections);
     m_slotStart.push_back(start);
     RmtTable& ta = sa.AddTable(name + ".start", {{m_f.mode, RmtMatchKind::EXACT}}, 4);
 
-    ta.AddAction("merge_start", [f, start](RmtActionContext& c) {
+    ta.AddAction("merge_start", [f, start, perPath](RmtActionContext& c) {
         // In-order: a slot starting at or before the running rcv_next is merged (or was
         // passed); it is cleared and the length stage extends rcv_next. Others are kept.
         const auto run = static_cast<uint32_t>(c.Get(f.run));
         uint8_t act = ACT_NONE;
         uint32_t old = 0;
+        uint16_t owner = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
+            owner = OwnerOf(cell);
             if ((cell & SLOT_VALID) == 0)
             {
                 return; // free
@@ -313,25 +354,34 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         });
         c.Set(f.slotStart, old);
         c.Set(f.slotAct, act);
+        if (perPath)
+        {
+            c.Set(f.slotOwner, owner);
+        }
     });
 
-    ta.AddAction("place_start", [f, start, i](RmtActionContext& c) {
+    ta.AddAction("place_start", [f, start, i, perPath](RmtActionContext& c) {
         // Out of order. Every live slot is read (its old value goes to the list a fix-up pass
         // rewrites the slots from); only the segment's own placement writes.
         const auto s = static_cast<uint32_t>(c.Get(f.s));
         const auto e = static_cast<uint32_t>(c.Get(f.e));
         const bool open = c.Get(f.placed) == 0 && c.Get(f.stop) == STOP_NONE;
+        const uint64_t path = perPath ? c.Get(f.path) : 0;
+        // per path: a path that owns a live slot (seen in front) opens no second interval
+        const bool mayOpen = open && !(perPath && c.Get(f.ownSeen) != 0);
         uint8_t act = ACT_NONE;
         uint32_t old = 0;
+        uint16_t owner = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
+            owner = OwnerOf(cell);
             if ((cell & SLOT_VALID) == 0)
             {
-                if (open)
+                if (mayOpen)
                 {
                     // The first free slot comes after every live one: all were examined, none
                     // holds, overlaps or touches T. A new interval, in this pass.
-                    cell = SLOT_VALID | s;
+                    cell = LiveSlot(s, path);
                     act = ACT_TAKE;
                 }
                 return;
@@ -340,12 +390,21 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
             if (open && e == old)
             {
                 // T ends where the slot starts: it grows at the front (optimistically: a
-                // later slot may still overlap T, then pass 2 restores this one).
-                cell = SLOT_VALID | s;
+                // later slot may still overlap T, then pass 2 restores this one). The slot
+                // keeps its owner.
+                cell = LiveSlot(s, owner);
             }
         });
         c.Set(f.slotStart, old);
         c.Set(f.slotAct, act);
+        if (perPath)
+        {
+            c.Set(f.slotOwner, owner);
+            if (act == ACT_LIVE && owner == path)
+            {
+                c.Set(f.ownSeen, 1);
+            }
+        }
         if (act == ACT_TAKE)
         {
             c.Set(f.placed, 1);
@@ -353,14 +412,16 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         }
     });
 
-    ta.AddAction("trim_start", [f, start](RmtActionContext& c) {
+    ta.AddAction("trim_start", [f, start, perPath](RmtActionContext& c) {
         // New window (pass 1 of SetWindow, the new edge computed in rx.rcv_next): forget a
         // slot at or beyond the edge.
         const auto edge = static_cast<uint32_t>(c.Get(f.edge));
         uint8_t act = ACT_NONE;
         uint32_t old = 0;
+        uint16_t owner = 0;
         c.Update(*start, c.Get(f.conn), [&](uint64_t& cell) {
             old = static_cast<uint32_t>(cell);
+            owner = OwnerOf(cell);
             if ((cell & SLOT_VALID) == 0)
             {
                 return;
@@ -377,11 +438,15 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         });
         c.Set(f.slotStart, old);
         c.Set(f.slotAct, act);
+        if (perPath)
+        {
+            c.Set(f.slotOwner, owner);
+        }
     });
 
-    ta.AddAction("compact_start", [f, start, i, k](RmtActionContext& c) {
-        const ReassemblyTracker::Interval x = CompactSource(c, f, i, k);
-        c.Write(*start, c.Get(f.conn), x.len == 0 ? 0 : (SLOT_VALID | x.start));
+    ta.AddAction("compact_start", [f, start, i, k, perPath](RmtActionContext& c) {
+        uint32_t len = 0;
+        c.Write(*start, c.Get(f.conn), CompactSource(c, f, i, k, perPath, len));
     });
 
     ta.AddEntry({RmtMatch::Exact(MODE_MERGE)}, "merge_start");
@@ -401,10 +466,14 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
                                2 * (i + 1) + 2);
 
     // A kept slot of a merge or trim: list it at position rank, note whether it moves down.
-    auto list = [f](RmtActionContext& c, uint32_t oldStart, uint32_t len) {
+    auto list = [f, perPath](RmtActionContext& c, uint32_t oldStart, uint32_t len) {
         const auto rank = static_cast<uint32_t>(c.Param(0));
         c.Set(f.listStart[rank], oldStart);
         c.Set(f.listLen[rank], len);
+        if (perPath)
+        {
+            c.Set(f.listOwner[rank], c.Get(f.slotOwner));
+        }
         c.Set(f.rank, rank + 1);
         if (c.Get(f.hole) != 0)
         {
@@ -459,7 +528,7 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         },
         1);
 
-    tb.AddAction("place_len", [f, lenArr, i](RmtActionContext& c) {
+    tb.AddAction("place_len", [f, lenArr, i, perPath](RmtActionContext& c) {
         const auto act = static_cast<uint8_t>(c.Get(f.slotAct));
         const auto s = static_cast<uint32_t>(c.Get(f.s));
         const auto e = static_cast<uint32_t>(c.Get(f.e));
@@ -476,6 +545,10 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         const auto old = static_cast<uint32_t>(c.Get(f.slotStart));
         const bool placed = c.Get(f.placed) != 0;
         const bool open = !placed && c.Get(f.stop) == STOP_NONE;
+        if (perPath)
+        {
+            c.Set(f.listOwner[i], c.Get(f.slotOwner));
+        }
         const bool after = placed && c.Get(f.stop) == STOP_NONE;
         uint32_t end = 0;
         c.Update(*lenArr, conn, [&](uint64_t& cell) {
@@ -534,8 +607,10 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
         }
     });
 
-    tb.AddAction("compact_len", [f, lenArr, i, k](RmtActionContext& c) {
-        c.Write(*lenArr, c.Get(f.conn), CompactSource(c, f, i, k).len);
+    tb.AddAction("compact_len", [f, lenArr, i, k, perPath](RmtActionContext& c) {
+        uint32_t len = 0;
+        CompactSource(c, f, i, k, perPath, len);
+        c.Write(*lenArr, c.Get(f.conn), len);
     });
 
     for (uint32_t r = 0; r <= i; ++r)
@@ -547,24 +622,41 @@ PrestoRxProgram::BuildSlotStages(uint32_t i)
     tb.AddEntry({RmtMatch::Exact(MODE_COMPACT), RmtMatch::Exact(0)}, "compact_len");
 }
 
-ReassemblyTracker::Interval
-PrestoRxProgram::CompactSource(const RmtActionContext& c, const Fields& f, uint32_t i, uint32_t k)
+uint64_t
+PrestoRxProgram::CompactSource(const RmtActionContext& c,
+                               const Fields& f,
+                               uint32_t i,
+                               uint32_t k,
+                               bool perPath,
+                               uint32_t& len)
 {
     // Pass 2 rewrites slot i from the list pass 1 built: list[i], or list[i + 1] behind the
-    // slot a bridge removed, and the bridged union in the slot that keeps it.
+    // slot a bridge removed, and the bridged union in the slot that keeps it (with the owner
+    // it had: the bridge's lower slot).
     const bool bridge = c.Get(f.bridge) != 0;
+    uint32_t j = i;
+    uint32_t start = 0;
+    len = 0;
     if (bridge && i == c.Get(f.pSlot))
     {
-        const auto u = static_cast<uint32_t>(c.Get(f.uStart));
-        return ReassemblyTracker::Interval{u, static_cast<uint32_t>(c.Get(f.uEnd)) - u};
+        start = static_cast<uint32_t>(c.Get(f.uStart));
+        len = static_cast<uint32_t>(c.Get(f.uEnd)) - start;
     }
-    const uint32_t j = (bridge && i >= c.Get(f.xSlot)) ? i + 1 : i;
-    if (j >= k)
+    else
     {
-        return ReassemblyTracker::Interval{};
+        j = (bridge && i >= c.Get(f.xSlot)) ? i + 1 : i;
+        if (j >= k)
+        {
+            return 0;
+        }
+        start = static_cast<uint32_t>(c.Get(f.listStart[j]));
+        len = static_cast<uint32_t>(c.Get(f.listLen[j]));
     }
-    return ReassemblyTracker::Interval{static_cast<uint32_t>(c.Get(f.listStart[j])),
-                                       static_cast<uint32_t>(c.Get(f.listLen[j]))};
+    if (len == 0)
+    {
+        return 0;
+    }
+    return LiveSlot(start, perPath ? c.Get(f.listOwner[j]) : 0);
 }
 
 void
@@ -741,7 +833,7 @@ PrestoRxProgram::OpenWindow(uint32_t conn, uint32_t bytes)
 }
 
 ReassemblyTracker::Result
-PrestoRxProgram::OnSegment(uint32_t conn, uint32_t seq, uint32_t len)
+PrestoRxProgram::OnSegment(uint32_t conn, uint32_t seq, uint32_t len, uint16_t path)
 {
     CheckConn(conn, "OnSegment");
     if (len > ReassemblyTracker::MAX_WINDOW)
@@ -757,6 +849,18 @@ PrestoRxProgram::OnSegment(uint32_t conn, uint32_t seq, uint32_t len)
     phv.Set(m_f.seq, seq);
     phv.Set(m_f.len, len);
     phv.Set(m_f.op, OP_SEGMENT);
+    if (m_pathLabels > 0)
+    {
+        if (path >= m_pathLabels)
+        {
+            throw PrestoInputError(Who(m_fidelity) + ": segment at seq " + std::to_string(seq) +
+                                   " of connection " + std::to_string(conn) + " has path label " +
+                                   std::to_string(path) + " but the program knows " +
+                                   std::to_string(m_pathLabels) + " labels (0.." +
+                                   std::to_string(m_pathLabels - 1) + ")");
+        }
+        phv.Set(m_f.path, path);
+    }
     m_pipeline->Execute(phv, m_exec);
 
     ReassemblyTracker::Result r;
@@ -832,6 +936,19 @@ PrestoRxProgram::GetSlot(uint32_t conn, uint32_t i) const
     x.start = static_cast<uint32_t>(m_slotStart[i]->ControlRead(conn));
     x.len = static_cast<uint32_t>(m_slotLen[i]->ControlRead(conn));
     return x;
+}
+
+uint16_t
+PrestoRxProgram::GetSlotOwner(uint32_t conn, uint32_t i) const
+{
+    GetSlot(conn, i); // the same checks
+    return OwnerOf(m_slotStart[i]->ControlRead(conn));
+}
+
+uint32_t
+PrestoRxProgram::GetPathLabels() const
+{
+    return m_pathLabels;
 }
 
 } // namespace ns3

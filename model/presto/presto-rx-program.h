@@ -48,6 +48,15 @@ namespace ns3
  * K distinct intervals cost no extra stage; they cost PHV (the slot list, 63 bits per
  * interval) and the second passes below.
  *
+ * **Intervals per path** (pathLabels > 0; ReassemblyTracker::Policy::PER_PATH). Each start
+ * register also holds the label of the path whose segment opened the interval (the owner,
+ * bits(pathLabels) wide, above the valid bit). A start stage under the placement rule that
+ * reads a live slot owned by the segment's path (hdr.path) sets meta.own_seen; the first
+ * free slot opens a new interval only when it is clear. Owners travel with their slots
+ * through the slot list (meta.list<i>_owner), so merges, trims and bridges (which keep the
+ * lower slot's owner) move them as ReassemblyTracker does. No stage is added: the cost is
+ * the owner bits per interval per connection and their PHV.
+ *
  * **Slots.** As in ReassemblyTracker (which this program matches slot for slot): the live
  * slots are a prefix [0, n), pairwise disjoint and non-adjacent, in the order they were
  * opened; the free slots are zero. A packet therefore reaches the first free slot only after
@@ -81,6 +90,8 @@ class PrestoRxProgram
     static constexpr uint32_t STAGES_PER_INTERVAL = 2;
     /// Largest fidelity a pipeline program can have (ReassemblyTracker::MAX_FIDELITY).
     static constexpr uint32_t MAX_FIDELITY = ReassemblyTracker::MAX_FIDELITY;
+    /// Most path labels (the 16-bit IPv4 identification carries them).
+    static constexpr uint32_t MAX_PATH_LABELS = 65536;
 
     /**
      * \brief Build and finalise the program.
@@ -95,8 +106,13 @@ class PrestoRxProgram
      * \param maxConnections register array size: connection ids are 0..maxConnections-1
      * \param config the hardware (stage budget, clock, pipes, latencies); its name names the
      * program in reports
+     * \param pathLabels 0: intervals by arrival order; N > 0: at most one interval per path
+     * label, labels 0..N-1 (ReassemblyTracker::Policy::PER_PATH)
      */
-    PrestoRxProgram(uint32_t fidelity, uint32_t maxConnections, const RmtPipelineConfig& config);
+    PrestoRxProgram(uint32_t fidelity,
+                    uint32_t maxConnections,
+                    const RmtPipelineConfig& config,
+                    uint32_t pathLabels = 0);
     ~PrestoRxProgram();
 
     PrestoRxProgram(const PrestoRxProgram&) = delete;
@@ -145,9 +161,13 @@ class PrestoRxProgram
      * \param conn connection id (< maxConnections)
      * \param seq its sequence number
      * \param len its payload length, bytes (<= ReassemblyTracker::MAX_WINDOW)
+     * \param path the path label it arrived with (< pathLabels; ignored by arrival order)
      * \return the decision, the same as ReassemblyTracker::OnSegment
      */
-    ReassemblyTracker::Result OnSegment(uint32_t conn, uint32_t seq, uint32_t len);
+    ReassemblyTracker::Result OnSegment(uint32_t conn,
+                                        uint32_t seq,
+                                        uint32_t len,
+                                        uint16_t path = 0);
 
     /// \return the record of the last packet run (segment or window update): passes, latency
     const RmtExecution& GetLastExecution() const;
@@ -185,6 +205,18 @@ class PrestoRxProgram
      * \return the slot
      */
     ReassemblyTracker::Interval GetSlot(uint32_t conn, uint32_t i) const;
+
+    /**
+     * \brief The path label that opened slot i (control-plane read), comparable with
+     * ReassemblyTracker::GetSlotOwner.
+     * \param conn connection id
+     * \param i slot index (< K)
+     * \return the owner (0 for a free slot, and always 0 under arrival order)
+     */
+    uint16_t GetSlotOwner(uint32_t conn, uint32_t i) const;
+
+    /// \return the path labels (0: intervals by arrival order)
+    uint32_t GetPathLabels() const;
 
   private:
     /// Operations carried in meta.op: what a packet (or a recirculated pass) does.
@@ -267,12 +299,16 @@ class PrestoRxProgram
         RmtFieldId shifted;   //!< a kept slot sits behind a cleared one (compaction needed)
         std::array<RmtFieldId, MAX_FIDELITY> listStart; //!< list for pass 2: starts
         std::array<RmtFieldId, MAX_FIDELITY> listLen;   //!< list for pass 2: lengths
-        RmtFieldId verdict;                             //!< ReassemblyTracker::Verdict
-        RmtFieldId writeSeq;                            //!< write range start
-        RmtFieldId writeLen;                            //!< write range length
-        RmtFieldId delivered;                           //!< bytes delivered in order
-        RmtFieldId ack;                                 //!< cumulative ACK
-        RmtFieldId ackReq;                              //!< ACK required
+        std::array<RmtFieldId, MAX_FIDELITY> listOwner; //!< list for pass 2: owners (per path)
+        RmtFieldId path;                                //!< the segment's path label (per path)
+        RmtFieldId ownSeen;   //!< a live slot is owned by the segment's path (per path)
+        RmtFieldId slotOwner; //!< owner of the slot, carried from start to length stage
+        RmtFieldId verdict;   //!< ReassemblyTracker::Verdict
+        RmtFieldId writeSeq;  //!< write range start
+        RmtFieldId writeLen;  //!< write range length
+        RmtFieldId delivered; //!< bytes delivered in order
+        RmtFieldId ack;       //!< cumulative ACK
+        RmtFieldId ackReq;    //!< ACK required
     };
 
     /**
@@ -282,12 +318,15 @@ class PrestoRxProgram
      * \param f the field handles
      * \param i the slot
      * \param k K
-     * \return the slot's new content ({0, 0}: free)
+     * \param perPath the list carries owners
+     * \return the start register's new content (0: free)
      */
-    static ReassemblyTracker::Interval CompactSource(const RmtActionContext& c,
-                                                     const Fields& f,
-                                                     uint32_t i,
-                                                     uint32_t k);
+    static uint64_t CompactSource(const RmtActionContext& c,
+                                  const Fields& f,
+                                  uint32_t i,
+                                  uint32_t k,
+                                  bool perPath,
+                                  uint32_t& len);
 
     /// Declare the PHV fields.
     void DeclareFields();
@@ -306,6 +345,7 @@ class PrestoRxProgram
 
     uint32_t m_fidelity;                        //!< K
     uint32_t m_maxConnections;                  //!< connection ids
+    uint32_t m_pathLabels;                      //!< 0: arrival order; else per path
     std::unique_ptr<RmtPipeline> m_pipeline;    //!< the engine running the program
     Fields m_f{};                               //!< PHV handles
     RmtRegisterArray* m_edge{};                 //!< right edge per connection

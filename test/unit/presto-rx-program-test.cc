@@ -76,6 +76,13 @@ SameState(const ReassemblyTracker& ref, const PrestoRxProgram& prog, uint32_t co
             return ::testing::AssertionFailure() << "slot " << i << " [" << a.start << "+" << a.len
                                                  << ") vs [" << b.start << "+" << b.len << ")";
         }
+        const uint16_t wantOwner =
+            ref.GetPolicy() == ReassemblyTracker::Policy::PER_PATH ? ref.GetSlotOwner(i) : 0;
+        if (wantOwner != prog.GetSlotOwner(conn, i))
+        {
+            return ::testing::AssertionFailure() << "slot " << i << " owner " << wantOwner << " vs "
+                                                 << prog.GetSlotOwner(conn, i);
+        }
     }
     return ::testing::AssertionSuccess();
 }
@@ -100,6 +107,7 @@ struct DiffStats
     uint64_t compactions{0};            //!< in-order segments moving kept slots down
     uint64_t bridges{0};                //!< out-of-order segments joining two intervals
     uint64_t undos{0};                  //!< growths undone by a later overlapping slot
+    uint64_t pathRefusals{0};           //!< per path: dropped where arrival order would place
 };
 
 /// Why a segment needs a second pass, worked out from the reference alone.
@@ -186,11 +194,13 @@ LiveSlots(const ReassemblyTracker& t)
  * interleaved connections and compare every result and the full state after every step.
  */
 DiffStats
-RunDifferential(uint32_t k, uint64_t segments, uint32_t seed)
+RunDifferential(uint32_t k, uint64_t segments, uint32_t seed, uint32_t pathLabels = 0)
 {
     constexpr uint32_t MSS = 1000;
     constexpr uint32_t MAX_CONN = 4096;
-    PrestoRxProgram prog(k, MAX_CONN, BigConfig());
+    PrestoRxProgram prog(k, MAX_CONN, BigConfig(), pathLabels);
+    const auto policy = pathLabels > 0 ? ReassemblyTracker::Policy::PER_PATH
+                                       : ReassemblyTracker::Policy::ARRIVAL_ORDER;
     std::mt19937 rng(seed);
     auto uni = [&rng](uint32_t lo, uint32_t hi) {
         return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
@@ -207,6 +217,7 @@ RunDifferential(uint32_t k, uint64_t segments, uint32_t seed)
         const uint32_t isn = 0u - static_cast<uint32_t>(200000 * (c + 1)) + uni(0, 999);
         const uint32_t window = uni(4, 24) * MSS;
         conns.push_back(DiffConn{ids[c], ReassemblyTracker(k, isn, window), isn});
+        conns.back().ref.SetPolicy(policy);
         prog.Reset(ids[c], isn, window);
     }
     DiffStats st;
@@ -280,11 +291,22 @@ RunDifferential(uint32_t k, uint64_t segments, uint32_t seed)
             }
             const std::vector<ReassemblyTracker::Interval> before =
                 k == 0 ? std::vector<ReassemblyTracker::Interval>{} : LiveSlots(c.ref);
-            const auto ref = c.ref.OnSegment(seq, len);
-            const auto got = prog.OnSegment(c.id, seq, len);
+            // per path: mostly few labels, so that a path often holds a slot already
+            const auto path = static_cast<uint16_t>(
+                pathLabels == 0 ? 0 : uni(0, chance(0.8) ? 1 : pathLabels - 1));
+            ReassemblyTracker byArrival = c.ref; // what arrival order would have done
+            byArrival.SetPolicy(ReassemblyTracker::Policy::ARRIVAL_ORDER);
+            const auto ref = c.ref.OnSegment(seq, len, path);
+            const auto got = prog.OnSegment(c.id, seq, len, path);
             EXPECT_TRUE(SameResult(ref, got))
-                << "K=" << k << " conn " << c.id << " segment " << st.segments << " seq " << seq
-                << " len " << len << " rcv_next " << rcv << " window " << win;
+                << "K=" << k << " paths " << pathLabels << " conn " << c.id << " segment "
+                << st.segments << " seq " << seq << " len " << len << " path " << path
+                << " rcv_next " << rcv << " window " << win;
+            if (ref.verdict == ReassemblyTracker::DROPPED_FIDELITY &&
+                byArrival.OnSegment(seq, len).verdict == ReassemblyTracker::OUT_OF_ORDER_PLACED)
+            {
+                ++st.pathRefusals;
+            }
             const PassReason why = ExpectedPasses(before,
                                                   rcv,
                                                   win,
@@ -389,6 +411,54 @@ TEST_P(PrestoRxDifferential, MatchesReassemblyTracker)
 INSTANTIATE_TEST_SUITE_P(Fidelities,
                          PrestoRxDifferential,
                          ::testing::Values(0u, 1u, 2u, 4u, 8u, 16u));
+
+/// Intervals per path: the program keeps an owner per slot and refuses a second interval to
+/// a path, bit for bit as the reference; over 4 labels and over the most (16 bits of owner).
+TEST(PrestoRxDifferentialPerPath, MatchesReassemblyTracker)
+{
+    for (uint32_t k : {1u, 2u, 4u, 8u})
+    {
+        for (uint32_t labels : {4u, 65536u})
+        {
+            const uint64_t n = 100000;
+            const DiffStats st = RunDifferential(k, n, 77 + k, labels);
+            ASSERT_FALSE(HasFailure()) << "K=" << k << " labels " << labels;
+            EXPECT_GT(st.verdicts[ReassemblyTracker::OUT_OF_ORDER_PLACED], 1000u);
+            if (k >= 2)
+            {
+                // the per-path rule decided often, and every second-pass case was reached
+                EXPECT_GT(st.pathRefusals, 1000u) << "K=" << k << " labels " << labels;
+                EXPECT_GT(st.bridges, 50u); // fewer than by arrival: fewer intervals are open
+                EXPECT_GT(st.undos, 10u);
+                EXPECT_GT(st.compactions, 10u);
+            }
+            else
+            {
+                EXPECT_EQ(st.pathRefusals, 0u) << "K=1: the only slot is free or taken";
+            }
+            std::cout << "[ K=" << k << " labels=" << labels << " ] " << st.segments
+                      << " segments, placed " << st.verdicts[ReassemblyTracker::OUT_OF_ORDER_PLACED]
+                      << ", refused per path " << st.pathRefusals << ", bridges " << st.bridges
+                      << ", compactions " << st.compactions << std::endl;
+        }
+    }
+}
+
+/// Path labels cost register bits, not stages; a label beyond those configured is refused.
+TEST(PrestoRxProgram, PathLabelsCostBitsNotStages)
+{
+    PrestoRxProgram byArrival(2, 1024, BigConfig());
+    PrestoRxProgram perPath(2, 1024, BigConfig(), 8);
+    EXPECT_EQ(perPath.GetStageCount(), byArrival.GetStageCount());
+    const uint64_t a = byArrival.GetResourceReport().registerBits;
+    const uint64_t b = perPath.GetResourceReport().registerBits;
+    EXPECT_EQ(b - a, uint64_t{2} * 3 * 1024) << "3 owner bits per interval per connection";
+    perPath.Reset(0, 0, 100000);
+    EXPECT_TRUE(Contains(ErrorOf([&] { perPath.OnSegment(0, 1000, 100, 8); }),
+                         {"path label 8", "knows 8 labels"}));
+    EXPECT_TRUE(Contains(ErrorOf([] { PrestoRxProgram(2, 16, BigConfig(), 70000); }),
+                         {"70000 path labels"}));
+}
 
 TEST(PrestoRxProgram, WalkthroughK1)
 {

@@ -866,6 +866,8 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
     seg.payloadLen = th.payloadLen;
     seg.flags = flags;
     seg.ce = ce;
+    // sender-side spraying: the path label the sender wrote into the identification
+    seg.pathLabel = m_pathLabels > 0 ? static_cast<uint16_t>(th.ipId % m_pathLabels) : 0;
     Time admitted(0);
     if (!AdmitReceived(id, seg, admitted))
     {

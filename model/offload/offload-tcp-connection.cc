@@ -173,6 +173,7 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
       m_maxPeerWindow(std::min(peerWindow, MAX_BUFFER)),
       m_lastAdvWindow(std::min(config.rxBufferSize, config.rxWindowLimit))
 {
+    m_rx.SetPolicy(config.intervalPolicy);
     if (peerWindow > MAX_BUFFER)
     {
         Bad("OffloadTcpConnection",
@@ -298,7 +299,8 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
         {
             if (seg.payloadLen > 0)
             {
-                const ReassemblyTracker::Result r = m_rx.OnSegment(seg.seq, seg.payloadLen);
+                const ReassemblyTracker::Result r =
+                    m_rx.OnSegment(seg.seq, seg.payloadLen, seg.pathLabel);
                 d.verdict = r.verdict;
                 d.writeSeq = r.writeSeq;
                 d.writeLen = r.writeLen;

@@ -40,6 +40,7 @@ struct OffloadSegment
     uint32_t payloadLen{0}; //!< payload length, bytes
     uint8_t flags{0};       //!< TCP flags, the constants above
     bool ce{false};         //!< the IP header carried ECN Congestion Experienced
+    uint16_t pathLabel{0};  //!< the path label it came with (intervals per path)
     /// SACK blocks an option of 40 bytes holds without timestamps (RFC 2018)
     static constexpr uint32_t MAX_SACK_BLOCKS = 4;
     uint8_t sackBlocks{0}; //!< SACK blocks in sack (0: no SACK option)
@@ -74,8 +75,10 @@ enum class OffloadAckPolicy : uint8_t
  */
 struct OffloadTcpConfig
 {
-    uint32_t mss{1448};                //!< maximum segment payload, bytes
-    uint32_t fidelity{1};              //!< reassembly fidelity K (ReassemblyTracker)
+    uint32_t mss{1448};   //!< maximum segment payload, bytes
+    uint32_t fidelity{1}; //!< reassembly fidelity K (ReassemblyTracker)
+    /// how the K intervals are assigned (PER_PATH uses OffloadSegment::pathLabel)
+    ReassemblyTracker::Policy intervalPolicy{ReassemblyTracker::Policy::ARRIVAL_ORDER};
     uint32_t rxBufferSize{256 * 1024}; //!< host receive buffer, bytes (<= 2^30)
     uint32_t txBufferSize{256 * 1024}; //!< host send buffer, bytes (<= 2^30)
     uint32_t initialCwndSegments{10};  //!< initial congestion window, segments

@@ -208,6 +208,7 @@ ParseWire(const uint8_t* data,
         return WireError::BAD_IP_CHECKSUM;
     }
     out.ecn = data[1] & 0x03;
+    out.ipId = Be16(data + 4);
     out.src = Be32(data + 12);
     out.dst = Be32(data + 16);
     if (data[9] != PROTO_TCP)

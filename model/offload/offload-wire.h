@@ -47,6 +47,7 @@ struct WireSegment
     uint32_t src{0};                //!< IPv4 source address
     uint32_t dst{0};                //!< IPv4 destination address
     uint8_t ecn{0};                 //!< IPv4 ECN field (3: CE)
+    uint16_t ipId{0};               //!< IPv4 identification (a path label, when one is sent)
     uint16_t srcPort{0};            //!< TCP source port
     uint16_t dstPort{0};            //!< TCP destination port
     uint32_t seq{0};                //!< sequence number

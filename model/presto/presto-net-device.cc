@@ -7,8 +7,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -98,6 +100,18 @@ PrestoNetDevice::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&PrestoNetDevice::m_scanSlots),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "IntervalPolicy",
+                "How a connection's K out-of-order intervals are assigned: "
+                "ArrivalOrder (the first K runs to arrive hold them) or PerPath (at "
+                "most one interval per path label; needs sender-side spraying, "
+                "OffloadNetDevice::PathLabels > 0, and a finite ReassemblyFidelity)",
+                EnumValue(PrestoNetDevice::ARRIVAL_ORDER),
+                compat::MakeEnumAccessor<IntervalPolicy>(&PrestoNetDevice::m_intervalPolicy),
+                MakeEnumChecker(PrestoNetDevice::ARRIVAL_ORDER,
+                                "ArrivalOrder",
+                                PrestoNetDevice::PER_PATH,
+                                "PerPath"))
             .AddAttribute("StageLatency",
                           "Latency of one match-action stage, cycles",
                           UintegerValue(12),
@@ -236,6 +250,29 @@ PrestoNetDevice::Configure()
     m_fidelity = ParseFidelities(m_fidelityText, "PrestoNetDevice::ReassemblyFidelity");
     UintegerValue maxConnections;
     GetAttribute("MaxConnections", maxConnections);
+    UintegerValue pathLabels;
+    GetAttribute("PathLabels", pathLabels);
+    m_pathLabels = static_cast<uint32_t>(pathLabels.Get());
+    if (m_intervalPolicy == PER_PATH)
+    {
+        if (m_pathLabels == 0)
+        {
+            throw PrestoInputError(
+                "PrestoNetDevice::IntervalPolicy=PerPath needs path labels: set "
+                "OffloadNetDevice::PathLabels to the paths the senders spread over (and "
+                "FabricSwitch::LoadBalancing=Label, --lb=label, to route by them)");
+        }
+        if (std::find(m_fidelity.begin(), m_fidelity.end(), ReassemblyTracker::UNBOUNDED) !=
+            m_fidelity.end())
+        {
+            throw PrestoInputError(
+                "PrestoNetDevice::IntervalPolicy=PerPath with ReassemblyFidelity=" +
+                m_fidelityText +
+                ": full reassembly keeps every range, so there are no intervals to assign per "
+                "path; choose a finite K");
+        }
+    }
+    const uint32_t programLabels = m_intervalPolicy == PER_PATH ? m_pathLabels : 0;
     RmtPipelineConfig cfg = PipelineConfig();
     m_programs.clear();
     for (uint32_t k : m_fidelity)
@@ -245,7 +282,8 @@ PrestoNetDevice::Configure()
                 ? nullptr
                 : std::make_unique<PrestoRxProgram>(k,
                                                     static_cast<uint32_t>(maxConnections.Get()),
-                                                    cfg));
+                                                    cfg,
+                                                    programLabels));
     }
     if (!m_rulesFile.empty())
     {
@@ -333,6 +371,8 @@ PrestoNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
         cls = m_classifier->Classify(key);
     }
     cfg.fidelity = m_fidelity[cls];
+    cfg.intervalPolicy = m_intervalPolicy == PER_PATH ? ReassemblyTracker::Policy::PER_PATH
+                                                      : ReassemblyTracker::Policy::ARRIVAL_ORDER;
     m_pendingClass = cls;
 }
 
@@ -471,7 +511,8 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
         if (seg.payloadLen > 0 && !m_finSeen[conn])
         {
             // the segment runs through the class's pipeline program
-            ReassemblyTracker::Result r = program->OnSegment(conn, seg.seq, seg.payloadLen);
+            ReassemblyTracker::Result r =
+                program->OnSegment(conn, seg.seq, seg.payloadLen, seg.pathLabel);
             const RmtExecution& x = program->GetLastExecution();
             passes = x.passes;
             latency = NanoSeconds(static_cast<int64_t>(x.latencyNs + 0.5));

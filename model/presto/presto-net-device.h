@@ -61,10 +61,23 @@ namespace ns3
  * MaxConnections; refused before the run if it does not fit), and the program decides the
  * window. Its passes ride on the ACK's own pass (its register arrays are disjoint from the
  * rx program's), except the recirculation of an ECE cut, which takes a slot of its own.
+ *
+ * **Intervals per path.** With IntervalPolicy = PerPath (and sender-side spraying,
+ * PathLabels > 0) a connection holds at most one out-of-order interval per path label (the
+ * IPv4 identification modulo PathLabels): one path's runs cannot take the slots another
+ * path's run needs (ReassemblyTracker::Policy::PER_PATH; the programs keep the owner in the
+ * start registers).
  */
 class PrestoNetDevice : public OffloadNetDevice
 {
   public:
+    /// How a connection's K intervals are assigned (attribute IntervalPolicy).
+    enum IntervalPolicy
+    {
+        ARRIVAL_ORDER, //!< the first K runs to arrive hold the slots (TAS's rule, K slots)
+        PER_PATH,      //!< at most one interval per path label (needs PathLabels)
+    };
+
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
     PrestoNetDevice();
@@ -141,16 +154,18 @@ class PrestoNetDevice : public OffloadNetDevice
     Time TakeSlots(uint32_t passes);
 
     // attributes
-    std::string m_fidelityText;    //!< ReassemblyFidelity
-    std::string m_rulesFile;       //!< ClassifierRules
-    uint32_t m_stageBudget;        //!< StageBudget
-    double m_clockHz;              //!< PipelineClock
-    uint32_t m_pipes;              //!< Pipes
-    uint32_t m_stageCycles;        //!< StageLatency
-    uint32_t m_bufferPasses;       //!< PipelineBuffer
-    uint64_t m_stageRegisterBytes; //!< StageRegisterMemory
-    double m_scanRate;             //!< TimerScanRate
-    uint32_t m_scanSlots;          //!< TimerScanSlots
+    std::string m_fidelityText;                     //!< ReassemblyFidelity
+    std::string m_rulesFile;                        //!< ClassifierRules
+    uint32_t m_stageBudget;                         //!< StageBudget
+    double m_clockHz;                               //!< PipelineClock
+    uint32_t m_pipes;                               //!< Pipes
+    uint32_t m_stageCycles;                         //!< StageLatency
+    uint32_t m_bufferPasses;                        //!< PipelineBuffer
+    uint64_t m_stageRegisterBytes;                  //!< StageRegisterMemory
+    double m_scanRate;                              //!< TimerScanRate
+    uint32_t m_scanSlots;                           //!< TimerScanSlots
+    IntervalPolicy m_intervalPolicy{ARRIVAL_ORDER}; //!< IntervalPolicy
+    uint32_t m_pathLabels{0}; //!< PathLabels of the device, read when configured
 
     bool m_configured{false};                                 //!< programs built
     std::vector<uint32_t> m_fidelity;                         //!< K by class

@@ -48,6 +48,7 @@ Segment(uint32_t payload, bool options, uint8_t flags = TcpHeader::ACK, uint8_t 
     ih.SetTtl(64);
     ih.SetPayloadSize(p->GetSize());
     ih.SetDontFragment();
+    ih.SetIdentification(0xbeef); // a path label, with sender-side spraying
     ih.SetEcn(static_cast<Ipv4Header::EcnType>(ecn));
     ih.EnableChecksum();
     p->AddHeader(ih);
@@ -80,6 +81,7 @@ TEST(OffloadWire, ParsesWhatNs3Serialises)
             EXPECT_EQ(s.src, Ipv4Address("10.0.0.1").Get());
             EXPECT_EQ(s.dst, Ipv4Address("10.0.1.2").Get());
             EXPECT_EQ(s.ecn, 3);
+            EXPECT_EQ(s.ipId, 0xbeef);
             EXPECT_EQ(s.srcPort, 40000);
             EXPECT_EQ(s.dstPort, 5000);
             EXPECT_EQ(s.seq, 123456789u);

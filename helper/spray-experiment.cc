@@ -157,6 +157,7 @@ CheckUtf8(const SprayExperimentConfig& c)
                                                                   {"cc", &c.cc},
                                                                   {"classRules", &c.classRules},
                                                                   {"coraStrategy", &c.coraStrategy},
+                                                                  {"intervals", &c.intervals},
                                                                   {"lb", &c.lb},
                                                                   {"workload", &c.workload},
                                                                   {"rpcRequest", &c.rpcRequest},
@@ -276,7 +277,8 @@ DesignOptions()
     static const std::vector<DesignOption> options = {
         {"fidelity", &SprayExperimentConfig::fidelity, "ReassemblyFidelity"},
         {"classRules", &SprayExperimentConfig::classRules, "ClassifierRules"},
-        {"coraStrategy", &SprayExperimentConfig::coraStrategy, "Strategy"}};
+        {"coraStrategy", &SprayExperimentConfig::coraStrategy, "Strategy"},
+        {"intervals", &SprayExperimentConfig::intervals, "IntervalPolicy"}};
     return options;
 }
 
@@ -332,6 +334,12 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "Cora NIC/host partitioning strategy: cora (runtime controller), state "
                  "(Gallium-like static), flow (iPipe-like flow groups)",
                  coraStrategy);
+    cmd.AddValue("intervals",
+                 "Presto: how a connection's K out-of-order intervals are assigned: "
+                 "ArrivalOrder (the first K runs) or PerPath (at most one per path label; "
+                 "needs --lb=label and ns3::OffloadNetDevice::PathLabels > 0) (default: "
+                 "ns3::PrestoNetDevice::IntervalPolicy, ArrivalOrder)",
+                 intervals);
     cmd.AddValue("lb",
                  "Load balancing in the switches: ecmp|spray|spray-rr|flowlet|label (the path "
                  "the sending NIC chose, see OffloadNetDevice::PathLabels)",
@@ -437,6 +445,7 @@ SprayExperimentConfig::ToJson() const
             {"rpc_response", rpcResponse},
             {"cc", cc},
             {"cora_strategy", coraStrategy},
+            {"intervals", intervals},
             {"class_rules", classRules},
             {"lb", lb},
             {"workload", workload},
@@ -816,6 +825,11 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         RequireOneOf("cc", c.cc, CongestionControls());
     }
+    if (!c.intervals.empty())
+    {
+        // checked here: an enum attribute given an unknown name asserts inside ns-3
+        RequireOneOf("intervals", c.intervals, {"ArrivalOrder", "PerPath"});
+    }
     if (c.mix.empty())
     {
         m_ccType = ResolveDevice(c.device);
@@ -854,6 +868,15 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                            m_mix.empty() ? "--device=" + m_config.device : "--mix=" + c.mix);
     }
     RequireOneOf("lb", c.lb, {"ecmp", "spray", "spray-rr", "flowlet", "label"});
+    if (c.intervals == "PerPath" && c.lb != "label")
+    {
+        // the labels would not name paths: the switches choose the path, not the sender
+        throw PrestoInputError("--intervals=PerPath assigns intervals by the path label the "
+                               "sender chose; with --lb=" +
+                               c.lb +
+                               " the switches choose the path instead: use --lb=label (and "
+                               "ns3::OffloadNetDevice::PathLabels > 0)");
+    }
     RequireOneOf("fabric", c.fabric, {"presto", "ns3-routers"});
     RequireOneOf("links", c.links, {"auto", "p2p", "fast"});
     if (c.links == "auto")

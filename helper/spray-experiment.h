@@ -47,7 +47,10 @@ struct SprayExperimentConfig
     std::string cc;
     std::string classRules;   //!< presto: classifier rules file ("": one class)
     std::string coraStrategy; //!< cora: partitioning strategy, cora | state | flow ("": attribute)
-    std::string lb{"spray"};  //!< ecmp | spray | spray-rr | flowlet
+    /// presto: how the K intervals are assigned, ArrivalOrder | PerPath ("": the attribute
+    /// ns3::PrestoNetDevice::IntervalPolicy, ArrivalOrder)
+    std::string intervals;
+    std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
     std::string workload{"websearch"};  //!< built-in CDF name, CDF file path, or rpc
     uint32_t rpcConnections{1};         //!< rpc: client connections each host opens
     uint32_t rpcOutstanding{1};         //!< rpc: requests in flight per connection

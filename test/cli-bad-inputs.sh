@@ -89,6 +89,11 @@ expect_error "register arrays above a stage's memory" "stage 'rx.edge' needs 320
 expect_error "TxQueuePackets above the device queue" "TxQueuePackets=200 exceeds the device queue of 100" --device=presto --ns3::OffloadNetDevice::TxQueuePackets=200
 printf '10 1 dport=99999\n' >"$tmp/rules.txt"
 expect_error "presto bad classifier rule" "rules.txt.*(line )?1" --device=presto --fidelity=1,0 --classRules="$tmp/rules.txt"
+expect_error "unknown interval policy" "intervals=bogus is not valid; valid values: ArrivalOrder, PerPath" --device=presto --intervals=bogus
+expect_error "intervals per path without path labels" "IntervalPolicy=PerPath needs path labels" --device=presto --lb=label --intervals=PerPath
+expect_error "intervals per path with switch spraying" "with --lb=spray the switches choose the path" --device=presto --intervals=PerPath --ns3::OffloadNetDevice::PathLabels=4
+expect_error "intervals per path with full reassembly" "full reassembly keeps every range" --device=presto --lb=label --intervals=PerPath --fidelity=full --ns3::OffloadNetDevice::PathLabels=4
+expect_error "intervals per path on a design without intervals" "IntervalPolicy of presto, presto-hybrid; no device" --device=flextoe --intervals=PerPath
 expect_error "cora unknown strategy" "coraStrategy.*cora, state, flow|cora.*state.*flow" --device=cora --coraStrategy=greedy
 expect_error "cora unknown profile" "Profile=pensando" --device=cora --ns3::CoraNetDevice::Profile=pensando
 printf 'program broken\nelement T key=flow entries=10 entry_bytes=8 instructions=5 access=DRAM/read/bulk/4:1\nbranch tcp stateless=1 T\n' >"$tmp/broken.cora"

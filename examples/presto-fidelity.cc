@@ -7,6 +7,9 @@
 //
 //   presto-fidelity --fidelities=0,1,2,4,full --load=0.6 --out=results/presto-fidelity
 //
+// --intervals may list interval policies (e.g. ArrivalOrder,PerPath with sender-side
+// spraying: --lb=label --ns3::OffloadNetDevice::PathLabels=4): one row per K and policy.
+//
 // Every presto-spray option is accepted (topology, workload, load, lb, seed, ...).
 
 #include "ns3/command-line.h"
@@ -40,30 +43,39 @@ Main(int argc, char* argv[])
 
     try
     {
-        std::vector<std::string> ks;
-        std::istringstream is(fidelities);
-        for (std::string k; std::getline(is, k, ',');)
-        {
-            ks.push_back(k);
-        }
+        auto split = [](const std::string& list) {
+            std::vector<std::string> items;
+            std::istringstream is(list);
+            for (std::string item; std::getline(is, item, ',');)
+            {
+                items.push_back(item);
+            }
+            return items.empty() ? std::vector<std::string>{""} : items;
+        };
+        const std::vector<std::string> ks = split(fidelities);
+        const std::vector<std::string> policies = split(base.intervals);
         // validate every configuration before running any
         std::vector<SprayExperimentConfig> configs;
         for (const auto& k : ks)
         {
-            SprayExperimentConfig c = base;
-            c.fidelity = k;
-            c.label = "K=" + k;
-            c.out = base.out + "/K" + k;
-            c.quiet = true;
-            c.plot = false;
-            SprayExperiment check(c);
-            configs.push_back(c);
+            for (const auto& policy : policies)
+            {
+                SprayExperimentConfig c = base;
+                c.fidelity = k;
+                c.intervals = policy;
+                c.label = "K=" + k + (policies.size() > 1 ? " " + policy : "");
+                c.out = base.out + "/K" + k + (policies.size() > 1 ? "-" + policy : "");
+                c.quiet = true;
+                c.plot = false;
+                SprayExperiment check(c);
+                configs.push_back(c);
+            }
         }
         std::vector<PlotRun> runs;
         std::ostringstream table;
-        table << std::left << std::setw(6) << "K" << std::right << std::setw(8) << "stages"
-              << std::setw(11) << "fid.drops" << std::setw(10) << "ooo" << std::setw(10) << "retx"
-              << std::setw(10) << "unfin.";
+        table << std::left << std::setw(6) << "K" << std::setw(14) << "intervals" << std::right
+              << std::setw(8) << "stages" << std::setw(11) << "fid.drops" << std::setw(10) << "ooo"
+              << std::setw(10) << "retx" << std::setw(10) << "unfin.";
         bool header = false;
         for (const auto& c : configs)
         {
@@ -82,7 +94,9 @@ Main(int argc, char* argv[])
                 header = true;
             }
             const auto& cls = nic["pipeline"][0];
-            table << std::left << std::setw(6) << c.fidelity << std::right << std::setw(8)
+            const std::string policy = rep["config"]["intervals"].get<std::string>();
+            table << std::left << std::setw(6) << c.fidelity << std::setw(14)
+                  << (policy.empty() ? "-" : policy) << std::right << std::setw(8)
                   << (cls["stages_used"].is_null() ? std::string("-")
                                                    : std::to_string(cls["stages_used"].get<int>()))
                   << std::setw(11) << nic["fidelity_drops"].get<uint64_t>() << std::setw(10)

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Sweep runner for presto-spray: load x device x fidelity x load balancer x seed.
+# Sweep runner for presto-spray: load x device x fidelity x interval policy x load balancer
+# x seed.
 #
 #   sweep/presto-sweep.sh --out DIR --loads 0.3,0.5 --devices host-tcp,presto,flextoe \
-#       --fidelities 0,1,full --lbs spray,ecmp --seeds 1,2,3 [--jobs N] [--sshloginfile F] \
+#       --fidelities 0,1,full [--intervals ArrivalOrder,PerPath] --lbs spray,ecmp \
+#       --seeds 1,2,3 [--jobs N] [--sshloginfile F] \
 #       [--runner auto|parallel|xargs] [--list-only] [--bin build/presto-spray] \
 #       [-- extra presto-spray options]
 #   sweep/presto-sweep.sh --run-one LINE_NO DIR      (one run; used by the sweep and Slurm)
@@ -20,7 +22,7 @@ self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}
 repo=$(cd "$(dirname "$self")/.." && pwd)
 
 usage() {
-    sed -n '4,10p' "$self" | sed 's/^# \{0,1\}//'
+    sed -n '4,12p' "$self" | sed 's/^# \{0,1\}//'
 }
 
 # Bad options: message and exit 2.
@@ -98,7 +100,7 @@ if [ "${1:-}" = "--run-one" ]; then
 fi
 
 # ------------------------------------------------------------------ options
-out="" loads="" devices="" fidelities="1" lbs="spray" seeds="1" jobs=""
+out="" loads="" devices="" fidelities="1" intervals="" lbs="spray" seeds="1" jobs=""
 sshloginfile="" runner="auto" list_only=0 bin="$repo/build/presto-spray"
 extra=()
 while [ $# -gt 0 ]; do
@@ -135,6 +137,7 @@ while [ $# -gt 0 ]; do
     --loads) loads=$val ;;
     --devices) devices=$val ;;
     --fidelities) fidelities=$val ;;
+    --intervals) intervals=$val ;;
     --lbs) lbs=$val ;;
     --seeds) seeds=$val ;;
     --jobs) jobs=$val ;;
@@ -166,6 +169,11 @@ split_list --devices "$devices" '^[A-Za-z0-9_-]+$' "a device name"
 device_list=("${items[@]}")
 split_list --fidelities "$fidelities" '^([0-9]+|full)$' "0..16 or full"
 fidelity_list=("${items[@]}")
+interval_list=("")
+if [ -n "$intervals" ]; then
+    split_list --intervals "$intervals" '^(ArrivalOrder|PerPath)$' "ArrivalOrder or PerPath"
+    interval_list=("${items[@]}")
+fi
 split_list --lbs "$lbs" '^[A-Za-z0-9_-]+$' "a load balancer name"
 lb_list=("${items[@]}")
 split_list --seeds "$seeds" '^[0-9]+$' "a run number"
@@ -201,8 +209,11 @@ tmp_list="$out/runs.txt.tmp.$$"
 : >"$tmp_list"
 for device in "${device_list[@]}"; do
     fids=("${fidelity_list[@]}")
+    pols=("${interval_list[@]}")
     [ "$device" = presto ] || fids=("")
+    [ "$device" = presto ] || pols=("")
     for fid in "${fids[@]}"; do
+      for pol in "${pols[@]}"; do
         for lb in "${lb_list[@]}"; do
             for load in "${load_list[@]}"; do
                 for seed in "${seed_list[@]}"; do
@@ -212,13 +223,17 @@ for device in "${device_list[@]}"; do
                         name+=",fidelity=$fid"
                         args+=(--fidelity="$fid")
                     fi
+                    if [ -n "$pol" ]; then
+                        name+=",intervals=$pol"
+                        args+=(--intervals="$pol")
+                    fi
                     name+=",lb=$lb,load=$load,seed=$seed"
                     args+=(--lb="$lb" --load="$load" --seed="$seed" --quiet=1)
                     # a design option goes to the runs whose design has it (as --fidelity)
                     for e in "${extra[@]}"; do
                         case "$e" in
                             --coraStrategy=*) [ "$device" = cora ] || continue ;;
-                            --classRules=*) [ "$device" = presto ] || continue ;;
+                            --classRules=* | --intervals=*) [ "$device" = presto ] || continue ;;
                         esac
                         args+=("$e")
                     done
@@ -230,6 +245,7 @@ for device in "${device_list[@]}"; do
                 done
             done
         done
+      done
     done
 done
 mv -f "$tmp_list" "$out/runs.txt"

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4.h"
@@ -22,6 +23,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
+#include <sstream>
 
 namespace ns3
 {
@@ -88,10 +91,44 @@ OffloadNetDevice::GetTypeId()
                           MakeTimeAccessor(&OffloadNetDevice::m_dmaLatency),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("DmaBandwidth",
-                          "Bandwidth of a connection's DMA channel, bit/s",
+                          "Bandwidth of a connection's DMA channel (DmaChannels=0), or of the "
+                          "host interface the DMA channels share (DmaChannels > 0), bit/s",
                           DoubleValue(100e9),
                           MakeDoubleAccessor(&OffloadNetDevice::m_dmaBandwidthBps),
                           MakeDoubleChecker<double>(1e6))
+            .AddAttribute("DmaChannels",
+                          "DMA channels sharing the NIC's host interface, one per application "
+                          "(OffloadSocket::DmaChannel; RDMA queue pairs): transfers of one "
+                          "channel are served in order, channels by DmaArbitration, one "
+                          "transfer at a time at DmaBandwidth. 0: every connection has a "
+                          "channel of its own at DmaBandwidth and nothing is shared",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_dmaChannels),
+                          MakeUintegerChecker<uint32_t>(0, 4096))
+            .AddAttribute(
+                "DmaArbitration",
+                "How DMA channels share the host interface (DmaChannels > 0): "
+                "RoundRobin (one transfer per waiting channel per turn) or Weighted "
+                "(deficit round robin by DmaWeights)",
+                EnumValue(OffloadNetDevice::DMA_ROUND_ROBIN),
+                compat::MakeEnumAccessor<DmaArbitration>(&OffloadNetDevice::m_dmaArbitration),
+                MakeEnumChecker(OffloadNetDevice::DMA_ROUND_ROBIN,
+                                "RoundRobin",
+                                OffloadNetDevice::DMA_WEIGHTED,
+                                "Weighted"))
+            .AddAttribute("DmaWeights",
+                          "Weighted arbitration: one integer weight >= 1 per DMA channel, "
+                          "\"w0,w1,...\" (\"\": all 1); channel i gets w_i / (sum of the "
+                          "waiting channels' weights) of the interface",
+                          StringValue(""),
+                          MakeStringAccessor(&OffloadNetDevice::m_dmaWeights),
+                          MakeStringChecker())
+            .AddAttribute("DmaQuantum",
+                          "Weighted arbitration: bytes a channel may send per weight per turn "
+                          "(assumed: 4 KB, a page), bytes",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&OffloadNetDevice::m_dmaQuantum),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("SynTimeout",
                           "Handshake retransmission timeout of the host control plane",
                           TimeValue(MilliSeconds(2)),
@@ -319,6 +356,7 @@ OffloadNetDevice::Setup()
     limits.queuePackets = m_txQueuePackets;
     limits.queueBytes = m_txQueueBytes;
     m_txScheduler.SetLimits(limits);
+    SetupDma();
     m_congestion = cc; // the model may bind the congestion control to its hardware
     try
     {
@@ -334,6 +372,107 @@ OffloadNetDevice::Setup()
 void
 OffloadNetDevice::SetupModel()
 {
+}
+
+void
+OffloadNetDevice::SetupDma()
+{
+    const std::string who = GetInstanceTypeId().GetName() + "::";
+    if (m_dmaChannels == 0)
+    {
+        // the channel-per-connection model has nothing to arbitrate: say so, never ignore
+        if (!m_dmaWeights.empty() || m_dmaArbitration != DMA_ROUND_ROBIN)
+        {
+            throw PrestoInputError(who + "DmaWeights and DmaArbitration arbitrate between DMA "
+                                         "channels, but DmaChannels=0 (a channel per "
+                                         "connection): set DmaChannels");
+        }
+        m_dmaShared.reset();
+        return;
+    }
+    OffloadDmaEngine::Config cfg;
+    cfg.bandwidthBps = m_dmaBandwidthBps;
+    cfg.latencyNs = m_dmaLatency.GetNanoSeconds();
+    cfg.channels = m_dmaChannels;
+    cfg.arbitration = m_dmaArbitration == DMA_WEIGHTED ? OffloadDmaEngine::Arbitration::WEIGHTED
+                                                       : OffloadDmaEngine::Arbitration::ROUND_ROBIN;
+    cfg.quantumBytes = m_dmaQuantum;
+    if (!m_dmaWeights.empty())
+    {
+        if (m_dmaArbitration != DMA_WEIGHTED)
+        {
+            throw PrestoInputError(who + "DmaWeights=\"" + m_dmaWeights +
+                                   "\" needs DmaArbitration=Weighted (round robin has no "
+                                   "weights)");
+        }
+        std::istringstream is(m_dmaWeights);
+        for (std::string item; std::getline(is, item, ',');)
+        {
+            std::size_t used = 0;
+            unsigned long w = 0;
+            try
+            {
+                w = std::stoul(item, &used);
+            }
+            catch (const std::exception&)
+            {
+                used = 0;
+            }
+            if (used == 0 || used != item.size() || w > 1000000)
+            {
+                throw PrestoInputError(who + "DmaWeights=\"" + m_dmaWeights + "\": '" + item +
+                                       "' is not a weight (an integer 1..1000000)");
+            }
+            cfg.weights.push_back(static_cast<uint32_t>(w));
+        }
+    }
+    try
+    {
+        m_dmaShared = std::make_unique<OffloadDmaInterface>(cfg);
+        m_dmaTxBytes.assign(m_dmaChannels, 0);
+    }
+    catch (const PrestoInputError& e)
+    {
+        throw PrestoInputError(who + "DmaChannels=" + std::to_string(m_dmaChannels) + ": " +
+                               e.what());
+    }
+}
+
+void
+OffloadNetDevice::CheckDmaChannel(uint32_t channel, const char* where) const
+{
+    if (channel >= std::max(m_dmaChannels, 1u))
+    {
+        throw PrestoInputError(
+            "OffloadSocket::DmaChannel=" + std::to_string(channel) + " (" + where + ") on " +
+            GetInstanceTypeId().GetName() + " with DmaChannels=" + std::to_string(m_dmaChannels) +
+            (m_dmaChannels == 0 ? " (a channel per connection, no shared channels)"
+                                : " (channels 0.." + std::to_string(m_dmaChannels - 1) + ")"));
+    }
+}
+
+void
+OffloadNetDevice::SubmitDma(uint32_t id, uint32_t bytes, Time delay, std::function<void(bool)> done)
+{
+    Conn& c = m_slots[id];
+    ++c.dmaPending;
+    const uint32_t channel = c.dmaChannel;
+    auto inPlace = [this, id, gen = m_generation[id], done = std::move(done)]() {
+        const bool alive = m_generation[id] == gen;
+        if (alive)
+        {
+            --m_slots[id].dmaPending;
+        }
+        done(alive);
+    };
+    if (delay.IsZero())
+    {
+        m_dmaShared->Submit(channel, bytes, std::move(inPlace));
+        return;
+    }
+    compat::Schedule(delay, [this, channel, bytes, inPlace = std::move(inPlace)]() mutable {
+        m_dmaShared->Submit(channel, bytes, std::move(inPlace));
+    });
 }
 
 Ptr<const OffloadCongestionControl>
@@ -352,6 +491,10 @@ OffloadNetDevice::Cleanup()
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     Simulator::Cancel(m_scanEvent);
     Simulator::Cancel(m_refillEvent);
+    if (m_dmaShared)
+    {
+        m_dmaShared->Cancel(); // its continuations hold packets and this device
+    }
     m_scanPending = false;
     m_refillPending = false;
 }
@@ -432,6 +575,7 @@ OffloadNetDevice::ReservePort(uint16_t port)
 void
 OffloadNetDevice::Listen(uint16_t port, Ptr<OffloadSocket> listener)
 {
+    CheckDmaChannel(listener->GetDmaChannel(), "Listen");
     m_listeners[port] = listener;
 }
 
@@ -519,6 +663,7 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
                           uint16_t peerPort)
 {
     NS_LOG_FUNCTION(this << localPort << peer << peerPort);
+    CheckDmaChannel(socket->GetDmaChannel(), "Connect");
     uint32_t id = AllocateSlot();
     if (id == NO_SLOT)
     {
@@ -531,6 +676,7 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     c.localPort = localPort;
     c.peerPort = peerPort;
     c.socket = socket;
+    c.dmaChannel = socket->GetDmaChannel();
     c.mss = socket->GetMss();
     c.sndBuf = socket->GetSndBufSize();
     c.rcvBuf = socket->GetRcvBufSize();
@@ -679,6 +825,7 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     c.localPort = th.dstPort;
     c.peerPort = th.srcPort;
     c.listener = listener;
+    c.dmaChannel = listener->GetDmaChannel(); // the listening application's channel
     c.mss = listener->GetMss();
     c.sndBuf = listener->GetSndBufSize();
     c.rcvBuf = listener->GetRcvBufSize();
@@ -922,6 +1069,7 @@ OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
     s->SetAttribute("SndBufSize", UintegerValue(c.sndBuf));
     s->SetAttribute("RcvBufSize", UintegerValue(c.rcvBuf));
     s->SetAttribute("SegmentSize", UintegerValue(c.mss));
+    s->SetAttribute("DmaChannel", UintegerValue(c.dmaChannel));
     s->Attach(id, c.localPort, c.peer, c.peerPort);
     c.socket = s;
     c.listener->Accepted(s, InetSocketAddress(c.peer, c.peerPort));
@@ -976,8 +1124,26 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
             bool ok = c.rxRing->Write(d.writeSeq, buf.data(), d.writeLen);
             NS_ASSERT_MSG(ok, "receive ring overflow: the data path accepted beyond the window");
         }
-        inPlace = c.dma.Transfer(now, d.writeLen);
+        if (!m_dmaShared)
+        {
+            inPlace = c.dma.Transfer(now, d.writeLen);
+        }
         ++m_dmaTransfers;
+    }
+    const bool notify = d.delivered > 0 || d.peerClosed;
+    const bool viaChannel = m_dmaShared && (d.writeLen > 0 || (notify && c.dmaPending > 0));
+    if (viaChannel)
+    {
+        // the payload crosses the shared interface in its application's channel; the host
+        // hears of in-order bytes (or the FIN) when they are in place, behind earlier ones
+        const uint32_t delivered = d.delivered;
+        const bool peerClosed = d.peerClosed;
+        SubmitDma(id, d.writeLen, latency, [this, id, notify, delivered, peerClosed](bool alive) {
+            if (alive && notify)
+            {
+                MakeReadable(id, delivered, peerClosed, m_generation[id]);
+            }
+        });
     }
     if (d.sendAck)
     {
@@ -1006,7 +1172,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
             c.socket->SpaceFreed(c.tcp->GetTxFree());
         }
     }
-    if (d.delivered > 0 || d.peerClosed)
+    if (notify && !viaChannel)
     {
         Simulator::Schedule(NanoSeconds(inPlace) - clock,
                             &OffloadNetDevice::MakeReadable,
@@ -1128,6 +1294,7 @@ OffloadNetDevice::PumpTx()
     // queue) is bounded in wire time, so that it covers the NIC's latency at line rate
     // without queueing more than that in front of the wire, and in packets, so that small
     // segments never overflow the device queue.
+    size_t passedOver = 0; // ready connections in a row whose DMA channel is full
     for (;;)
     {
         const auto [queuedPackets, queuedBytes] = GetQueued(clock);
@@ -1137,6 +1304,18 @@ OffloadNetDevice::PumpTx()
         }
         uint32_t id = m_txScheduler.Current();
         Conn& c = m_slots[id];
+        if (m_dmaShared && m_dmaTxBytes[c.dmaChannel] >= m_txQueueBytes)
+        {
+            // its application's channel holds a send queue's worth of payload: the other
+            // applications go on (a channel's drain calls PumpTx again)
+            if (++passedOver >= m_txScheduler.GetReadyCount())
+            {
+                break;
+            }
+            m_txScheduler.Advance();
+            continue;
+        }
+        passedOver = 0;
         std::optional<OffloadTxSegment> tx;
         if (c.tcp)
         {
@@ -1171,7 +1350,10 @@ OffloadNetDevice::PumpTx()
             {
                 payload = Create<Packet>(seg.payloadLen); // virtual payload
             }
-            wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
+            if (!m_dmaShared)
+            {
+                wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
+            }
             ++m_dmaTransfers;
         }
         bool nicDrop = false;
@@ -1183,33 +1365,65 @@ OffloadNetDevice::PumpTx()
             m_txScheduler.Advance();
             continue;
         }
-        // A segment without payload (a lone FIN, a window probe) needs no DMA and would
-        // otherwise overtake the connection's data segments still waiting for theirs: the
-        // peer would see the FIN before the last data, ignore it and wait for our RTO.
-        // Segments of one connection reach the wire in the order the data path produced them.
-        const Time at = std::max(clock + delay, c.txLast);
-        c.txLast = at;
-        delay = at - clock;
-        if (delay.IsZero())
+        if (m_dmaShared && (seg.payloadLen > 0 || c.dmaPending > 0))
         {
-            SendSegment(id, seg, payload);
+            // the payload crosses the shared interface in its application's channel (a
+            // payload-less segment waits there behind the connection's data), then the
+            // execution model's latency. While it waits it counts against its channel's
+            // send queue, not against what the NIC commits towards the wire: one
+            // application's backlog does not hold back another's.
+            const uint32_t channel = c.dmaChannel;
+            const uint32_t bytes = seg.payloadLen;
+            m_dmaTxBytes[channel] += bytes;
+            const OffloadSegment s = seg;
+            SubmitDma(id,
+                      bytes,
+                      Time(0),
+                      [this, id, s, payload, delay, channel, bytes](bool alive) {
+                          m_dmaTxBytes[channel] -= bytes;
+                          if (alive)
+                          {
+                              ToWire(id, s, payload, delay);
+                          }
+                          PumpTx();
+                      });
         }
         else
         {
-            const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
-            m_txScheduler.EnterNic(wireBytes);
-            compat::Schedule(delay, [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
-                m_txScheduler.LeaveNic(wireBytes);
-                if (m_generation[id] == gen)
-                {
-                    SendSegment(id, seg, payload);
-                }
-                PumpTx();
-            });
+            ToWire(id, seg, payload, delay);
         }
         m_txScheduler.Advance(); // round robin among connections
     }
     ArmRefill();
+}
+
+void
+OffloadNetDevice::ToWire(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload, Time delay)
+{
+    // A segment without payload (a lone FIN, a window probe) needs no DMA and would
+    // otherwise overtake the connection's data segments still waiting for theirs: the
+    // peer would see the FIN before the last data, ignore it and wait for our RTO.
+    // Segments of one connection reach the wire in the order the data path produced them.
+    Conn& c = m_slots[id];
+    const Time clock = Simulator::Now();
+    const Time at = std::max(clock + delay, c.txLast);
+    c.txLast = at;
+    delay = at - clock;
+    if (delay.IsZero())
+    {
+        SendSegment(id, seg, payload);
+        return;
+    }
+    const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
+    m_txScheduler.EnterNic(wireBytes);
+    compat::Schedule(delay, [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
+        m_txScheduler.LeaveNic(wireBytes);
+        if (m_generation[id] == gen)
+        {
+            SendSegment(id, seg, payload);
+        }
+        PumpTx();
+    });
 }
 
 void
@@ -1573,6 +1787,25 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("ce_received", t.ceReceived);
     add("ece_received", t.eceReceived);
     add("connections_established", m_established);
+    if (m_dmaShared)
+    {
+        // the shared host interface, per channel: bytes summed over the NICs, the largest
+        // backlog any NIC had
+        const OffloadDmaEngine& e = m_dmaShared->GetEngine();
+        nlohmann::json& d = nic["dma_channels"];
+        if (d.is_null())
+        {
+            d = {{"channels", e.GetChannels()},
+                 {"bytes", std::vector<uint64_t>(e.GetChannels(), 0)},
+                 {"backlog_max_bytes", std::vector<uint64_t>(e.GetChannels(), 0)}};
+        }
+        for (uint32_t i = 0; i < e.GetChannels() && i < d["bytes"].size(); ++i)
+        {
+            d["bytes"][i] = d["bytes"][i].get<uint64_t>() + e.GetChannelBytes()[i];
+            d["backlog_max_bytes"][i] =
+                std::max(d["backlog_max_bytes"][i].get<uint64_t>(), e.GetChannelBacklogMax()[i]);
+        }
+    }
     add("resets", m_resets);
     add("rst_challenged", t.rstChallenged);
     add("rst_ignored", t.rstIgnored + m_handshakeRstIgnored);

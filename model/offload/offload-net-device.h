@@ -7,6 +7,7 @@
 #include "offload-byte-ring.h"
 #include "offload-congestion-control.h"
 #include "offload-control-plane.h"
+#include "offload-dma-interface.h"
 #include "offload-tcp-connection.h"
 #include "offload-tx-scheduler.h"
 #include "offload-wire-header.h"
@@ -84,7 +85,12 @@ const char* OffloadDropReasonName(OffloadDropReason r);
  *   written as one OffloadWireHeader (ns-3's headers while packet metadata is on).
  * - Host interface: per connection a send and a receive buffer in host memory
  *   (OffloadByteRing) that the NIC reads and writes by DMA (OffloadDmaChannel: latency and
- *   bandwidth), and notifications to the socket (OffloadSocket) when data is in place.
+ *   bandwidth, a channel per connection), and notifications to the socket (OffloadSocket)
+ *   when data is in place. With DmaChannels > 0 the connections instead share one host
+ *   interface (OffloadDmaInterface): a channel per application (OffloadSocket::DmaChannel),
+ *   FIFO inside, arbitrated between (DmaArbitration, DmaWeights); a channel's queued send
+ *   payload is bounded by the NIC's commit bound in bytes, so one application's backlog does
+ *   not hold back another's.
  * - Control plane: the handshake and teardown run on the host with a CPU cost per event;
  *   established connections are handed to the data path. Its decisions (ports, options,
  *   SYN retransmission, RSTs in the handshake, TIME-WAIT) are OffloadControlPlane's, plain
@@ -100,6 +106,13 @@ const char* OffloadDropReasonName(OffloadDropReason r);
 class OffloadNetDevice : public FabricLinkNetDevice
 {
   public:
+    /// How DMA channels share the host interface (attribute DmaArbitration).
+    enum DmaArbitration
+    {
+        DMA_ROUND_ROBIN, //!< one transfer per backlogged channel per turn
+        DMA_WEIGHTED,    //!< deficit round robin by DmaWeights
+    };
+
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
     OffloadNetDevice();
@@ -349,7 +362,31 @@ class OffloadNetDevice : public FabricLinkNetDevice
         EventId paceWake;     //!< pacing: wake-up at the next allowed send time
         bool ownsPort{false}; //!< active open: the local port returns to the pool at teardown
         Time txLast; //!< when the last segment produced reaches the wire queue (keeps order)
+        uint32_t dmaChannel{0}; //!< DmaChannels > 0: its application's channel
+        uint32_t dmaPending{0}; //!< DmaChannels > 0: its transfers not yet in place
     };
+
+    /**
+     * \brief DmaChannels > 0: queue a transfer of a connection in its channel after a delay
+     * (the NIC's processing); done(alive) runs when it is in place, alive false when the
+     * connection is gone by then. Later transfers of the connection stay behind it.
+     * \param id slot \param bytes size (0: order only) \param delay until it is submitted
+     * \param done the continuation
+     */
+    void SubmitDma(uint32_t id, uint32_t bytes, Time delay, std::function<void(bool)> done);
+    /**
+     * \brief Throw unless an application's channel exists on this NIC.
+     * \param channel OffloadSocket::DmaChannel \param where the socket call, for the message
+     */
+    void CheckDmaChannel(uint32_t channel, const char* where) const;
+    /** Build the shared DMA interface (DmaChannels > 0) from the attributes, or refuse them. */
+    void SetupDma();
+    /**
+     * \brief Send a segment whose payload is at the NIC after delay, behind the connection's
+     * earlier segments. \param id slot \param seg the segment \param payload its payload
+     * \param delay the NIC's processing from now
+     */
+    void ToWire(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload, Time delay);
 
     /** Wire receive hook (installed as the base device's receive callback). */
     bool FromWire(Ptr<NetDevice> device,
@@ -446,22 +483,28 @@ class OffloadNetDevice : public FabricLinkNetDevice
     static constexpr uint32_t NO_SLOT = 0xffffffff; //!< no slot
 
     // attributes
-    uint32_t m_maxConnections;     //!< connection table size
-    Time m_timerScanPeriod;        //!< timer scan period
-    Time m_dmaLatency;             //!< per-transfer DMA latency
-    double m_dmaBandwidthBps;      //!< DMA bandwidth, bit/s
-    Time m_synTimeout;             //!< handshake retransmission timeout
-    uint32_t m_synRetries;         //!< handshake transmissions before giving up
-    uint64_t m_controlCycles;      //!< host cycles per control-plane event
-    double m_hostClockHz;          //!< host core clock, Hz
-    Time m_txQueueTime;            //!< wire time committed towards the wire, at most
-    uint64_t m_txQueueBytes{1500}; //!< the same in bytes at the line rate (Setup)
-    uint32_t m_txQueuePackets;     //!< segments committed towards the wire, at most
-    uint32_t m_txPipelineDepth;    //!< segments in flight inside the NIC
-    Time m_minRto;                 //!< data-path minimum RTO
-    Time m_challengeAckInterval;   //!< least time between challenge ACKs (RFC 5961)
-    bool m_sack{true};             //!< offer and grant SACK-permitted
-    bool m_carryPayload{true};     //!< attribute CarryPayload
+    uint32_t m_maxConnections;                        //!< connection table size
+    Time m_timerScanPeriod;                           //!< timer scan period
+    Time m_dmaLatency;                                //!< per-transfer DMA latency
+    double m_dmaBandwidthBps;                         //!< DMA bandwidth, bit/s
+    uint32_t m_dmaChannels{0};                        //!< DmaChannels (0: a channel per connection)
+    DmaArbitration m_dmaArbitration{DMA_ROUND_ROBIN}; //!< DmaArbitration
+    std::string m_dmaWeights;                         //!< DmaWeights
+    uint32_t m_dmaQuantum{4096};                      //!< DmaQuantum, bytes
+    std::unique_ptr<OffloadDmaInterface> m_dmaShared; //!< DmaChannels > 0: the interface
+    std::vector<uint64_t> m_dmaTxBytes; //!< DmaChannels > 0: payload waiting per channel, send
+    Time m_synTimeout;                  //!< handshake retransmission timeout
+    uint32_t m_synRetries;              //!< handshake transmissions before giving up
+    uint64_t m_controlCycles;           //!< host cycles per control-plane event
+    double m_hostClockHz;               //!< host core clock, Hz
+    Time m_txQueueTime;                 //!< wire time committed towards the wire, at most
+    uint64_t m_txQueueBytes{1500};      //!< the same in bytes at the line rate (Setup)
+    uint32_t m_txQueuePackets;          //!< segments committed towards the wire, at most
+    uint32_t m_txPipelineDepth;         //!< segments in flight inside the NIC
+    Time m_minRto;                      //!< data-path minimum RTO
+    Time m_challengeAckInterval;        //!< least time between challenge ACKs (RFC 5961)
+    bool m_sack{true};                  //!< offer and grant SACK-permitted
+    bool m_carryPayload{true};          //!< attribute CarryPayload
     /// Send destination: a point-to-point link ignores it; built once, not per segment
     /// (GetBroadcast parses "ff:ff:ff:ff:ff:ff" on every call)
     const Address m_wireDest{Mac48Address::GetBroadcast()};

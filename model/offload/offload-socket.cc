@@ -11,6 +11,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -22,10 +23,19 @@ NS_OBJECT_ENSURE_REGISTERED(OffloadSocketFactory);
 TypeId
 OffloadSocket::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::OffloadSocket")
-                            .SetParent<TcpSocket>()
-                            .SetGroupName("Presto")
-                            .AddConstructor<OffloadSocket>();
+    static TypeId tid =
+        TypeId("ns3::OffloadSocket")
+            .SetParent<TcpSocket>()
+            .SetGroupName("Presto")
+            .AddConstructor<OffloadSocket>()
+            .AddAttribute("DmaChannel",
+                          "The DMA channel (an RDMA queue pair to the NIC) of the application "
+                          "that owns this socket, when the NIC shares its host interface among "
+                          "channels (OffloadNetDevice::DmaChannels > 0): 0..DmaChannels-1. A "
+                          "listening socket's accepted connections use its channel",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&OffloadSocket::m_dmaChannel),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -347,6 +357,12 @@ uint32_t
 OffloadSocket::GetMss() const
 {
     return m_segSize;
+}
+
+uint32_t
+OffloadSocket::GetDmaChannel() const
+{
+    return m_dmaChannel;
 }
 
 uint32_t

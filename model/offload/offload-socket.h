@@ -91,6 +91,8 @@ class OffloadSocket : public TcpSocket
     uint32_t GetMss() const;
     /** \return initial congestion window, segments */
     uint32_t GetInitialCwndSegments() const;
+    /** \return the DMA channel of the application owning the socket (DmaChannel) */
+    uint32_t GetDmaChannel() const;
 
   private:
     // TcpSocket attribute plumbing
@@ -134,6 +136,7 @@ class OffloadSocket : public TcpSocket
     uint32_t m_segSize{1448};         //!< attribute
     uint32_t m_ssThresh{0xffffffff};  //!< attribute (kept for the API)
     uint32_t m_initialCwnd{10};       //!< attribute
+    uint32_t m_dmaChannel{0};         //!< attribute DmaChannel
     Time m_connTimeout;               //!< attribute
     uint32_t m_synRetries{6};         //!< attribute
     uint32_t m_dataRetries{6};        //!< attribute

@@ -46,6 +46,12 @@ OffloadTxScheduler::HasReady() const
     return !m_ready.empty();
 }
 
+size_t
+OffloadTxScheduler::GetReadyCount() const
+{
+    return m_ready.size();
+}
+
 bool
 OffloadTxScheduler::MayCommit(uint32_t queuedPackets, uint64_t queuedBytes) const
 {

@@ -50,6 +50,8 @@ class OffloadTxScheduler
     bool IsReady(uint32_t id) const;
     /** \return whether any connection is in the ready list */
     bool HasReady() const;
+    /** \return how many connections are in the ready list */
+    size_t GetReadyCount() const;
 
     /**
      * \param queuedPackets segments now in the device queue

@@ -34,6 +34,9 @@ struct FlowSpec
     uint16_t dport{100};   //!< destination port written to flow files
     uint64_t sizeBytes{0}; //!< application bytes to transfer
     int64_t startNs{0};    //!< time the application hands the flow to its transport, ns
+    /// the application on the sending host that owns the flow (an offload NIC with
+    /// DmaChannels > 0 gives each application its own DMA channel: OffloadSocket::DmaChannel)
+    uint32_t app{0};
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-socket.h"
+#include "ns3/presto-input-error.h"
 #include "ns3/simulator.h"
 #include "ns3/socket-factory.h"
 #include "ns3/string.h"
@@ -239,6 +240,20 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
     if (factory != TcpSocketFactory::GetTypeId())
     {
         ++m_offloadedFlows;
+    }
+    if (flow.app != 0)
+    {
+        // the application's own DMA channel to its NIC
+        Ptr<OffloadSocket> offload = DynamicCast<OffloadSocket>(socket);
+        if (!offload)
+        {
+            throw PrestoInputError("flow " + std::to_string(flow.id) + " belongs to application " +
+                                   std::to_string(flow.app) + " of host " +
+                                   std::to_string(flow.src) +
+                                   ", but that host's TCP is ns-3's, which has no DMA channels "
+                                   "per application");
+        }
+        offload->SetAttribute("DmaChannel", UintegerValue(flow.app));
     }
     NS_ABORT_MSG_IF(socket->Bind() != 0,
                     "host " << flow.src << ": no free port for flow " << flow.id);

@@ -1383,14 +1383,14 @@ OffloadNetDevice::PumpTx()
                           m_dmaTxBytes[channel] -= bytes;
                           if (alive)
                           {
-                              ToWire(id, s, payload, delay);
+                              SendInOrder(id, s, payload, Simulator::Now(), delay);
                           }
                           PumpTx();
                       });
         }
         else
         {
-            ToWire(id, seg, payload, delay);
+            SendInOrder(id, seg, payload, clock, delay);
         }
         m_txScheduler.Advance(); // round robin among connections
     }
@@ -1398,14 +1398,17 @@ OffloadNetDevice::PumpTx()
 }
 
 void
-OffloadNetDevice::ToWire(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload, Time delay)
+OffloadNetDevice::SendInOrder(uint32_t id,
+                              const OffloadSegment& seg,
+                              const Ptr<Packet>& payload,
+                              Time clock,
+                              Time delay)
 {
     // A segment without payload (a lone FIN, a window probe) needs no DMA and would
     // otherwise overtake the connection's data segments still waiting for theirs: the
     // peer would see the FIN before the last data, ignore it and wait for our RTO.
     // Segments of one connection reach the wire in the order the data path produced them.
     Conn& c = m_slots[id];
-    const Time clock = Simulator::Now();
     const Time at = std::max(clock + delay, c.txLast);
     c.txLast = at;
     delay = at - clock;

@@ -384,9 +384,13 @@ class OffloadNetDevice : public FabricLinkNetDevice
     /**
      * \brief Send a segment whose payload is at the NIC after delay, behind the connection's
      * earlier segments. \param id slot \param seg the segment \param payload its payload
-     * \param delay the NIC's processing from now
+     * \param clock the current time \param delay the NIC's processing from now
      */
-    void ToWire(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload, Time delay);
+    void SendInOrder(uint32_t id,
+                     const OffloadSegment& seg,
+                     const Ptr<Packet>& payload,
+                     Time clock,
+                     Time delay);
 
     /** Wire receive hook (installed as the base device's receive callback). */
     bool FromWire(Ptr<NetDevice> device,

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <sstream>
 
 namespace ns3
@@ -126,7 +127,7 @@ OffloadNetDevice::GetTypeId()
             .AddAttribute("DmaQuantum",
                           "Weighted arbitration: bytes a channel may send per weight per turn "
                           "(assumed: 4 KB, a page), bytes",
-                          UintegerValue(4096),
+                          UintegerValue(DEFAULT_DMA_QUANTUM),
                           MakeUintegerAccessor(&OffloadNetDevice::m_dmaQuantum),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("SynTimeout",
@@ -381,14 +382,22 @@ OffloadNetDevice::SetupDma()
     if (m_dmaChannels == 0)
     {
         // the channel-per-connection model has nothing to arbitrate: say so, never ignore
-        if (!m_dmaWeights.empty() || m_dmaArbitration != DMA_ROUND_ROBIN)
+        if (!m_dmaWeights.empty() || m_dmaArbitration != DMA_ROUND_ROBIN ||
+            m_dmaQuantum != DEFAULT_DMA_QUANTUM)
         {
-            throw PrestoInputError(who + "DmaWeights and DmaArbitration arbitrate between DMA "
-                                         "channels, but DmaChannels=0 (a channel per "
-                                         "connection): set DmaChannels");
+            throw PrestoInputError(who + "DmaWeights, DmaArbitration and DmaQuantum arbitrate "
+                                         "between DMA channels, but DmaChannels=0 (a channel "
+                                         "per connection): set DmaChannels");
         }
-        m_dmaShared.reset();
+        m_dma[DMA_RX].reset();
+        m_dma[DMA_TX].reset();
         return;
+    }
+    if (m_dmaArbitration != DMA_WEIGHTED && m_dmaQuantum != DEFAULT_DMA_QUANTUM)
+    {
+        throw PrestoInputError(who + "DmaQuantum=" + std::to_string(m_dmaQuantum) +
+                               " needs DmaArbitration=Weighted (round robin sends one transfer "
+                               "per turn)");
     }
     OffloadDmaEngine::Config cfg;
     cfg.bandwidthBps = m_dmaBandwidthBps;
@@ -428,8 +437,25 @@ OffloadNetDevice::SetupDma()
     }
     try
     {
-        m_dmaShared = std::make_unique<OffloadDmaInterface>(cfg);
+        // PCIe is full duplex: received payload and payload to send each have a direction
+        m_dma[DMA_RX] = std::make_unique<OffloadDmaInterface>(cfg);
+        m_dma[DMA_TX] = std::make_unique<OffloadDmaInterface>(cfg);
         m_dmaTxBytes.assign(m_dmaChannels, 0);
+        // each channel may hold its weight's share of what the NIC commits towards the
+        // wire (at least one full frame), so that one application's backlog does not take
+        // the room another's needs, and weights act on admission as on the interface
+        // the arbiter's weights: DmaWeights, or all 1 (round robin, or none given)
+        std::vector<uint32_t> weights = cfg.weights;
+        if (m_dmaArbitration != DMA_WEIGHTED || weights.empty())
+        {
+            weights.assign(m_dmaChannels, 1);
+        }
+        const uint64_t total = std::accumulate(weights.begin(), weights.end(), uint64_t{0});
+        m_dmaTxShare.clear();
+        for (uint32_t w : weights)
+        {
+            m_dmaTxShare.push_back(std::max<uint64_t>(m_txQueueBytes * w / total, 1500));
+        }
     }
     catch (const PrestoInputError& e)
     {
@@ -452,26 +478,41 @@ OffloadNetDevice::CheckDmaChannel(uint32_t channel, const char* where) const
 }
 
 void
-OffloadNetDevice::SubmitDma(uint32_t id, uint32_t bytes, Time delay, std::function<void(bool)> done)
+OffloadNetDevice::SubmitDma(uint32_t id,
+                            DmaDirection dir,
+                            uint32_t bytes,
+                            Time delay,
+                            std::function<void(bool)> done)
 {
     Conn& c = m_slots[id];
-    ++c.dmaPending;
+    ++c.dmaPending[dir];
     const uint32_t channel = c.dmaChannel;
-    auto inPlace = [this, id, gen = m_generation[id], done = std::move(done)]() {
+    if (dir == DMA_RX)
+    {
+        // segments of a connection take different times through the execution model (a
+        // recirculation, a module): they enter the channel in arrival order all the same,
+        // so that a FIN's notification never passes the data before it
+        const Time clock = Simulator::Now();
+        const Time at = std::max(clock + delay, c.dmaRxSubmit);
+        c.dmaRxSubmit = at;
+        delay = at - clock;
+    }
+    auto inPlace = [this, id, dir, gen = m_generation[id], done = std::move(done)]() {
         const bool alive = m_generation[id] == gen;
         if (alive)
         {
-            --m_slots[id].dmaPending;
+            --m_slots[id].dmaPending[dir];
         }
         done(alive);
     };
+    OffloadDmaInterface* dma = m_dma[dir].get();
     if (delay.IsZero())
     {
-        m_dmaShared->Submit(channel, bytes, std::move(inPlace));
+        dma->Submit(channel, bytes, std::move(inPlace));
         return;
     }
-    compat::Schedule(delay, [this, channel, bytes, inPlace = std::move(inPlace)]() mutable {
-        m_dmaShared->Submit(channel, bytes, std::move(inPlace));
+    compat::Schedule(delay, [dma, channel, bytes, inPlace = std::move(inPlace)]() mutable {
+        dma->Submit(channel, bytes, std::move(inPlace));
     });
 }
 
@@ -491,9 +532,12 @@ OffloadNetDevice::Cleanup()
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     Simulator::Cancel(m_scanEvent);
     Simulator::Cancel(m_refillEvent);
-    if (m_dmaShared)
+    for (auto& dma : m_dma)
     {
-        m_dmaShared->Cancel(); // its continuations hold packets and this device
+        if (dma)
+        {
+            dma->Cancel(); // its continuations hold packets and this device
+        }
     }
     m_scanPending = false;
     m_refillPending = false;
@@ -825,6 +869,7 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     c.localPort = th.dstPort;
     c.peerPort = th.srcPort;
     c.listener = listener;
+    CheckDmaChannel(listener->GetDmaChannel(), "accepting a connection");
     c.dmaChannel = listener->GetDmaChannel(); // the listening application's channel
     c.mss = listener->GetMss();
     c.sndBuf = listener->GetSndBufSize();
@@ -1124,26 +1169,31 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
             bool ok = c.rxRing->Write(d.writeSeq, buf.data(), d.writeLen);
             NS_ASSERT_MSG(ok, "receive ring overflow: the data path accepted beyond the window");
         }
-        if (!m_dmaShared)
+        if (!m_dma[DMA_RX])
         {
             inPlace = c.dma.Transfer(now, d.writeLen);
         }
         ++m_dmaTransfers;
     }
     const bool notify = d.delivered > 0 || d.peerClosed;
-    const bool viaChannel = m_dmaShared && (d.writeLen > 0 || (notify && c.dmaPending > 0));
+    const bool viaChannel =
+        m_dma[DMA_RX] && (d.writeLen > 0 || (notify && c.dmaPending[DMA_RX] > 0));
     if (viaChannel)
     {
         // the payload crosses the shared interface in its application's channel; the host
         // hears of in-order bytes (or the FIN) when they are in place, behind earlier ones
         const uint32_t delivered = d.delivered;
         const bool peerClosed = d.peerClosed;
-        SubmitDma(id, d.writeLen, latency, [this, id, notify, delivered, peerClosed](bool alive) {
-            if (alive && notify)
-            {
-                MakeReadable(id, delivered, peerClosed, m_generation[id]);
-            }
-        });
+        SubmitDma(id,
+                  DMA_RX,
+                  d.writeLen,
+                  latency,
+                  [this, id, notify, delivered, peerClosed](bool alive) {
+                      if (alive && notify)
+                      {
+                          MakeReadable(id, delivered, peerClosed, m_generation[id]);
+                      }
+                  });
     }
     if (d.sendAck)
     {
@@ -1304,10 +1354,10 @@ OffloadNetDevice::PumpTx()
         }
         uint32_t id = m_txScheduler.Current();
         Conn& c = m_slots[id];
-        if (m_dmaShared && m_dmaTxBytes[c.dmaChannel] >= m_txQueueBytes)
+        if (m_dma[DMA_TX] && m_dmaTxBytes[c.dmaChannel] >= m_dmaTxShare[c.dmaChannel])
         {
-            // its application's channel holds a send queue's worth of payload: the other
-            // applications go on (a channel's drain calls PumpTx again)
+            // its application's channel holds its share of the NIC: the other applications
+            // go on (the channel's next segment leaving the NIC calls PumpTx again)
             if (++passedOver >= m_txScheduler.GetReadyCount())
             {
                 break;
@@ -1350,7 +1400,7 @@ OffloadNetDevice::PumpTx()
             {
                 payload = Create<Packet>(seg.payloadLen); // virtual payload
             }
-            if (!m_dmaShared)
+            if (!m_dma[DMA_TX])
             {
                 wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
             }
@@ -1365,27 +1415,41 @@ OffloadNetDevice::PumpTx()
             m_txScheduler.Advance();
             continue;
         }
-        if (m_dmaShared && (seg.payloadLen > 0 || c.dmaPending > 0))
+        if (m_dma[DMA_TX] && (seg.payloadLen > 0 || c.dmaPending[DMA_TX] > 0))
         {
             // the payload crosses the shared interface in its application's channel (a
             // payload-less segment waits there behind the connection's data), then the
-            // execution model's latency. While it waits it counts against its channel's
-            // send queue, not against what the NIC commits towards the wire: one
-            // application's backlog does not hold back another's.
+            // execution model's latency. From now until it reaches the device queue it is
+            // inside the NIC, as in the channel-per-connection model, and in its channel's
+            // share.
             const uint32_t channel = c.dmaChannel;
-            const uint32_t bytes = seg.payloadLen;
-            m_dmaTxBytes[channel] += bytes;
-            const OffloadSegment s = seg;
+            const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
+            m_txScheduler.EnterNic(wireBytes);
+            m_dmaTxBytes[channel] += wireBytes;
+            const uint32_t gen = m_generation[id];
             SubmitDma(id,
-                      bytes,
+                      DMA_TX,
+                      seg.payloadLen,
                       Time(0),
-                      [this, id, s, payload, delay, channel, bytes](bool alive) {
-                          m_dmaTxBytes[channel] -= bytes;
+                      [this, id, gen, seg, payload, delay, channel, wireBytes](bool alive) {
+                          const Time now = Simulator::Now();
+                          Time at = now + delay;
                           if (alive)
                           {
-                              SendInOrder(id, s, payload, Simulator::Now(), delay);
+                              Conn& conn = m_slots[id];
+                              at = std::max(at, conn.txLast); // the connection's order
+                              conn.txLast = at;
                           }
-                          PumpTx();
+                          compat::Schedule(at - now,
+                                           [this, id, gen, seg, payload, channel, wireBytes]() {
+                                               m_txScheduler.LeaveNic(wireBytes);
+                                               m_dmaTxBytes[channel] -= wireBytes;
+                                               if (m_generation[id] == gen)
+                                               {
+                                                   SendSegment(id, seg, payload);
+                                               }
+                                               PumpTx();
+                                           });
                       });
         }
         else
@@ -1790,23 +1854,32 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("ce_received", t.ceReceived);
     add("ece_received", t.eceReceived);
     add("connections_established", m_established);
-    if (m_dmaShared)
+    if (m_dma[DMA_TX])
     {
-        // the shared host interface, per channel: bytes summed over the NICs, the largest
-        // backlog any NIC had
-        const OffloadDmaEngine& e = m_dmaShared->GetEngine();
+        // the shared host interface, per direction and channel: bytes summed over the NICs,
+        // the largest backlog any NIC had (NICs may have different channel counts)
         nlohmann::json& d = nic["dma_channels"];
         if (d.is_null())
         {
-            d = {{"channels", e.GetChannels()},
-                 {"bytes", std::vector<uint64_t>(e.GetChannels(), 0)},
-                 {"backlog_max_bytes", std::vector<uint64_t>(e.GetChannels(), 0)}};
+            d = nlohmann::json::object();
         }
-        for (uint32_t i = 0; i < e.GetChannels() && i < d["bytes"].size(); ++i)
+        d["channels"] = std::max<uint32_t>(d.value("channels", 0u), m_dmaChannels);
+        for (int dir = DMA_RX; dir <= DMA_TX; ++dir)
         {
-            d["bytes"][i] = d["bytes"][i].get<uint64_t>() + e.GetChannelBytes()[i];
-            d["backlog_max_bytes"][i] =
-                std::max(d["backlog_max_bytes"][i].get<uint64_t>(), e.GetChannelBacklogMax()[i]);
+            const OffloadDmaEngine& e = m_dma[dir]->GetEngine();
+            const std::string name = dir == DMA_RX ? "rx" : "tx";
+            nlohmann::json& bytes = d[name + "_bytes"];
+            nlohmann::json& backlog = d[name + "_backlog_max_bytes"];
+            for (uint32_t i = 0; i < e.GetChannels(); ++i)
+            {
+                if (bytes.size() <= i)
+                {
+                    bytes.push_back(0);
+                    backlog.push_back(0);
+                }
+                bytes[i] = bytes[i].get<uint64_t>() + e.GetChannelBytes()[i];
+                backlog[i] = std::max(backlog[i].get<uint64_t>(), e.GetChannelBacklogMax()[i]);
+            }
         }
     }
     add("resets", m_resets);

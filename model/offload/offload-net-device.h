@@ -362,18 +362,33 @@ class OffloadNetDevice : public FabricLinkNetDevice
         EventId paceWake;     //!< pacing: wake-up at the next allowed send time
         bool ownsPort{false}; //!< active open: the local port returns to the pool at teardown
         Time txLast; //!< when the last segment produced reaches the wire queue (keeps order)
-        uint32_t dmaChannel{0}; //!< DmaChannels > 0: its application's channel
-        uint32_t dmaPending{0}; //!< DmaChannels > 0: its transfers not yet in place
+        uint32_t dmaChannel{0};               //!< DmaChannels > 0: its application's channel
+        std::array<uint32_t, 2> dmaPending{}; //!< DmaChannels > 0: transfers not yet in place,
+                                              //!< by direction (DMA_RX, DMA_TX)
+        Time dmaRxSubmit; //!< DmaChannels > 0: when its last receive transfer enters
+                          //!< its channel (keeps arrival order)
+    };
+
+    /// The two directions of the host interface (PCIe is full duplex).
+    enum DmaDirection : uint8_t
+    {
+        DMA_RX = 0, //!< NIC -> host memory: received payload
+        DMA_TX = 1, //!< host memory -> NIC: payload to send
     };
 
     /**
-     * \brief DmaChannels > 0: queue a transfer of a connection in its channel after a delay
-     * (the NIC's processing); done(alive) runs when it is in place, alive false when the
-     * connection is gone by then. Later transfers of the connection stay behind it.
-     * \param id slot \param bytes size (0: order only) \param delay until it is submitted
-     * \param done the continuation
+     * \brief DmaChannels > 0: queue a transfer of a connection in its channel of one
+     * direction after a delay (the NIC's processing); done(alive) runs when it is in place,
+     * alive false when the connection is gone by then. A connection's transfers of one
+     * direction enter the channel in the order they were submitted, whatever their delays.
+     * \param id slot \param dir direction \param bytes size (0: order only)
+     * \param delay until it enters the channel \param done the continuation
      */
-    void SubmitDma(uint32_t id, uint32_t bytes, Time delay, std::function<void(bool)> done);
+    void SubmitDma(uint32_t id,
+                   DmaDirection dir,
+                   uint32_t bytes,
+                   Time delay,
+                   std::function<void(bool)> done);
     /**
      * \brief Throw unless an application's channel exists on this NIC.
      * \param channel OffloadSocket::DmaChannel \param where the socket call, for the message
@@ -494,21 +509,28 @@ class OffloadNetDevice : public FabricLinkNetDevice
     uint32_t m_dmaChannels{0};                        //!< DmaChannels (0: a channel per connection)
     DmaArbitration m_dmaArbitration{DMA_ROUND_ROBIN}; //!< DmaArbitration
     std::string m_dmaWeights;                         //!< DmaWeights
-    uint32_t m_dmaQuantum{4096};                      //!< DmaQuantum, bytes
-    std::unique_ptr<OffloadDmaInterface> m_dmaShared; //!< DmaChannels > 0: the interface
-    std::vector<uint64_t> m_dmaTxBytes; //!< DmaChannels > 0: payload waiting per channel, send
-    Time m_synTimeout;                  //!< handshake retransmission timeout
-    uint32_t m_synRetries;              //!< handshake transmissions before giving up
-    uint64_t m_controlCycles;           //!< host cycles per control-plane event
-    double m_hostClockHz;               //!< host core clock, Hz
-    Time m_txQueueTime;                 //!< wire time committed towards the wire, at most
-    uint64_t m_txQueueBytes{1500};      //!< the same in bytes at the line rate (Setup)
-    uint32_t m_txQueuePackets;          //!< segments committed towards the wire, at most
-    uint32_t m_txPipelineDepth;         //!< segments in flight inside the NIC
-    Time m_minRto;                      //!< data-path minimum RTO
-    Time m_challengeAckInterval;        //!< least time between challenge ACKs (RFC 5961)
-    bool m_sack{true};                  //!< offer and grant SACK-permitted
-    bool m_carryPayload{true};          //!< attribute CarryPayload
+    static constexpr uint32_t DEFAULT_DMA_QUANTUM = 4096; //!< DmaQuantum's default, bytes
+    uint32_t m_dmaQuantum{DEFAULT_DMA_QUANTUM};           //!< DmaQuantum, bytes
+    /// DmaChannels > 0: the host interface, one engine per direction (null: a channel per
+    /// connection)
+    std::array<std::unique_ptr<OffloadDmaInterface>, 2> m_dma;
+    /// DmaChannels > 0: wire bytes per channel inside the NIC (fetching, in the execution
+    /// model), not yet in the device queue
+    std::vector<uint64_t> m_dmaTxBytes;
+    /// DmaChannels > 0: each channel's share of the NIC's commit bound, bytes (by weight)
+    std::vector<uint64_t> m_dmaTxShare;
+    Time m_synTimeout;             //!< handshake retransmission timeout
+    uint32_t m_synRetries;         //!< handshake transmissions before giving up
+    uint64_t m_controlCycles;      //!< host cycles per control-plane event
+    double m_hostClockHz;          //!< host core clock, Hz
+    Time m_txQueueTime;            //!< wire time committed towards the wire, at most
+    uint64_t m_txQueueBytes{1500}; //!< the same in bytes at the line rate (Setup)
+    uint32_t m_txQueuePackets;     //!< segments committed towards the wire, at most
+    uint32_t m_txPipelineDepth;    //!< segments in flight inside the NIC
+    Time m_minRto;                 //!< data-path minimum RTO
+    Time m_challengeAckInterval;   //!< least time between challenge ACKs (RFC 5961)
+    bool m_sack{true};             //!< offer and grant SACK-permitted
+    bool m_carryPayload{true};     //!< attribute CarryPayload
     /// Send destination: a point-to-point link ignores it; built once, not per segment
     /// (GetBroadcast parses "ff:ff:ff:ff:ff:ff" on every call)
     const Address m_wireDest{Mac48Address::GetBroadcast()};

@@ -235,6 +235,7 @@ class VirtualPayloadTestCase : public TestCase
         std::string dir = TempDir("virtual-" + m_device);
         std::vector<std::string> csv;
         std::vector<nlohmann::json> delivery;
+        uint64_t finBeforeData = 0;
         for (bool verify : {false, true})
         {
             std::string out = dir + (verify ? "/verified" : "/virtual");
@@ -247,7 +248,13 @@ class VirtualPayloadTestCase : public TestCase
             e.Run();
             csv.push_back(ReadFile(out + "/fct.csv"));
             delivery.push_back(e.GetReport()["delivery"]);
+            const auto& nic = e.GetReport()["nic"];
+            if (nic.is_object() && nic.contains("fin_before_data"))
+            {
+                finBeforeData += nic["fin_before_data"].get<uint64_t>();
+            }
         }
+        NS_TEST_EXPECT_MSG_EQ(finBeforeData, 0, "the host never hears a FIN before its data");
         std::cout << "    " << m_device << ": " << delivery[0].dump() << std::endl;
         NS_TEST_EXPECT_MSG_EQ((csv[0] == csv[1]), true, "fct.csv identical");
         for (const auto& d : delivery)
@@ -376,6 +383,15 @@ class PerPathIntervalsTestCase : public TestCase
     {
         std::string dir = TempDir("per-path");
         Config::SetDefault("ns3::OffloadNetDevice::PathLabels", UintegerValue(4));
+
+        struct ResetConfig
+        {
+            ~ResetConfig()
+            {
+                Config::Reset(); // also when an assertion returns early
+            }
+        } resetConfig;
+
         for (const char* k : {"1", "2", "4"})
         {
             std::map<std::string, uint64_t> drops;

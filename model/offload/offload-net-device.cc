@@ -1175,6 +1175,10 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         }
         ++m_dmaTransfers;
     }
+    // the host hears of bytes (or the FIN) only once everything before is in place: a
+    // segment without payload needs no DMA, but must not overtake the data before it
+    inPlace = std::max(inPlace, c.rxInPlaceNs);
+    c.rxInPlaceNs = inPlace;
     const bool notify = d.delivered > 0 || d.peerClosed;
     const bool viaChannel =
         m_dma[DMA_RX] && (d.writeLen > 0 || (notify && c.dmaPending[DMA_RX] > 0));
@@ -1184,6 +1188,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         // hears of in-order bytes (or the FIN) when they are in place, behind earlier ones
         const uint32_t delivered = d.delivered;
         const bool peerClosed = d.peerClosed;
+        c.notifying += notify ? 1 : 0;
         SubmitDma(id,
                   DMA_RX,
                   d.writeLen,
@@ -1224,6 +1229,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
     }
     if (notify && !viaChannel)
     {
+        ++c.notifying;
         Simulator::Schedule(NanoSeconds(inPlace) - clock,
                             &OffloadNetDevice::MakeReadable,
                             this,
@@ -1258,6 +1264,11 @@ OffloadNetDevice::MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uin
         return; // the connection is gone
     }
     Conn& c = m_slots[id];
+    --c.notifying;
+    if (peerClosed && c.notifying > 0)
+    {
+        ++m_finBeforeData; // the host hears of the FIN before bytes ahead of it (a bug)
+    }
     c.rxReadable += bytes;
     if (c.socket && bytes > 0)
     {
@@ -1897,6 +1908,7 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("control_plane_cycles", m_cpCycles);
     add("control_loop_runs", m_controlLoops);
     add("dma_transfers", m_dmaTransfers);
+    add("fin_before_data", m_finBeforeData);
     add("nic_rx_drops", m_nicRxDrops);
     add("nic_tx_drops", m_nicTxDrops);
     add("nic_tx_queue_drops", m_wireDrops);

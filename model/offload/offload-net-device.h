@@ -365,8 +365,11 @@ class OffloadNetDevice : public FabricLinkNetDevice
         uint32_t dmaChannel{0};               //!< DmaChannels > 0: its application's channel
         std::array<uint32_t, 2> dmaPending{}; //!< DmaChannels > 0: transfers not yet in place,
                                               //!< by direction (DMA_RX, DMA_TX)
-        Time dmaRxSubmit; //!< DmaChannels > 0: when its last receive transfer enters
-                          //!< its channel (keeps arrival order)
+        Time dmaRxSubmit;       //!< DmaChannels > 0: when its last receive transfer enters
+                                //!< its channel (keeps arrival order)
+        uint32_t notifying{0};  //!< notifications to the host on their way
+        int64_t rxInPlaceNs{0}; //!< when its last received bytes are in place, ns (a
+                                //!< notification never comes before them)
     };
 
     /// The two directions of the host interface (PCIe is full duplex).
@@ -581,6 +584,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
     uint64_t m_wireDrops{0};                //!< segments the full device queue refused
     std::array<uint64_t, 16> m_malformed{}; //!< received frames dropped, by WireError
     std::vector<uint8_t> m_rxScratch;       //!< received frame bytes for the parser
+    uint64_t m_finBeforeData{0};            //!< FINs heard before data ahead of them
     uint64_t m_dmaTransfers{0};             //!< DMA transfers NIC <-> host memory (payload)
     uint64_t m_notifications{0};            //!< data notifications to applications
     uint64_t m_cpCycles{0};                 //!< control-plane host cycles

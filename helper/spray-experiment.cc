@@ -871,8 +871,8 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     if (c.intervals == "PerPath" && c.lb != "label")
     {
         // the labels would not name paths: the switches choose the path, not the sender
-        throw PrestoInputError("--intervals=PerPath assigns intervals by the path label the "
-                               "sender chose; with --lb=" +
+        throw PrestoInputError("PrestoNetDevice::IntervalPolicy=PerPath (--intervals) assigns "
+                               "intervals by the path label the sender chose; with --lb=" +
                                c.lb +
                                " the switches choose the path instead: use --lb=label (and "
                                "ns3::OffloadNetDevice::PathLabels > 0)");

@@ -92,6 +92,7 @@ expect_error "presto bad classifier rule" "rules.txt.*(line )?1" --device=presto
 expect_error "unknown interval policy" "intervals=bogus is not valid; valid values: ArrivalOrder, PerPath" --device=presto --intervals=bogus
 expect_error "intervals per path without path labels" "IntervalPolicy=PerPath needs path labels" --device=presto --lb=label --intervals=PerPath
 expect_error "intervals per path with switch spraying" "with --lb=spray the switches choose the path" --device=presto --intervals=PerPath --ns3::OffloadNetDevice::PathLabels=4
+expect_error "intervals per path by attribute with switch spraying" "IntervalPolicy=PerPath \\(--intervals\\).*with --lb=spray" --device=presto --ns3::PrestoNetDevice::IntervalPolicy=PerPath --ns3::OffloadNetDevice::PathLabels=4
 expect_error "intervals per path with full reassembly" "full reassembly keeps every range" --device=presto --lb=label --intervals=PerPath --fidelity=full --ns3::OffloadNetDevice::PathLabels=4
 expect_error "intervals per path on a design without intervals" "IntervalPolicy of presto, presto-hybrid; no device" --device=flextoe --intervals=PerPath
 expect_error "cora unknown strategy" "coraStrategy.*cora, state, flow|cora.*state.*flow" --device=cora --coraStrategy=greedy

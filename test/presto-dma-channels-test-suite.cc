@@ -50,11 +50,12 @@ struct DmaSetup
 /// What the run produced.
 struct DmaResult
 {
-    int64_t shortFctNs{-1}; //!< the short flow's completion time (-1: unfinished)
-    int64_t longFctNs{-1};  //!< the long flow's
-    uint64_t delivered{0};  //!< bytes the receiving application got
-    uint64_t bad{0};        //!< corrupt or excess bytes
-    nlohmann::json nic;     //!< the sender NIC's counters
+    int64_t shortFctNs{-1};     //!< the short flow's completion time (-1: unfinished)
+    int64_t longFctNs{-1};      //!< the long flow's
+    uint64_t delivered{0};      //!< bytes the receiving application got
+    uint64_t bad{0};            //!< corrupt or excess bytes
+    nlohmann::json nic;         //!< the sender NIC's counters
+    nlohmann::json receiverNic; //!< the receiver NIC's counters
 };
 
 /// When each flow finished, by flow id.
@@ -123,6 +124,8 @@ RunSetup(const DmaSetup& s)
     r.bad = ep->GetCorruptBytes() + ep->GetExcessBytes();
     r.nic = nlohmann::json::object();
     DynamicCast<OffloadNetDevice>(f.GetHostDevices().Get(0))->AddCounters(r.nic);
+    r.receiverNic = nlohmann::json::object();
+    DynamicCast<OffloadNetDevice>(f.GetHostDevices().Get(1))->AddCounters(r.receiverNic);
     ep->Dispose();
     Simulator::Destroy();
     return r;
@@ -151,6 +154,17 @@ Check(const DmaSetup& s, const DmaResult& x)
     if (x.bad != 0)
     {
         return s.name + ": bytes out of order, altered or twice";
+    }
+    if (x.nic["fin_before_data"].get<uint64_t>() +
+            x.receiverNic["fin_before_data"].get<uint64_t>() !=
+        0)
+    {
+        return s.name + ": a host heard a FIN before data ahead of it";
+    }
+    if (s.channels > 0 &&
+        x.receiverNic["dma_channels"]["rx_bytes"][0].get<uint64_t>() != LONG_BYTES + s.shortBytes)
+    {
+        return s.name + ": the receiver's channel 0 did not carry every received byte";
     }
     return "";
 }
@@ -241,7 +255,8 @@ class FastInterfaceTestCase : public TestCase
 {
   public:
     FastInterfaceTestCase()
-        : TestCase("a host interface faster than the wire: shared channels change no FCT")
+        : TestCase("a host interface faster than the wire: shared channels change no FCT, "
+                   "idle ones cap nothing")
     {
     }
 
@@ -259,6 +274,19 @@ class FastInterfaceTestCase : public TestCase
                                   double(a.shortFctNs),
                                   0.01 * a.shortFctNs,
                                   "the wire queue is as deep as before");
+        // a NIC with many channels, two of them used, at 100 Gbit/s: the channels in use
+        // share the whole bound (work-conserving), so nothing caps the lone long flow
+        DmaSetup
+            own100{"100G links, channel per connection", 0, "", "", 0, 64000, 300000, 100e9, 400e9};
+        DmaSetup many{"100G links, 16 channels", 16, "", "", 1, 64000, 300000, 100e9, 400e9};
+        const DmaResult c = RunSetup(own100);
+        NS_TEST_ASSERT_MSG_EQ(Check(own100, c), "", "every byte once, in order");
+        const DmaResult d = RunSetup(many);
+        NS_TEST_ASSERT_MSG_EQ(Check(many, d), "", "every byte once, in order");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(d.longFctNs),
+                                  double(c.longFctNs),
+                                  0.01 * c.longFctNs,
+                                  "idle channels lend their share");
     }
 };
 

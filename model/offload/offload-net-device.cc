@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <numeric>
 #include <sstream>
 
 namespace ns3
@@ -441,27 +440,32 @@ OffloadNetDevice::SetupDma()
         m_dma[DMA_RX] = std::make_unique<OffloadDmaInterface>(cfg);
         m_dma[DMA_TX] = std::make_unique<OffloadDmaInterface>(cfg);
         m_dmaTxBytes.assign(m_dmaChannels, 0);
-        // each channel may hold its weight's share of what the NIC commits towards the
-        // wire (at least one full frame), so that one application's backlog does not take
-        // the room another's needs, and weights act on admission as on the interface
-        // the arbiter's weights: DmaWeights, or all 1 (round robin, or none given)
-        std::vector<uint32_t> weights = cfg.weights;
-        if (m_dmaArbitration != DMA_WEIGHTED || weights.empty())
+        // the arbiter's weights (DmaWeights, or all 1) also share what the NIC commits
+        // towards the wire among the channels using it (DmaChannelFull)
+        m_dmaTxWeight = cfg.weights;
+        if (m_dmaArbitration != DMA_WEIGHTED || m_dmaTxWeight.empty())
         {
-            weights.assign(m_dmaChannels, 1);
+            m_dmaTxWeight.assign(m_dmaChannels, 1);
         }
-        const uint64_t total = std::accumulate(weights.begin(), weights.end(), uint64_t{0});
-        m_dmaTxShare.clear();
-        for (uint32_t w : weights)
-        {
-            m_dmaTxShare.push_back(std::max<uint64_t>(m_txQueueBytes * w / total, 1500));
-        }
+        m_dmaTxBusyWeight = 0;
     }
     catch (const PrestoInputError& e)
     {
         throw PrestoInputError(who + "DmaChannels=" + std::to_string(m_dmaChannels) + ": " +
                                e.what());
     }
+}
+
+bool
+OffloadNetDevice::DmaChannelFull(uint32_t channel) const
+{
+    // Work-conserving: a channel alone may fill the bound; with others in the NIC it holds
+    // its weight's part (at least one full frame), so that one application's backlog does
+    // not take the room another's needs, and weights act on admission as on the interface.
+    const uint64_t held = m_dmaTxBytes[channel];
+    const uint64_t w = m_dmaTxWeight[channel];
+    const uint64_t busy = m_dmaTxBusyWeight + (held == 0 ? w : 0);
+    return held >= 1500 && held * busy >= m_txQueueBytes * w;
 }
 
 void
@@ -859,6 +863,7 @@ OffloadNetDevice::SendHandshake(uint32_t id)
 void
 OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<OffloadSocket> listener)
 {
+    CheckDmaChannel(listener->GetDmaChannel(), "accepting a connection");
     uint32_t id = AllocateSlot();
     if (id == NO_SLOT)
     {
@@ -869,7 +874,6 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     c.localPort = th.dstPort;
     c.peerPort = th.srcPort;
     c.listener = listener;
-    CheckDmaChannel(listener->GetDmaChannel(), "accepting a connection");
     c.dmaChannel = listener->GetDmaChannel(); // the listening application's channel
     c.mss = listener->GetMss();
     c.sndBuf = listener->GetSndBufSize();
@@ -1365,7 +1369,7 @@ OffloadNetDevice::PumpTx()
         }
         uint32_t id = m_txScheduler.Current();
         Conn& c = m_slots[id];
-        if (m_dma[DMA_TX] && m_dmaTxBytes[c.dmaChannel] >= m_dmaTxShare[c.dmaChannel])
+        if (m_dma[DMA_TX] && DmaChannelFull(c.dmaChannel))
         {
             // its application's channel holds its share of the NIC: the other applications
             // go on (the channel's next segment leaving the NIC calls PumpTx again)
@@ -1436,6 +1440,10 @@ OffloadNetDevice::PumpTx()
             const uint32_t channel = c.dmaChannel;
             const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
             m_txScheduler.EnterNic(wireBytes);
+            if (m_dmaTxBytes[channel] == 0)
+            {
+                m_dmaTxBusyWeight += m_dmaTxWeight[channel];
+            }
             m_dmaTxBytes[channel] += wireBytes;
             const uint32_t gen = m_generation[id];
             SubmitDma(id,
@@ -1455,6 +1463,10 @@ OffloadNetDevice::PumpTx()
                                            [this, id, gen, seg, payload, channel, wireBytes]() {
                                                m_txScheduler.LeaveNic(wireBytes);
                                                m_dmaTxBytes[channel] -= wireBytes;
+                                               if (m_dmaTxBytes[channel] == 0)
+                                               {
+                                                   m_dmaTxBusyWeight -= m_dmaTxWeight[channel];
+                                               }
                                                if (m_generation[id] == gen)
                                                {
                                                    SendSegment(id, seg, payload);

@@ -520,8 +520,14 @@ class OffloadNetDevice : public FabricLinkNetDevice
     /// DmaChannels > 0: wire bytes per channel inside the NIC (fetching, in the execution
     /// model), not yet in the device queue
     std::vector<uint64_t> m_dmaTxBytes;
-    /// DmaChannels > 0: each channel's share of the NIC's commit bound, bytes (by weight)
-    std::vector<uint64_t> m_dmaTxShare;
+    /// DmaChannels > 0: each channel's weight in the NIC's commit bound
+    std::vector<uint32_t> m_dmaTxWeight;
+    uint64_t m_dmaTxBusyWeight{0}; //!< the weights of the channels with bytes in the NIC
+    /**
+     * \param channel a channel \return whether it holds its share of the NIC's commit
+     * bound: its weight's part among the channels with bytes in the NIC, itself included
+     */
+    bool DmaChannelFull(uint32_t channel) const;
     Time m_synTimeout;             //!< handshake retransmission timeout
     uint32_t m_synRetries;         //!< handshake transmissions before giving up
     uint64_t m_controlCycles;      //!< host cycles per control-plane event

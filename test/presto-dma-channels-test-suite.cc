@@ -26,6 +26,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 using namespace ns3;
 
@@ -45,6 +46,7 @@ struct DmaSetup
     int64_t shortStartNs{300000}; //!< its start (by then the long flow is in full swing)
     double linkBps{100e9};        //!< host links
     double dmaBps{25e9};          //!< DmaBandwidth
+    bool reverse{false};          //!< the second flow goes from host 1 to host 0
 };
 
 /// What the run produced.
@@ -114,6 +116,10 @@ RunSetup(const DmaSetup& s)
     shortFlow.id = 1;
     shortFlow.sizeBytes = s.shortBytes;
     shortFlow.app = s.shortApp;
+    if (s.reverse)
+    {
+        std::swap(shortFlow.src, shortFlow.dst);
+    }
     Simulator::Schedule(Seconds(0), &FlowEndpoint::StartFlow, ep, longFlow);
     Simulator::Schedule(NanoSeconds(s.shortStartNs), &FlowEndpoint::StartFlow, ep, shortFlow);
     Simulator::Stop(MilliSeconds(20));
@@ -161,8 +167,8 @@ Check(const DmaSetup& s, const DmaResult& x)
     {
         return s.name + ": a host heard a FIN before data ahead of it";
     }
-    if (s.channels > 0 &&
-        x.receiverNic["dma_channels"]["rx_bytes"][0].get<uint64_t>() != LONG_BYTES + s.shortBytes)
+    if (s.channels > 0 && x.receiverNic["dma_channels"]["rx_bytes"][0].get<uint64_t>() !=
+                              LONG_BYTES + (s.reverse ? 0 : s.shortBytes))
     {
         return s.name + ": the receiver's channel 0 did not carry every received byte";
     }
@@ -290,6 +296,35 @@ class FastInterfaceTestCase : public TestCase
     }
 };
 
+/**
+ * The interface is full duplex: two long flows in opposite directions (host 0's sending is
+ * host 1's receiving) each get the whole interface, as one flow alone does; one engine for
+ * both directions would halve them.
+ */
+class FullDuplexTestCase : public TestCase
+{
+  public:
+    FullDuplexTestCase()
+        : TestCase("the host interface is full duplex: opposite flows do not share it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        DmaSetup alone{"one 4 MB flow, then a 64 KB one", 2, "", "", 1, 64000, 0, 100e9, 25e9};
+        DmaSetup both{"4 MB each way", 2, "", "", 1, LONG_BYTES, 0, 100e9, 25e9, true};
+        const DmaResult a = RunSetup(alone);
+        NS_TEST_ASSERT_MSG_EQ(Check(alone, a), "", "every byte once, in order");
+        const DmaResult b = RunSetup(both);
+        NS_TEST_ASSERT_MSG_EQ(Check(both, b), "", "every byte once, in order");
+        // the 4 MB flow alone takes about 4 MB / 25 Gbit/s = 1.28 ms; sharing one engine
+        // both ways would take twice that
+        NS_TEST_EXPECT_MSG_LT(double(b.longFctNs), 1.1 * a.longFctNs, "host 0 -> 1");
+        NS_TEST_EXPECT_MSG_LT(double(b.shortFctNs), 1.1 * a.longFctNs, "host 1 -> 0");
+    }
+};
+
 /// Impossible configurations are refused with what to change.
 class DmaChannelConfigTestCase : public TestCase
 {
@@ -361,6 +396,7 @@ class PrestoDmaChannelsTestSuite : public TestSuite
         AddTestCase(new ShortBehindLongTestCase, compat::TestDuration::QUICK);
         AddTestCase(new WeightsShareTheInterfaceTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastInterfaceTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FullDuplexTestCase, compat::TestDuration::QUICK);
         AddTestCase(new DmaChannelConfigTestCase, compat::TestDuration::QUICK);
     }
 };

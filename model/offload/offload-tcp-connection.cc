@@ -577,6 +577,52 @@ OffloadTcpConnection::UnsentFrom(uint32_t seq) const
     return seq::Lt(seq, m_sndBufEnd) ? m_sndBufEnd - seq : 0;
 }
 
+inline bool
+OffloadTcpConnection::ChooseInto(OffloadSegmentChoice& out) const
+{
+    if (m_reset)
+    {
+        return false;
+    }
+    // Sending is limited by both windows, counted from snd_una.
+    const uint32_t cwndEdge = m_sndUna + std::min(m_cc->GetCwnd(), MAX_BUFFER);
+    const uint32_t edge = seq::Lt(cwndEdge, m_peerRightEdge) ? cwndEdge : m_peerRightEdge;
+    const uint32_t usable = seq::Lt(m_sndNxt, edge) ? edge - m_sndNxt : 0;
+    const bool retransmission = seq::Lt(m_sndNxt, m_sndMax);
+    uint32_t avail = UnsentFrom(m_sndNxt);
+    if (retransmission)
+    {
+        // A re-sent segment never straddles snd_max: new data is timed and counted apart.
+        avail = std::min(avail, m_sndMax - m_sndNxt);
+    }
+    uint32_t len = std::min({m_config.mss, avail, usable});
+    if (len > 0 && len < m_config.mss && len < avail && m_sndNxt != m_sndUna)
+    {
+        len = 0; // silly-window avoidance: wait for a full segment while data is in flight
+    }
+    const bool finDue = m_closeRequested && m_sndNxt + len == m_sndBufEnd;
+    // The FIN takes no buffer space at the peer, so it needs no window.
+    const bool fin = finDue && (retransmission ? seq::Lt(m_sndNxt + len, m_sndMax)
+                                               : !seq::Lt(m_sndBufEnd, m_sndMax));
+    if (len == 0 && !fin)
+    {
+        return false;
+    }
+    out = OffloadSegmentChoice{len, fin, retransmission};
+    return true;
+}
+
+std::optional<OffloadSegmentChoice>
+OffloadTcpConnection::ChooseSegment() const
+{
+    OffloadSegmentChoice c;
+    if (!ChooseInto(c))
+    {
+        return std::nullopt;
+    }
+    return c;
+}
+
 std::optional<OffloadTxSegment>
 OffloadTcpConnection::NextSegment(uint64_t nowNs)
 {
@@ -600,30 +646,14 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
         return out;
     }
 
-    // Sending is limited by both windows, counted from snd_una.
-    const uint32_t cwndEdge = m_sndUna + std::min(m_cc->GetCwnd(), MAX_BUFFER);
-    const uint32_t edge = seq::Lt(cwndEdge, m_peerRightEdge) ? cwndEdge : m_peerRightEdge;
-    const uint32_t usable = seq::Lt(m_sndNxt, edge) ? edge - m_sndNxt : 0;
-    const bool retransmission = seq::Lt(m_sndNxt, m_sndMax);
-    uint32_t avail = UnsentFrom(m_sndNxt);
-    if (retransmission)
-    {
-        // A re-sent segment never straddles snd_max: new data is timed and counted apart.
-        avail = std::min(avail, m_sndMax - m_sndNxt);
-    }
-    uint32_t len = std::min({m_config.mss, avail, usable});
-    if (len > 0 && len < m_config.mss && len < avail && m_sndNxt != m_sndUna)
-    {
-        len = 0; // silly-window avoidance: wait for a full segment while data is in flight
-    }
-    const bool finDue = m_closeRequested && m_sndNxt + len == m_sndBufEnd;
-    // The FIN takes no buffer space at the peer, so it needs no window.
-    const bool fin = finDue && (retransmission ? seq::Lt(m_sndNxt + len, m_sndMax)
-                                               : !seq::Lt(m_sndBufEnd, m_sndMax));
-    if (len == 0 && !fin)
+    OffloadSegmentChoice choice;
+    if (!ChooseInto(choice))
     {
         return std::nullopt;
     }
+    const uint32_t len = choice.len;
+    const bool fin = choice.fin;
+    const bool retransmission = choice.retransmission;
     const uint64_t rate = m_cc->GetPacingRate();
     if (rate > 0 && nowNs < m_nextSendNs)
     {

@@ -203,6 +203,19 @@ struct OffloadTxSegment
 
 /**
  * \ingroup presto
+ * \brief The segment the sender's rules allow now (OffloadTcpConnection::ChooseSegment):
+ * how much payload from snd_nxt, and whether the FIN rides on it. Probes and pacing are
+ * decided apart.
+ */
+struct OffloadSegmentChoice
+{
+    uint32_t len{0};            //!< payload bytes from snd_nxt (at most the MSS)
+    bool fin{false};            //!< the FIN follows them
+    bool retransmission{false}; //!< snd_nxt is behind snd_max (go-back-N re-send)
+};
+
+/**
+ * \ingroup presto
  * \brief What OnTimerScan found.
  */
 struct OffloadTimerDecision
@@ -380,6 +393,14 @@ class OffloadTcpConnection
     std::optional<OffloadTxSegment> NextSegment(uint64_t nowNs);
 
     /**
+     * \brief The segment NextSegment would send now if nothing else held it back (the
+     * windows, the send buffer, silly-window avoidance and the FIN's place; not a pending
+     * probe, not pacing). Changes nothing.
+     * \return the choice, or nothing when the rules allow no segment
+     */
+    std::optional<OffloadSegmentChoice> ChooseSegment() const;
+
+    /**
      * \brief Periodic timer scan: check the RTO and the persist condition.
      * \param nowNs current time, ns
      * \return what happened; call NextSegment when WantsSend()
@@ -477,6 +498,12 @@ class OffloadTcpConnection
     void UpdateRtt(int64_t sampleNs);
     /// \return the RTT the host control loop uses, ns (SRTT, or controlRttInitNs before one)
     uint64_t ControlRttNs() const;
+    /**
+     * \brief ChooseSegment's rule, shared with NextSegment (inlined into both).
+     * \param out the choice when there is one
+     * \return true if the rules allow a segment now
+     */
+    bool ChooseInto(OffloadSegmentChoice& out) const;
     /// \return bytes of the send stream not yet sent from snd_nxt (0 past the last byte)
     uint32_t UnsentFrom(uint32_t seq) const;
 

@@ -769,6 +769,7 @@ OffloadNetDevice::Write(uint32_t id, Ptr<Packet> p)
         NS_ASSERT_MSG(ok, "send ring overflow");
     }
     c.txTail += n;
+    OnApplicationPosted(id);
     Ready(id);
     return n;
 }
@@ -828,6 +829,7 @@ OffloadNetDevice::Close(uint32_t id)
     if (c.tcp)
     {
         c.tcp->AppClose();
+        OnApplicationPosted(id);
         Ready(id);
     }
 }
@@ -1102,6 +1104,7 @@ OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
             // the application closed during the handshake: Close() found no data path
             // yet, so the FIN is queued now (else the slot would never be freed)
             c.tcp->AppClose();
+            OnApplicationPosted(id);
             Ready(id);
         }
         m_cpCycles += m_controlCycles;
@@ -1789,6 +1792,11 @@ OffloadNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
 
 void
 OffloadNetDevice::OnApplicationRead(uint32_t conn, uint32_t bytes)
+{
+}
+
+void
+OffloadNetDevice::OnApplicationPosted(uint32_t conn)
 {
 }
 

@@ -300,6 +300,13 @@ class OffloadNetDevice : public FabricLinkNetDevice
     virtual void OnApplicationRead(uint32_t conn, uint32_t bytes);
 
     /**
+     * \brief Execution model: the application posted bytes to send or closed (the host's
+     * doorbell), before the device looks for segments to send.
+     * \param conn slot
+     */
+    virtual void OnApplicationPosted(uint32_t conn);
+
+    /**
      * \brief Execution model: an established connection is being released (closed, reset or
      * timed out); its slot and endpoints are still valid during the call.
      * \param conn slot

@@ -495,9 +495,17 @@ class PrestoPipelineTestCase : public TestCase
                                   nic["pipeline_recirculations"].get<uint64_t>() +
                                       tx["recirculations"].get<uint64_t>(),
                                   "the rx program's recirculations and the timeouts'");
-            NS_TEST_EXPECT_MSG_EQ(tx["recirculations"].get<uint64_t>(),
+            NS_TEST_EXPECT_MSG_EQ(tx["timeout_passes"].get<uint64_t>(),
                                   nic["timeouts"].get<uint64_t>(),
                                   "a timeout's second pass, whether or not the program runs");
+            NS_TEST_EXPECT_MSG_EQ(tx["recirculations"].get<uint64_t>(),
+                                  tx["timeout_passes"].get<uint64_t>() +
+                                      tx["send_second_passes"].get<uint64_t>() +
+                                      tx["ack_second_passes"].get<uint64_t>(),
+                                  "the send program's second passes, of three kinds");
+            NS_TEST_EXPECT_MSG_GT(tx["send_second_passes"].get<uint64_t>(),
+                                  0,
+                                  "short segments and FINs take a second pass");
             lastBytes = bytes;
             NS_TEST_EXPECT_MSG_GT(nic["pipeline_passes_rx"].get<uint64_t>(),
                                   1000,
@@ -555,9 +563,13 @@ class PrestoPipelineTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_GT(ptx["packets"].get<uint64_t>(), 1000, "on every packet");
                 NS_TEST_EXPECT_MSG_GT(pnic["go_back_n"].get<uint64_t>(), 0, "losses went back N");
                 NS_TEST_EXPECT_MSG_GT(pnic["timeouts"].get<uint64_t>(), 0, "and timed out");
-                NS_TEST_EXPECT_MSG_EQ(ptx["recirculations"].get<uint64_t>(),
+                NS_TEST_EXPECT_MSG_EQ(ptx["timeout_passes"].get<uint64_t>(),
                                       pnic["timeouts"].get<uint64_t>(),
                                       "one recirculation per timeout");
+                NS_TEST_EXPECT_MSG_EQ(
+                    ptx["recirculations"].get<uint64_t>(),
+                    off->GetReport()["nic"]["tx_program"]["recirculations"].get<uint64_t>(),
+                    "the same second passes charged without the program");
                 NS_TEST_EXPECT_MSG_EQ(pnic["tx_program_mismatches"].get<uint64_t>(),
                                       0,
                                       "the send program agrees with the data path");

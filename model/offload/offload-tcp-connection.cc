@@ -393,6 +393,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
         if (seq::Lt(m_sndNxt, m_sndUna))
         {
             m_sndNxt = m_sndUna; // go-back-N re-sends only what the peer does not have yet
+            d.sndNxtRaised = true;
         }
         m_dupAcks = 0;
         if (m_inRecovery && seq::Lt(m_recover, m_sndUna))
@@ -971,6 +972,12 @@ OffloadTcpConnection::GetRtoDeadlineNs() const
 }
 
 uint32_t
+OffloadTcpConnection::GetSndBufEnd() const
+{
+    return m_sndBufEnd;
+}
+
+uint32_t
 OffloadTcpConnection::GetTxBuffered() const
 {
     return seq::Lt(m_sndUna, m_sndBufEnd) ? m_sndBufEnd - m_sndUna : 0;
@@ -1055,6 +1062,9 @@ OffloadTcpConnection::GetSendState() const
     st.backoff = m_backoff;
     st.rtoArmed = m_rtoArmed;
     st.rtoDeadlineNs = m_rtoDeadlineNs;
+    st.persistArmed = m_persistArmed;
+    st.persistDeadlineNs = m_persistDeadlineNs;
+    st.persistBackoff = m_persistBackoff;
     return st;
 }
 
@@ -1073,10 +1083,7 @@ OffloadSendState::Diff(const OffloadSendState& o) const
     field("sndNxt", sndNxt, o.sndNxt);
     field("sndMax", sndMax, o.sndMax);
     field("closeRequested", closeRequested, o.closeRequested);
-    if (closeRequested && o.closeRequested)
-    {
-        field("sndBufEnd", sndBufEnd, o.sndBufEnd);
-    }
+    field("sndBufEnd", sndBufEnd, o.sndBufEnd);
     field("finAcked", finAcked, o.finAcked);
     field("peerRightEdge", peerRightEdge, o.peerRightEdge);
     field("peerWindowLast", peerWindowLast, o.peerWindowLast);
@@ -1093,6 +1100,9 @@ OffloadSendState::Diff(const OffloadSendState& o) const
     field("backoff", backoff, o.backoff);
     field("rtoArmed", rtoArmed, o.rtoArmed);
     field("rtoDeadlineNs", rtoDeadlineNs, o.rtoDeadlineNs);
+    field("persistArmed", persistArmed, o.persistArmed);
+    field("persistDeadlineNs", persistDeadlineNs, o.persistDeadlineNs);
+    field("persistBackoff", persistBackoff, o.persistBackoff);
     return out;
 }
 

@@ -182,9 +182,11 @@ struct OffloadRxDecision
     OffloadSegment ackSegment; //!< the ACK to send (valid when sendAck)
     uint32_t ackedBytes{0};    //!< send-buffer bytes freed by this ACK (notify the app)
     bool goBackN{false};       //!< this duplicate ACK triggered go-back-N
-    bool peerClosed{false};    //!< the peer's FIN was consumed now (tell the control plane)
-    bool finAcked{false};      //!< our FIN was acknowledged now (tell the control plane)
-    bool reset{false};         //!< RST: the control plane tears the connection down
+    /// snd_una passed snd_nxt (after a go-back-N), which moved up with it
+    bool sndNxtRaised{false};
+    bool peerClosed{false}; //!< the peer's FIN was consumed now (tell the control plane)
+    bool finAcked{false};   //!< our FIN was acknowledged now (tell the control plane)
+    bool reset{false};      //!< RST: the control plane tears the connection down
     /// Refused by an acceptability rule (RFC 5961: a misplaced RST, a SYN, a bogus ack, no
     /// ACK flag): nothing of the segment was used; the device traces it as a drop.
     bool unacceptable{false};
@@ -238,27 +240,30 @@ struct OffloadTimerDecision
  */
 struct OffloadSendState
 {
-    uint32_t sndUna{0};         //!< first unacknowledged sequence number
-    uint32_t sndNxt{0};         //!< next sequence number to send
-    uint32_t sndMax{0};         //!< highest sequence number sent plus one
-    bool closeRequested{false}; //!< the application closed: our FIN sits at sndBufEnd
-    uint32_t sndBufEnd{0};      //!< end of the send stream (compared once closed)
-    bool finAcked{false};       //!< our FIN was acknowledged
-    uint32_t peerRightEdge{0};  //!< highest ack + window seen
-    uint32_t peerWindowLast{0}; //!< window of the last acceptable ACK
-    uint32_t maxPeerWindow{0};  //!< largest window the peer advertised
-    uint32_t dupAcks{0};        //!< consecutive duplicate ACKs
-    bool inRecovery{false};     //!< a go-back-N is being recovered
-    uint32_t recover{0};        //!< snd_max at the last go-back-N
-    bool rttTiming{false};      //!< a segment is timed
-    uint32_t rttSeq{0};         //!< its end
-    uint64_t rttStartNs{0};     //!< when it was sent, ns
-    bool hasRtt{false};         //!< SRTT and RTTVAR hold a sample
-    int64_t srttNs{0};          //!< smoothed RTT, ns
-    int64_t rttVarNs{0};        //!< RTT variation, ns
-    uint32_t backoff{0};        //!< RTO doublings
-    bool rtoArmed{false};       //!< the retransmission timer runs
-    uint64_t rtoDeadlineNs{0};  //!< when it expires, ns
+    uint32_t sndUna{0};            //!< first unacknowledged sequence number
+    uint32_t sndNxt{0};            //!< next sequence number to send
+    uint32_t sndMax{0};            //!< highest sequence number sent plus one
+    bool closeRequested{false};    //!< the application closed: our FIN sits at sndBufEnd
+    uint32_t sndBufEnd{0};         //!< end of the send stream (what the host posted)
+    bool finAcked{false};          //!< our FIN was acknowledged
+    uint32_t peerRightEdge{0};     //!< highest ack + window seen
+    uint32_t peerWindowLast{0};    //!< window of the last acceptable ACK
+    uint32_t maxPeerWindow{0};     //!< largest window the peer advertised
+    uint32_t dupAcks{0};           //!< consecutive duplicate ACKs
+    bool inRecovery{false};        //!< a go-back-N is being recovered
+    uint32_t recover{0};           //!< snd_max at the last go-back-N
+    bool rttTiming{false};         //!< a segment is timed
+    uint32_t rttSeq{0};            //!< its end
+    uint64_t rttStartNs{0};        //!< when it was sent, ns
+    bool hasRtt{false};            //!< SRTT and RTTVAR hold a sample
+    int64_t srttNs{0};             //!< smoothed RTT, ns
+    int64_t rttVarNs{0};           //!< RTT variation, ns
+    uint32_t backoff{0};           //!< RTO doublings
+    bool rtoArmed{false};          //!< the retransmission timer runs
+    uint64_t rtoDeadlineNs{0};     //!< when it expires, ns
+    bool persistArmed{false};      //!< the persist (zero-window) timer runs
+    uint64_t persistDeadlineNs{0}; //!< when the next probe is due, ns
+    uint32_t persistBackoff{0};    //!< probe interval doublings
 
     /**
      * \param o another state
@@ -456,6 +461,7 @@ class OffloadTcpConnection
     uint32_t GetSndUna() const;            //!< \return first unacknowledged sequence number
     uint32_t GetSndNxt() const;            //!< \return next sequence number to send
     uint32_t GetSndMax() const;            //!< \return highest sequence number sent plus one
+    uint32_t GetSndBufEnd() const;         //!< \return end of the posted send stream
     uint32_t GetRcvNext() const;           //!< \return ack number we send (FIN counted)
     uint32_t GetAdvertisedWindow() const;  //!< \return our receive window now, bytes
     uint32_t GetPeerWindowEdge() const;    //!< \return the peer's right window edge (seq)

@@ -9,6 +9,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/offload-seq.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
@@ -85,11 +86,11 @@ PrestoNetDevice::GetTypeId()
                           MakeDoubleAccessor(&PrestoNetDevice::m_scanRate),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("SendProgram",
-                          "Run every ACK, transmitted segment and timer visit through the "
+                          "Run every ACK, send pass, doorbell and timer visit through the "
                           "send-side pipeline program (PrestoTxProgram) beside the data path "
                           "and count disagreements (tx_program_mismatches). The program is "
-                          "exact: this checks it, and costs simulation time; its resources are "
-                          "reported either way",
+                          "exact: this checks it, and costs simulation time; its resources and "
+                          "its second passes are charged either way",
                           BooleanValue(false),
                           MakeBooleanAccessor(&PrestoNetDevice::m_runTxProgram),
                           MakeBooleanChecker())
@@ -386,6 +387,13 @@ PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
     }
     m_classOf[conn] = m_pendingClass;
     m_finSeen[conn] = false;
+    if (m_doorbell.size() <= conn)
+    {
+        m_doorbell.resize(conn + 1, false);
+        m_txMss.resize(conn + 1, 0);
+    }
+    m_doorbell[conn] = false; // a new connection in the slot
+    m_txMss[conn] = tcp.GetConfig().mss;
     m_scanRange = std::max(m_scanRange, conn + 1); // the scan walks the slots used so far
     ++m_classConnections[m_pendingClass];
     if (auto& program = m_programs[m_pendingClass])
@@ -395,32 +403,60 @@ PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
     }
     if (m_runTxProgram)
     {
-        if (m_txClosed.size() <= conn)
+        if (m_txPosted.size() <= conn)
         {
-            m_txClosed.resize(conn + 1, false);
+            m_txPosted.resize(conn + 1, false);
         }
-        m_txClosed[conn] = false;
-        m_txProgram->Init(conn, tcp.GetSendState());
+        m_txPosted[conn] = true;
+        m_txProgram->Init(conn, tcp.GetSendState(), tcp.GetConfig().mss);
+    }
+}
+
+void
+PrestoNetDevice::OnApplicationPosted(uint32_t conn)
+{
+    if (conn >= m_doorbell.size())
+    {
+        return; // not established yet: no data path to send from
+    }
+    m_doorbell[conn] = true; // the connection's next send pass is the doorbell's packet
+    if (!m_runTxProgram || conn >= m_txPosted.size())
+    {
+        return; // not running the send program, or not established yet (Init loads it)
+    }
+    // the host's doorbell: the stream's end and the close, a pass of the send program
+    const OffloadTcpConnection& tcp = GetConnection(conn);
+    const OffloadSendState data = tcp.GetSendState();
+    const bool ready = m_txProgram->Post(conn,
+                                         data.sndBufEnd,
+                                         data.closeRequested,
+                                         tcp.GetCwnd(),
+                                         Simulator::Now().GetNanoSeconds());
+    const bool agree = ready == tcp.ChooseSegment().has_value();
+    if (!agree)
+    {
+        NS_LOG_WARN("conn " << conn << ": after the doorbell the send program says a segment is "
+                            << (ready ? "" : "not ") << "due, the data path does not");
+    }
+    if (!CheckSendState(conn, "doorbell") || !agree)
+    {
+        ++m_txMismatches;
     }
 }
 
 bool
 PrestoNetDevice::CheckSendState(uint32_t conn, const char* what)
 {
-    const OffloadSendState data = GetConnection(conn).GetSendState();
-    if (!m_txClosed[conn] && data.closeRequested)
-    {
-        // the host's close doorbell: the FIN's place, written by the control plane
-        m_txProgram->Close(conn, data.sndBufEnd);
-        m_txClosed[conn] = true;
-    }
+    const OffloadTcpConnection& tcp = GetConnection(conn);
+    const OffloadSendState data = tcp.GetSendState();
     const std::string diff = m_txProgram->GetState(conn).Diff(data);
     if (diff.empty())
     {
         return true;
     }
     NS_LOG_WARN("conn " << conn << " after " << what << ": send program vs data path: " << diff);
-    m_txProgram->Init(conn, data); // resynchronise, so that one difference is counted once
+    // resynchronise, so that one difference is counted once
+    m_txProgram->Init(conn, data, tcp.GetConfig().mss);
     return false;
 }
 
@@ -441,10 +477,12 @@ PrestoNetDevice::OnTimersExamined(uint32_t conn,
     {
         return;
     }
-    const bool agree = m_txProgram->OnTimerScan(conn, nowNs) == decision.timeout;
+    const OffloadTimerDecision t = m_txProgram->OnTimerScan(conn, nowNs);
+    const bool agree = t.timeout == decision.timeout && t.probe == decision.probe;
     if (!agree)
     {
-        NS_LOG_WARN("conn " << conn << ": send program and data path disagree on a timeout");
+        NS_LOG_WARN("conn " << conn
+                            << ": send program and data path disagree on a timeout or probe");
     }
     if (!CheckSendState(conn, "timer scan") || !agree)
     {
@@ -535,31 +573,27 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
     {
         m_finSeen[conn] = true;
     }
+    // PrestoTxProgram: an ACK that moves snd_nxt (a go-back-N, or snd_una passing a rewound
+    // snd_nxt) writes it in a second pass; charged whether or not the program runs here
+    const uint32_t txExtra = decision.goBackN || decision.sndNxtRaised ? 1 : 0;
     if (m_runTxProgram && seg.Has(OffloadSegment::ACK) &&
         !seg.Has(OffloadSegment::RST | OffloadSegment::SYN) && !GetConnection(conn).IsReset())
     {
         const OffloadTcpConnection& tcp = GetConnection(conn);
         // the segment's ACK field in the send program, in the same pass
-        if (!m_txClosed[conn])
-        {
-            const OffloadSendState st = tcp.GetSendState();
-            if (st.closeRequested)
-            {
-                // the host's close doorbell: the FIN's place, a control-plane write
-                m_txProgram->Close(conn, st.sndBufEnd);
-                m_txClosed[conn] = true;
-            }
-        }
         const PrestoTxProgram::AckResult r = m_txProgram->OnAck(conn,
                                                                 seg.ack,
                                                                 seg.window,
                                                                 seg.payloadLen,
                                                                 seg.Has(OffloadSegment::FIN),
+                                                                tcp.GetCwnd(),
                                                                 Simulator::Now().GetNanoSeconds());
         const bool refused =
             r.cls == PrestoTxProgram::ACK_UNACCEPTABLE || r.cls == PrestoTxProgram::ACK_TOO_OLD;
         const bool agree = refused == decision.unacceptable && r.goBackN == decision.goBackN &&
-                           r.dataAcked == decision.ackedBytes && r.finAcked == decision.finAcked;
+                           r.dataAcked == decision.ackedBytes && r.finAcked == decision.finAcked &&
+                           r.ready == tcp.ChooseSegment().has_value() &&
+                           m_txProgram->GetLastExecution().passes == 1 + txExtra;
         if (!agree)
         {
             NS_LOG_WARN("conn " << conn << " ack " << seg.ack
@@ -570,14 +604,18 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
             ++m_txMismatches; // one packet, one count
         }
     }
+    uint32_t ccExtra = 0;
     if (m_ccProgram)
     {
         // an ECE cut recirculates in the congestion program, and so does the loss reaction
         // of a duplicate ACK that goes back N: one more pass each
         const uint64_t recirculations = m_ccProgram->GetRecirculations();
-        passes += static_cast<uint32_t>(recirculations - m_ccRecircCharged);
+        ccExtra = static_cast<uint32_t>(recirculations - m_ccRecircCharged);
         m_ccRecircCharged = recirculations;
     }
+    // the send and congestion programs write disjoint arrays: one second pass serves both
+    passes += std::max(ccExtra, txExtra);
+    m_ackFixPasses += txExtra > ccExtra ? txExtra - ccExtra : 0;
     ++m_rxPackets;
     m_rxPasses += passes;
     return TakeSlots(passes) + latency;
@@ -587,17 +625,53 @@ Time
 PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
 {
     ++m_txPasses;
-    if (m_runTxProgram && (seg.payloadLen > 0 || seg.Has(OffloadSegment::FIN)))
+    uint32_t passes = 1;
+    const bool fin = seg.Has(OffloadSegment::FIN);
+    if (seg.payloadLen > 0 || fin)
     {
-        const uint32_t seqLen = seg.payloadLen + (seg.Has(OffloadSegment::FIN) ? 1 : 0);
-        m_txProgram->OnTransmit(conn, seg.seq, seqLen, Simulator::Now().GetNanoSeconds());
-        if (!CheckSendState(conn, "transmit"))
+        // a send pass (PrestoTxProgram): its first stage guesses a full segment, or on a
+        // doorbell's own pass what the host posted (up to a full segment); any other segment
+        // takes a second pass, whether or not the program runs here
+        const uint32_t seqLen = seg.payloadLen + (fin ? 1 : 0);
+        std::optional<uint32_t> postedEnd;
+        uint32_t guess = m_txMss[conn];
+        if (m_doorbell[conn])
         {
-            ++m_txMismatches;
+            m_doorbell[conn] = false;
+            postedEnd = GetConnection(conn).GetSndBufEnd();
+            guess = std::min(guess, seq::Lt(seg.seq, *postedEnd) ? *postedEnd - seg.seq : 0u);
+        }
+        if (seqLen != guess)
+        {
+            passes = 2;
+            ++m_sendFixPasses;
+        }
+        if (m_runTxProgram)
+        {
+            const OffloadTcpConnection& tcp = GetConnection(conn);
+            const PrestoTxProgram::SendResult r =
+                m_txProgram->Send(conn,
+                                  tcp.GetCwnd(),
+                                  Simulator::Now().GetNanoSeconds(),
+                                  postedEnd);
+            const bool agree = r.seq == seg.seq && r.len == seg.payloadLen && r.fin == fin &&
+                               m_txProgram->GetLastExecution().passes == passes;
+            if (!agree)
+            {
+                NS_LOG_WARN("conn " << conn << ": the send program chose seq " << r.seq << " len "
+                                    << r.len << (r.fin ? " FIN" : "") << ", the data path seq "
+                                    << seg.seq << " len " << seg.payloadLen << (fin ? " FIN" : ""));
+            }
+            if (!CheckSendState(conn, "transmit") || !agree)
+            {
+                ++m_txMismatches;
+            }
         }
     }
+    // the segment leaves after pass 1 (it is known there); a clone of it takes pass 2, so
+    // the second pass costs a slot, not latency
     auto& program = m_programs[m_classOf[conn]];
-    return TakeSlots(1) + (program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency);
+    return TakeSlots(passes) + (program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency);
 }
 
 std::string
@@ -678,8 +752,14 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
             j["pass_latency_ns"] = r.passLatencyNs;
         }
         j["packets"] = j.value("packets", uint64_t(0)) + r.packets;
-        // one per timeout, charged whether or not the program runs here
-        j["recirculations"] = j.value("recirculations", uint64_t(0)) + m_timeoutPasses;
+        // charged whether or not the program runs here: one per timeout, per send pass whose
+        // guess was wrong, per ACK that moved snd_nxt (beyond a second pass the congestion
+        // program takes anyway)
+        j["recirculations"] = j.value("recirculations", uint64_t(0)) + m_timeoutPasses +
+                              m_sendFixPasses + m_ackFixPasses;
+        j["timeout_passes"] = j.value("timeout_passes", uint64_t(0)) + m_timeoutPasses;
+        j["send_second_passes"] = j.value("send_second_passes", uint64_t(0)) + m_sendFixPasses;
+        j["ack_second_passes"] = j.value("ack_second_passes", uint64_t(0)) + m_ackFixPasses;
     }
     if (m_ccProgram)
     {
@@ -724,7 +804,7 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
             }
         }
         count(m_txProgram->GetResourceReport());
-        uint64_t ccRecirculations = m_timeoutPasses;
+        uint64_t ccRecirculations = m_timeoutPasses + m_sendFixPasses + m_ackFixPasses;
         if (m_ccProgram)
         {
             RmtResourceReport cc = m_ccProgram->GetResourceReport();

@@ -131,6 +131,7 @@ class PrestoNetDevice : public OffloadNetDevice
                              bool activeOpen) override;
     void OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp) override;
     void OnApplicationRead(uint32_t conn, uint32_t bytes) override;
+    void OnApplicationPosted(uint32_t conn) override;
     bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency) override;
     bool TimersDue(uint64_t nowNs) override;
     void OnTimersExamined(uint32_t conn,
@@ -197,11 +198,15 @@ class PrestoNetDevice : public OffloadNetDevice
 
     bool m_runTxProgram{false};                   //!< SendProgram
     std::unique_ptr<PrestoTxProgram> m_txProgram; //!< the send side on the pipeline
-    std::vector<bool> m_txClosed;                 //!< by slot: the program knows of the FIN
-    uint64_t m_txMismatches{0};                   //!< send program != data path
-    uint64_t m_timeoutPasses{0};                  //!< second passes of expired timers
-    const PrestoDctcpProgram* m_ccProgram{};      //!< congestion control on the pipeline, if any
-    uint64_t m_ccRecircCharged{0};                //!< its recirculations already given slots
+    std::vector<bool> m_txPosted;  //!< by slot: the send program holds the connection
+    std::vector<bool> m_doorbell;  //!< by slot: the next send pass is a doorbell's packet
+    std::vector<uint32_t> m_txMss; //!< by slot: the connection's MSS (its guess's full size)
+    uint64_t m_txMismatches{0};    //!< send program != data path
+    uint64_t m_timeoutPasses{0};   //!< second passes of expired timers
+    uint64_t m_sendFixPasses{0};   //!< second passes of send passes (short segment or FIN)
+    uint64_t m_ackFixPasses{0};    //!< second passes of ACKs that moved snd_nxt (beyond cc's)
+    const PrestoDctcpProgram* m_ccProgram{}; //!< congestion control on the pipeline, if any
+    uint64_t m_ccRecircCharged{0};           //!< its recirculations already given slots
 };
 
 } // namespace ns3

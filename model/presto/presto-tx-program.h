@@ -10,49 +10,69 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace ns3
 {
 
 /**
  * \ingroup presto
- * \brief Presto's send side as a program for the match-action engine (RmtPipeline): ACK
- * processing (acceptability, cumulative advance, the FIN's sequence number, duplicate-ACK
- * counting and the go-back-N trigger with its recovery point, the peer's window edge), the
- * transmit bookkeeping (snd_nxt, snd_max, which segment is timed), RTT estimation (RFC 6298
- * with shifts: 3/4, 7/8 and 4 x are shifts and adds) and the retransmission timer, whose
- * expiry a timer-scan packet finds. The rules are OffloadTcpConnection's, exactly (no
- * approximation): the differential tests compare every field of OffloadSendState after every
- * event.
+ * \brief Presto's send side as a program for the match-action engine (RmtPipeline): the
+ * segment choice (how much of what the host posted goes next: the congestion and peer
+ * windows, the send buffer, silly-window avoidance, the FIN's place), ACK processing
+ * (acceptability, cumulative advance, the FIN's sequence number, duplicate-ACK counting and
+ * the go-back-N trigger with its recovery point, the peer's window edge), the transmit
+ * bookkeeping (snd_nxt, snd_max, which segment is timed), RTT estimation (RFC 6298 with
+ * shifts: 3/4, 7/8 and 4 x are shifts and adds), the retransmission timer and the persist
+ * timer, whose expiry a timer-scan packet finds. The rules are OffloadTcpConnection's,
+ * exactly (no approximation): the differential tests compare every field of OffloadSendState
+ * after every event, and every segment chosen.
  *
- * Not in the program: choosing what to send next (segment length, silly-window avoidance,
- * FIN placement), the persist timer and its probes, challenge-ACK rate limiting, pacing;
- * they stay in the shared data path.
+ * Not in the program: the congestion window (an input of each pass: the congestion program's,
+ * PrestoDctcpProgram, or the data path's), pacing (the NIC's rate limiter releases a
+ * connection's send passes; the rate's division is the host control loop's), challenge-ACK
+ * rate limiting, and CWR (ECN's one-bit echo state, kept with the congestion control).
  *
  * **Stages** (10), with their register arrays (per connection):
- * - `tx.max`: `tx.snd_max` (32). Read; raised by a transmitted segment.
- * - `tx.una`: `tx.snd_una` (32), `tx.close` (34: closed, FIN acked, end of stream).
- *   Classifies the ACK (beyond snd_max: unacceptable; below snd_una: old; else processed),
- *   advances snd_una; notes an ACK that covers our FIN.
+ * - `tx.snd`: `tx.snd` (64: snd_nxt, snd_max). Read by everything first (an ACK is
+ *   acceptable up to snd_max). A send pass writes a guess here: a full segment from snd_nxt.
+ * - `tx.una`: `tx.snd_una` (32), `tx.close` (34: closed, FIN acked, end of the posted
+ *   stream). Classifies the ACK (beyond snd_max: unacceptable; below snd_una: old; else
+ *   processed), advances snd_una; notes an ACK that covers our FIN. The host's doorbell (a
+ *   post pass) writes the stream's end and the close.
  * - `tx.peer`: `tx.peer` (64: right edge, last window), `tx.max_peer_window` (32). The
  *   duplicate-ACK condition (same window, nothing acked, no payload); the edge never moves
  *   left; an old ACK beyond the largest window is "too old".
  * - `tx.dup`: `tx.dup_acks` (32). Counts; zero on progress or timeout.
  * - `tx.recovery`: `tx.recovery` (33: in recovery, recover). Leaves recovery past the
  *   recovery point; the threshold-th duplicate outside recovery goes back N.
- * - `tx.nxt`: `tx.snd_nxt` (32). Never behind snd_una; rewound by go-back-N.
+ * - `tx.choose`: no registers. The segment the windows, the posted stream, silly-window
+ *   avoidance and the FIN allow from snd_nxt; checks the send pass's guess; tells an ACK or a
+ *   doorbell whether a send pass is due (ready); finds a sender blocked by a closed window.
  * - `tx.rtt_seq`: `tx.rtt_seq` (34: has RTT, timing, end of the timed segment). Starts and
  *   stops timing (Karn: a go-back-N stops it).
  * - `tx.rtt_start`: `tx.rtt_start` (64). The timed segment's send time; the sample.
  * - `tx.rtt`: `tx.rtt` (64: SRTT, RTTVAR, ns, 32 bits each: samples up to 4.29 s),
  *   `tx.backoff` (8). The RFC 6298 update; backoff cleared by a sample, raised by a timeout.
- * - `tx.rto`: `tx.rto` (64: armed, deadline). Armed by a transmission, restarted by
- *   progress, stopped when all is acknowledged; a scan packet past the deadline times out.
+ * - `tx.rto`: `tx.rto` (64: armed, deadline), `tx.persist` (64: armed, 5-bit probe backoff,
+ *   58-bit deadline). Armed by a transmission, restarted by progress, stopped when all is
+ *   acknowledged; a scan packet past the deadline times out. A scan that finds the sender
+ *   blocked arms the persist timer at one RTO, and past its deadline asks for a probe and
+ *   doubles the interval (a shift), up to the maximum RTO; a transmission disarms it.
  *
- * **Passes.** ACKs and transmissions take one pass (riding on the packet's own); a scan
- * packet one, except one that finds an expired timer: it recirculates, and pass 2 goes back
- * N, clears the duplicate count, stops timing, raises the backoff and restarts the timer with
- * it (all of which sit in front of `tx.rto`).
+ * **Passes.** snd_nxt and snd_max sit in front of everything that decides the segment, and
+ * one register array takes one access per pass, so a send pass writes them before it knows
+ * the segment: it guesses a full segment (the common case of a bulk sender), or, when the
+ * pass is a doorbell's (the host posted bytes, and its packet goes on to send), the posted
+ * bytes up to a full segment (a small RPC message); tx.choose checks the guess. Any other
+ * segment (a short one, a FIN, or nothing to send) recirculates: pass 2 writes the right
+ * snd_nxt and snd_max and does the bookkeeping. For the same reason an ACK that
+ * moves snd_nxt (a go-back-N, or snd_una passing snd_nxt after one) takes a second pass that
+ * writes snd_nxt. A scan packet takes one pass, except one that finds an expired timer: pass
+ * 2 goes back N, clears the duplicate count, stops timing, raises the backoff and restarts
+ * the timer with it (all of which sit in front of `tx.rto`). The last stage sends every
+ * second pass back. GetRecirculations counts them all.
  */
 class PrestoTxProgram
 {
@@ -88,6 +108,17 @@ class PrestoTxProgram
         uint32_t dataAcked{0};          //!< payload bytes newly acknowledged (FIN excluded)
         bool finAcked{false};           //!< our FIN became acknowledged
         bool goBackN{false};            //!< the duplicate-ACK threshold was reached
+        bool ready{false};              //!< a segment may be sent after it (issue a send pass)
+    };
+
+    /// What a send pass chose.
+    struct SendResult
+    {
+        uint32_t seq{0};            //!< the segment's sequence number (snd_nxt)
+        uint32_t len{0};            //!< its payload, bytes
+        bool fin{false};            //!< the FIN rides on it
+        uint32_t seqLen{0};         //!< sequence space: len + FIN; 0: nothing was sent
+        bool retransmission{false}; //!< below snd_max (a go-back-N re-send)
     };
 
     /**
@@ -104,19 +135,24 @@ class PrestoTxProgram
     PrestoTxProgram& operator=(const PrestoTxProgram&) = delete;
 
     /**
-     * \brief Start a connection from the data path's state (control plane).
+     * \brief Start a connection from the data path's state (control plane). Its MSS is the
+     * connection table entry's action data: every packet of the connection carries it.
      * \param conn connection id
      * \param state the state to load
+     * \param mss its maximum segment payload, bytes (1 to 65535; PrestoInputError otherwise)
      */
-    void Init(uint32_t conn, const OffloadSendState& state);
+    void Init(uint32_t conn, const OffloadSendState& state, uint32_t mss);
 
     /**
-     * \brief The application closed: the FIN follows the stream's last byte (control plane,
-     * the host's doorbell).
+     * \brief The host's doorbell: it posted bytes up to sndBufEnd, or closed (one pass).
      * \param conn connection id
-     * \param sndBufEnd the stream's end (the FIN's sequence number)
+     * \param sndBufEnd the end of the posted stream (the FIN's sequence number once closed)
+     * \param closed the application closed: a FIN follows sndBufEnd
+     * \param cwnd the congestion window, bytes
+     * \param nowNs the time, ns
+     * \return true if a segment may be sent now (issue a send pass)
      */
-    void Close(uint32_t conn, uint32_t sndBufEnd);
+    bool Post(uint32_t conn, uint32_t sndBufEnd, bool closed, uint32_t cwnd, uint64_t nowNs);
 
     /**
      * \brief An arriving segment's ACK field (segments with ACK, without RST or SYN).
@@ -125,6 +161,7 @@ class PrestoTxProgram
      * \param window its window, bytes (scaled)
      * \param payloadLen its payload, bytes
      * \param fin it carries FIN
+     * \param cwnd the congestion window after this ACK, bytes (for AckResult::ready)
      * \param nowNs the time, ns
      * \return what it did
      */
@@ -133,24 +170,33 @@ class PrestoTxProgram
                     uint32_t window,
                     uint32_t payloadLen,
                     bool fin,
+                    uint32_t cwnd,
                     uint64_t nowNs);
 
     /**
-     * \brief A data segment (or FIN) left.
+     * \brief A send pass: choose the next segment and do its bookkeeping (snd_nxt, snd_max,
+     * timing, the timers), or find that nothing may be sent.
      * \param conn connection id
-     * \param seq its sequence number
-     * \param seqLen the sequence space it takes (payload + FIN), > 0
+     * \param cwnd the congestion window, bytes
      * \param nowNs the time, ns
+     * \param postedEnd on the pass of a doorbell (the host posted bytes and the same packet
+     * sends): the stream's new end it carries, so that tx.snd guesses the posted bytes (up to
+     * the MSS) instead of a full segment
+     * \return the segment (seqLen 0: nothing)
      */
-    void OnTransmit(uint32_t conn, uint32_t seq, uint32_t seqLen, uint64_t nowNs);
+    SendResult Send(uint32_t conn,
+                    uint32_t cwnd,
+                    uint64_t nowNs,
+                    std::optional<uint32_t> postedEnd = std::nullopt);
 
     /**
      * \brief A timer-scan packet visits the connection.
      * \param conn connection id
      * \param nowNs the time, ns
-     * \return true if the retransmission timer expired (go-back-N done)
+     * \return timeout: the retransmission timer expired (go-back-N done); probe: the persist
+     * timer expired (send a zero-window probe)
      */
-    bool OnTimerScan(uint32_t conn, uint64_t nowNs);
+    OffloadTimerDecision OnTimerScan(uint32_t conn, uint64_t nowNs);
 
     /// \param conn connection id \return its state in the registers (control-plane reads)
     OffloadSendState GetState(uint32_t conn) const;
@@ -163,6 +209,8 @@ class PrestoTxProgram
     RmtResourceReport GetResourceReport() const;
     /// \return the number of connection ids
     uint32_t GetMaxConnections() const;
+    /// \param conn connection id \return the MSS its segment choice uses, bytes
+    uint32_t GetMss(uint32_t conn) const;
 
   private:
     /// Operations carried in meta.op.
@@ -170,9 +218,12 @@ class PrestoTxProgram
     {
         OP_NONE = 0,
         OP_ACK = 1,            //!< an arriving segment's ACK field
-        OP_TX = 2,             //!< a segment left
+        OP_SEND = 2,           //!< a send pass
         OP_SCAN = 3,           //!< a timer-scan packet
         OP_TIMEOUT_COMMIT = 4, //!< pass 2 of an expired timer
+        OP_SEND_FIX = 5,       //!< pass 2 of a send pass that guessed wrong
+        OP_ACK_FIX = 6,        //!< pass 2 of an ACK that moves snd_nxt
+        OP_POST = 7,           //!< the host's doorbell
     };
 
     /// PHV field handles, resolved once.
@@ -185,11 +236,24 @@ class PrestoTxProgram
         RmtFieldId window;      //!< window
         RmtFieldId payload;     //!< payload length
         RmtFieldId fin;         //!< FIN flag
-        RmtFieldId seq;         //!< transmitted segment's seq
+        RmtFieldId cwnd;        //!< congestion window (input)
+        RmtFieldId mss;         //!< the connection's MSS (connection table's action data)
+        RmtFieldId posted;      //!< a doorbell's send pass
+        RmtFieldId postedEnd;   //!< the stream's end it carries
+        RmtFieldId guess;       //!< the sequence space tx.snd guessed
+        RmtFieldId seq;         //!< the chosen segment's seq
+        RmtFieldId len;         //!< its payload
+        RmtFieldId finOut;      //!< it carries the FIN
         RmtFieldId seqLen;      //!< its sequence length
-        RmtFieldId max;         //!< snd_max (after a transmission's update)
-        RmtFieldId maxOld;      //!< snd_max before it
+        RmtFieldId commit;      //!< its bookkeeping is due in this pass
+        RmtFieldId mispredict;  //!< tx.snd's guess was wrong
+        RmtFieldId nxt;         //!< snd_nxt as read
+        RmtFieldId max;         //!< snd_max (after this pass's write)
+        RmtFieldId maxOld;      //!< snd_max as read
         RmtFieldId una;         //!< snd_una (after the ACK)
+        RmtFieldId bufEnd;      //!< end of the posted stream
+        RmtFieldId closed;      //!< the host closed
+        RmtFieldId edge;        //!< the peer's right edge (after the ACK)
         RmtFieldId cls;         //!< AckClass
         RmtFieldId acked;       //!< sequence space newly acknowledged
         RmtFieldId finInAck;    //!< the ack covers our FIN
@@ -197,6 +261,8 @@ class PrestoTxProgram
         RmtFieldId dupCond;     //!< a duplicate ACK
         RmtFieldId dup;         //!< duplicate count after it
         RmtFieldId goBackN;     //!< threshold reached outside recovery
+        RmtFieldId fixNxt;      //!< the ACK moves snd_nxt (pass 2)
+        RmtFieldId ready;       //!< a segment may be sent after this packet
         RmtFieldId sample;      //!< the ACK ends the timed segment
         RmtFieldId first;       //!< and it is the first sample
         RmtFieldId hasRtt;      //!< SRTT holds a sample (after this packet)
@@ -206,6 +272,8 @@ class PrestoTxProgram
         RmtFieldId rttvar;      //!< RTTVAR after the packet
         RmtFieldId backoff;     //!< backoff after the packet
         RmtFieldId timeout;     //!< the scan found the timer expired
+        RmtFieldId blocked;     //!< nothing in flight, data waiting, the peer's window closed
+        RmtFieldId probe;       //!< the scan found the persist timer expired
     };
 
     /// Declare the PHV fields.
@@ -214,6 +282,8 @@ class PrestoTxProgram
     void BuildStages();
     /// Throw unless conn is a valid id.
     void CheckConn(uint32_t conn, const char* where) const;
+    /// Clear the PHV for a packet of op on conn at nowNs (throws for a bad conn).
+    void Start(uint32_t conn, uint8_t op, uint64_t nowNs);
     /// Run the prepared PHV.
     void Run();
 
@@ -221,19 +291,20 @@ class PrestoTxProgram
     Params m_params;                         //!< parameters
     std::unique_ptr<RmtPipeline> m_pipeline; //!< the engine
     Fields m_f{};                            //!< PHV handles
-    RmtRegisterArray* m_max{};               //!< snd_max
+    RmtRegisterArray* m_snd{};               //!< snd_nxt (low), snd_max (high)
     RmtRegisterArray* m_una{};               //!< snd_una
     RmtRegisterArray* m_close{};             //!< closed, FIN acked, stream end
     RmtRegisterArray* m_peer{};              //!< right edge (low), last window (high)
     RmtRegisterArray* m_maxPeerWindow{};     //!< largest peer window
     RmtRegisterArray* m_dup{};               //!< duplicate ACKs
     RmtRegisterArray* m_recovery{};          //!< in recovery, recover
-    RmtRegisterArray* m_nxt{};               //!< snd_nxt
     RmtRegisterArray* m_rttSeq{};            //!< has RTT, timing, timed end
     RmtRegisterArray* m_rttStart{};          //!< timed segment's send time
     RmtRegisterArray* m_rtt{};               //!< SRTT (low), RTTVAR (high)
     RmtRegisterArray* m_backoff{};           //!< RTO doublings
     RmtRegisterArray* m_rto{};               //!< armed, deadline
+    RmtRegisterArray* m_persist{};           //!< armed, probe backoff, deadline
+    std::vector<uint16_t> m_mss;             //!< by connection: the MSS (table action data)
     std::unique_ptr<RmtPhv> m_phv;           //!< reused PHV
     RmtExecution m_exec;                     //!< reused execution record
     uint64_t m_recirculations{0};            //!< extra passes so far

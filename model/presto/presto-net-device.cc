@@ -403,11 +403,6 @@ PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
     }
     if (m_runTxProgram)
     {
-        if (m_txPosted.size() <= conn)
-        {
-            m_txPosted.resize(conn + 1, false);
-        }
-        m_txPosted[conn] = true;
         m_txProgram->Init(conn, tcp.GetSendState(), tcp.GetConfig().mss);
     }
 }
@@ -419,20 +414,28 @@ PrestoNetDevice::OnApplicationPosted(uint32_t conn)
     {
         return; // not established yet: no data path to send from
     }
-    m_doorbell[conn] = true; // the connection's next send pass is the doorbell's packet
-    if (!m_runTxProgram || conn >= m_txPosted.size())
-    {
-        return; // not running the send program, or not established yet (Init loads it)
-    }
-    // the host's doorbell: the stream's end and the close, a pass of the send program
+    // The host's doorbell is a packet: it writes the stream's end and the close, and goes on
+    // as the connection's send pass when a segment is due (its pass is then charged as that
+    // send's). One that finds nothing to send takes its pass alone.
     const OffloadTcpConnection& tcp = GetConnection(conn);
+    const bool due = tcp.ChooseSegment().has_value();
+    m_doorbell[conn] = due;
+    if (!due)
+    {
+        TakeSlots(1);
+        ++m_doorbellPasses;
+    }
+    if (!m_runTxProgram)
+    {
+        return;
+    }
     const OffloadSendState data = tcp.GetSendState();
     const bool ready = m_txProgram->Post(conn,
                                          data.sndBufEnd,
                                          data.closeRequested,
                                          tcp.GetCwnd(),
                                          Simulator::Now().GetNanoSeconds());
-    const bool agree = ready == tcp.ChooseSegment().has_value();
+    const bool agree = ready == due;
     if (!agree)
     {
         NS_LOG_WARN("conn " << conn << ": after the doorbell the send program says a segment is "
@@ -616,6 +619,7 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
     // the send and congestion programs write disjoint arrays: one second pass serves both
     passes += std::max(ccExtra, txExtra);
     m_ackFixPasses += txExtra > ccExtra ? txExtra - ccExtra : 0;
+    m_ackMoves += txExtra;
     ++m_rxPackets;
     m_rxPasses += passes;
     return TakeSlots(passes) + latency;
@@ -624,7 +628,6 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
 Time
 PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
 {
-    ++m_txPasses;
     uint32_t passes = 1;
     const bool fin = seg.Has(OffloadSegment::FIN);
     if (seg.payloadLen > 0 || fin)
@@ -670,6 +673,7 @@ PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool&
     }
     // the segment leaves after pass 1 (it is known there); a clone of it takes pass 2, so
     // the second pass costs a slot, not latency
+    m_txPasses += passes;
     auto& program = m_programs[m_classOf[conn]];
     return TakeSlots(passes) + (program ? m_txPassLatency[m_classOf[conn]] : m_fullPassLatency);
 }
@@ -760,6 +764,11 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
         j["timeout_passes"] = j.value("timeout_passes", uint64_t(0)) + m_timeoutPasses;
         j["send_second_passes"] = j.value("send_second_passes", uint64_t(0)) + m_sendFixPasses;
         j["ack_second_passes"] = j.value("ack_second_passes", uint64_t(0)) + m_ackFixPasses;
+        j["ack_moves"] = j.value("ack_moves", uint64_t(0)) + m_ackMoves;
+        j["doorbell_passes"] = j.value("doorbell_passes", uint64_t(0)) + m_doorbellPasses;
+        // the program's own second passes, when it runs: the charged ones must explain them
+        j["program_recirculations"] =
+            j.value("program_recirculations", uint64_t(0)) + m_txProgram->GetRecirculations();
     }
     if (m_ccProgram)
     {
@@ -783,8 +792,9 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
     // the whole pipeline: every program on it (the rx program of each finite-K class, the
     // send program, the congestion program), per NIC; their stages run side by side (disjoint
     // arrays; the congestion program behind the send program's first stages), so the depth
-    // is the largest, memory and entries add up; recirculations of all of them (timeouts'
-    // included) per received packet; use summed over the NICs
+    // is the largest, memory and entries add up; recirculations of all of them (the send
+    // program's second passes included) per received packet, a ratio, not a per-packet
+    // count; use summed over the NICs
     {
         uint32_t programs = 0;
         uint32_t stages = 0;

@@ -198,12 +198,13 @@ class PrestoNetDevice : public OffloadNetDevice
 
     bool m_runTxProgram{false};                   //!< SendProgram
     std::unique_ptr<PrestoTxProgram> m_txProgram; //!< the send side on the pipeline
-    std::vector<bool> m_txPosted;  //!< by slot: the send program holds the connection
     std::vector<bool> m_doorbell;  //!< by slot: the next send pass is a doorbell's packet
     std::vector<uint32_t> m_txMss; //!< by slot: the connection's MSS (its guess's full size)
     uint64_t m_txMismatches{0};    //!< send program != data path
     uint64_t m_timeoutPasses{0};   //!< second passes of expired timers
     uint64_t m_sendFixPasses{0};   //!< second passes of send passes (short segment or FIN)
+    uint64_t m_ackMoves{0};        //!< ACKs that moved snd_nxt (second passes, shared or not)
+    uint64_t m_doorbellPasses{0};  //!< doorbells that found nothing to send (a pass alone)
     uint64_t m_ackFixPasses{0};    //!< second passes of ACKs that moved snd_nxt (beyond cc's)
     const PrestoDctcpProgram* m_ccProgram{}; //!< congestion control on the pipeline, if any
     uint64_t m_ccRecircCharged{0};           //!< its recirculations already given slots

@@ -79,7 +79,7 @@ class PrestoTxProgram
   public:
     /// Stages the program uses.
     static constexpr uint32_t STAGES = 10;
-    /// Stages before the acked bytes and snd_una of an ACK are known (tx.max, tx.una): a
+    /// Stages before the acked bytes and snd_una of an ACK are known (tx.snd, tx.una): a
     /// program that needs them (PrestoDctcpProgram) starts behind these.
     static constexpr uint32_t ACK_INPUT_STAGES = 2;
 
@@ -201,7 +201,7 @@ class PrestoTxProgram
     /// \param conn connection id \return its state in the registers (control-plane reads)
     OffloadSendState GetState(uint32_t conn) const;
 
-    /// \return the recirculations so far (one per timeout)
+    /// \return the recirculations so far (timeouts, wrong guesses, ACKs that move snd_nxt)
     uint64_t GetRecirculations() const;
     /// \return the record of the last packet run
     const RmtExecution& GetLastExecution() const;

@@ -38,6 +38,7 @@ Add(HostCpuCounts& a, const HostCpuCounts& b)
     a.appNotifications += b.appNotifications;
     a.dmaDescriptors += b.dmaDescriptors;
     a.programCycles += b.programCycles;
+    a.requestDispatchCycles += b.requestDispatchCycles;
     a.bytesDelivered += b.bytesDelivered;
     a.wirePackets += b.wirePackets;
 }
@@ -56,6 +57,7 @@ CountsToJson(const HostCpuCounts& n)
             {"app_notifications", n.appNotifications},
             {"dma_descriptors", n.dmaDescriptors},
             {"program_cycles", n.programCycles},
+            {"request_dispatch_cycles", n.requestDispatchCycles},
             {"bytes_delivered", n.bytesDelivered},
             {"wire_packets", n.wirePackets}};
 }
@@ -109,6 +111,7 @@ HostCpuAccounting::Install(const NodeContainer& hosts,
                            Ptr<RpcEndpoint> rpc)
 {
     InstallHosts(hosts, devices);
+    m_rpc = rpc;
     rpc->TraceConnectWithoutContext("AppWrite", MakeCallback(&HostCpuAccounting::AppWrite, this));
     rpc->TraceConnectWithoutContext("AppRead", MakeCallback(&HostCpuAccounting::AppRead, this));
     rpc->TraceConnectWithoutContext("Connection",
@@ -303,9 +306,16 @@ HostCpuAccounting::Report(double simSeconds) const
     HostCpuCounts total;
     HostCpuCounts byKind[2]; // 0: host-tcp, 1: offload
     uint32_t hostsOfKind[2] = {0, 0};
-    for (const auto& h : m_hosts)
+    for (size_t i = 0; i < m_hosts.size(); ++i)
     {
+        const auto& h = m_hosts[i];
         HostCpuCounts n = h->counts;
+        if (m_rpc)
+        {
+            // a host dispatcher's hand-overs (RPC steering on the host), ns to cycles
+            n.requestDispatchCycles += static_cast<uint64_t>(
+                std::llround(m_rpc->GetDispatchNs(static_cast<uint32_t>(i)) * m_clockHz / 1e9));
+        }
         if (auto link = DynamicCast<FabricLinkNetDevice>(h->device); link && link->IsFast())
         {
             // the fast path fires no PhyTxEnd/PhyRxEnd: its counters instead (a frame is

@@ -153,6 +153,7 @@ class HostCpuAccounting
     std::vector<std::unique_ptr<HostState>> m_hosts;                         //!< by host index
     std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> m_flowHosts; //!< id: src, dst
     Ptr<FlowEndpoint> m_endpoint;   //!< for delivered bytes
+    Ptr<RpcEndpoint> m_rpc;         //!< the RPC workload (host dispatch work), if any
     uint64_t m_finishedBytes{0};    //!< sizes of finished flows
     mutable HostCpuCounts m_totals; //!< last Report()'s sums
 };

@@ -134,7 +134,8 @@ HostCpuModel::GetCycles() const
            n.bytesCopied * c.byteCopied + n.connectionsOpened * c.connectionSetup +
            n.connectionsClosed * c.connectionTeardown + n.controlPlaneEvents * c.controlPlaneEvent +
            n.controlIntervals * c.controlInterval + n.appNotifications * c.appNotification +
-           n.dmaDescriptors * c.dmaDescriptor + static_cast<double>(n.programCycles);
+           n.dmaDescriptors * c.dmaDescriptor + static_cast<double>(n.programCycles) +
+           static_cast<double>(n.requestDispatchCycles);
 }
 
 HostCpuReport

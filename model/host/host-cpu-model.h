@@ -68,6 +68,11 @@ struct HostCpuCounts
      * blocks placed on the host), already in cycles (the device's own cost model).
      */
     uint64_t programCycles{0};
+    /**
+     * Cycles a host dispatcher core spent handing RPC requests to worker cores
+     * (RpcEndpoint's Steering=HostDispatch), already in cycles.
+     */
+    uint64_t requestDispatchCycles{0};
     uint64_t bytesDelivered{0}; //!< application bytes delivered (the cost denominator)
     uint64_t wirePackets{0};    //!< packets this host's NIC sent or received
 };

@@ -4,6 +4,7 @@
 #ifndef PRESTO_RPC_ENDPOINT_H
 #define PRESTO_RPC_ENDPOINT_H
 
+#include "rpc-server-cores.h"
 #include "rpc-workload.h"
 #include "tcp-socket-endpoint.h"
 
@@ -88,6 +89,13 @@ class RpcEndpoint : public Object
      */
     void AddReport(nlohmann::json& doc) const;
 
+    /**
+     * \param host host index
+     * \return the host's dispatcher time so far, ns (Steering=HostDispatch; else 0): host
+     * CPU work the run report counts
+     */
+    int64_t GetDispatchNs(uint32_t host) const;
+
     /** \return bytes read that did not match the payload stream (0 when exact) */
     uint64_t GetCorruptBytes() const;
 
@@ -139,6 +147,9 @@ class RpcEndpoint : public Object
         void Pump();
         /** Client: write the next request if the window and the clock allow. */
         void Issue();
+        /** Server: a request was served; queue its response of `bytes`. */
+        void Respond(uint64_t bytes);
+        int64_t respondAtNs{0}; //!< server: when the last response was queued, ns
         /** Sizes of message k of this connection. */
         std::pair<uint64_t, uint64_t> Sizes(uint64_t k) const;
     };
@@ -162,15 +173,20 @@ class RpcEndpoint : public Object
     std::vector<Ptr<End>> m_servers;      //!< accepted ends
     /// (client address, client port, server address) -> connection id, for Accept
     std::map<std::tuple<uint32_t, uint16_t, uint32_t>, uint64_t> m_pending;
-    std::vector<uint64_t> m_latencies; //!< measured, ns
-    uint64_t m_written{0};             //!< requests written
-    uint64_t m_answered{0};            //!< responses read completely
-    uint64_t m_measured{0};            //!< of which measured
-    uint64_t m_established{0};         //!< client connections established
-    uint64_t m_failed{0};              //!< client connections failed
-    uint64_t m_corrupt{0};             //!< mismatched bytes read
-    uint64_t m_bytesRead{0};           //!< bytes read by applications
-    std::vector<uint8_t> m_buf;        //!< scratch
+    std::vector<uint64_t> m_latencies;    //!< measured, ns
+    uint64_t m_written{0};                //!< requests written
+    uint64_t m_answered{0};               //!< responses read completely
+    uint64_t m_measured{0};               //!< of which measured
+    uint64_t m_established{0};            //!< client connections established
+    uint64_t m_failed{0};                 //!< client connections failed
+    uint64_t m_corrupt{0};                //!< mismatched bytes read
+    uint64_t m_bytesRead{0};              //!< bytes read by applications
+    std::vector<uint8_t> m_buf;           //!< scratch
+    uint32_t m_serverCores{0};            //!< ServerCores
+    Time m_serviceTime;                   //!< ServiceTime
+    RpcSteering m_steering{RPC_AFFINITY}; //!< Steering
+    Time m_dispatchTime;                  //!< DispatchTime
+    std::vector<RpcServerCores> m_cores;  //!< by host (empty: no server model)
 
     TracedCallback<uint32_t, uint64_t> m_writeTrace; //!< application wrote bytes
     TracedCallback<uint32_t, uint64_t> m_readTrace;  //!< application read bytes

@@ -26,6 +26,7 @@
 #include "ns3/offload-socket.h"
 #include "ns3/pointer.h"
 #include "ns3/presto-dctcp-congestion.h"
+#include "ns3/presto-hybrid-net-device.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-net-device.h"
 #include "ns3/rng-seed-manager.h"
@@ -1450,6 +1451,15 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
             d->Setup();
         }
     }
+    try
+    {
+        CheckRpcSteering(fabric);
+    }
+    catch (const PrestoInputError&)
+    {
+        Simulator::Destroy(); // the built fabric's global state goes, as after a run
+        throw;
+    }
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
     if (ec)
@@ -1646,6 +1656,52 @@ SprayExperiment::AddNetworkReport(const FabricHelper& fabric)
     m_report["fabric"] = {{"switch_forwarded", forwarded},
                           {"switch_drops", drops},
                           {"switch_ecn_marks", marks}};
+}
+
+void
+SprayExperiment::CheckRpcSteering(FabricHelper& fabric) const
+{
+    // The NIC's RPC stage and the servers' choice of core go together: one without the other
+    // would cost cycles for nothing, or credit the NIC with a balance nobody provides.
+    EnumValue steering;
+    if (IsRpc())
+    {
+        Ptr<RpcEndpoint> probe = CreateObject<RpcEndpoint>(); // the configured defaults
+        probe->GetAttribute("Steering", steering);
+        UintegerValue cores;
+        probe->GetAttribute("ServerCores", cores);
+        if (steering.Get() != RPC_AFFINITY && cores.Get() == 0)
+        {
+            throw PrestoInputError("--ns3::RpcEndpoint::Steering chooses among a server's "
+                                   "worker cores: give --ns3::RpcEndpoint::ServerCores > 0 "
+                                   "(and a ServiceTime)");
+        }
+    }
+    const bool nicSteers = IsRpc() && steering.Get() == RPC_NIC;
+    const NetDeviceContainer nics = fabric.GetHostDevices();
+    for (uint32_t h = 0; h < nics.GetN(); ++h)
+    {
+        Ptr<PrestoHybridNetDevice> d = DynamicCast<PrestoHybridNetDevice>(nics.Get(h));
+        BooleanValue stage(false);
+        if (d)
+        {
+            d->GetAttribute("RpcSteering", stage);
+        }
+        if (nicSteers && !stage.Get())
+        {
+            throw PrestoInputError(
+                "--ns3::RpcEndpoint::Steering=Nic needs an RPC stage on every host's NIC: "
+                "--device=presto-hybrid with --ns3::PrestoHybridNetDevice::RpcSteering=1 (host " +
+                std::to_string(h) + " has " + (d ? "RpcSteering=0" : "no presto-hybrid NIC") + ")");
+        }
+        if (!nicSteers && stage.Get())
+        {
+            throw PrestoInputError(
+                "--ns3::PrestoHybridNetDevice::RpcSteering=1 runs the NIC's RPC stage, which "
+                "only the RPC workload's servers use: give --workload=rpc and "
+                "--ns3::RpcEndpoint::Steering=Nic (and ServerCores > 0), or leave it off");
+        }
+    }
 }
 
 void

@@ -231,6 +231,12 @@ class SprayExperiment
     void ReportMix(const FabricHelper& fabric);
     /** Fabric, NICs, losses, link changes, output folder, pcap: what every workload needs. */
     void BuildFabric(FabricHelper& fabric);
+    /**
+     * \brief Refuse the RPC stage of PrestoHybridNetDevice (RpcSteering) without RPC servers
+     * that use it (RpcEndpoint's Steering=Nic), and the other way round; before the run.
+     * \param fabric the built fabric
+     */
+    void CheckRpcSteering(FabricHelper& fabric) const;
     /** The closed-loop RPC workload on the built fabric, and its outputs. */
     void RunRpc(FabricHelper& fabric);
     /** queues.csv, switch-events.csv, queues.png and summary.json's "queue_trace". */

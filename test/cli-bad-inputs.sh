@@ -93,6 +93,9 @@ expect_error "unknown interval policy" "intervals=bogus is not valid; valid valu
 expect_error "intervals per path without path labels" "IntervalPolicy=PerPath needs path labels" --device=presto --lb=label --intervals=PerPath
 expect_error "intervals per path with switch spraying" "with --lb=spray the switches choose the path" --device=presto --intervals=PerPath --ns3::OffloadNetDevice::PathLabels=4
 expect_error "intervals per path by attribute with switch spraying" "IntervalPolicy=PerPath \\(--intervals\\).*with --lb=spray" --device=presto --ns3::PrestoNetDevice::IntervalPolicy=PerPath --ns3::OffloadNetDevice::PathLabels=4
+expect_error "NIC steering without the NIC's RPC stage" "Steering=Nic needs an RPC stage on every host's NIC" --device=presto --workload=rpc --ns3::RpcEndpoint::ServerCores=2 --ns3::RpcEndpoint::Steering=Nic
+expect_error "the NIC's RPC stage with no server using it" "RpcSteering=1 runs the NIC's RPC stage" --device=presto-hybrid --ns3::PrestoHybridNetDevice::RpcSteering=1
+expect_error "a steering policy without worker cores" "give --ns3::RpcEndpoint::ServerCores > 0" --workload=rpc --ns3::RpcEndpoint::Steering=HostDispatch
 expect_error "intervals per path with full reassembly" "full reassembly keeps every range" --device=presto --lb=label --intervals=PerPath --fidelity=full --ns3::OffloadNetDevice::PathLabels=4
 expect_error "intervals per path on a design without intervals" "IntervalPolicy of presto, presto-hybrid; no device" --device=flextoe --intervals=PerPath
 expect_error "cora unknown strategy" "coraStrategy.*cora, state, flow|cora.*state.*flow" --device=cora --coraStrategy=greedy

@@ -7,9 +7,14 @@
 
 #include "experiment-checks.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/nstime.h"
+#include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
+#include "ns3/rpc-server-cores.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -292,6 +297,99 @@ class RpcCoraMemoryTestCase : public TestCase
     }
 };
 
+/**
+ * The co-design's RPC stage (PrestoHybridNetDevice::RpcSteering) against the host's own
+ * choices of core: 8 hosts, 16 connections each, servers with 4 worker cores and 2 us per
+ * request. A connection's core (Affinity) lets requests queue behind each other on one core;
+ * a host dispatcher (HostDispatch) balances at a dispatch cost per request on the host; the
+ * NIC's stage (Nic) balances with no host work. Every byte is checked; configurations that
+ * pair the stage with no server using it, or the reverse, are refused before the run.
+ */
+class RpcSteeringTestCase : public TestCase
+{
+  public:
+    RpcSteeringTestCase()
+        : TestCase("rpc: the hybrid NIC's RPC stage balances requests over the server's "
+                   "cores without host dispatch work")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-rpc", "steering");
+        Config::SetDefault("ns3::RpcEndpoint::ServerCores", UintegerValue(4));
+        Config::SetDefault("ns3::RpcEndpoint::ServiceTime", TimeValue(MicroSeconds(2)));
+        const char* names[3] = {"affinity", "host-dispatch", "nic"};
+        const RpcSteering policies[3] = {RPC_AFFINITY, RPC_HOST_DISPATCH, RPC_NIC};
+        nlohmann::json rep[3];
+        for (int i = 0; i < 3; ++i)
+        {
+            Config::SetDefault("ns3::RpcEndpoint::Steering", EnumValue(policies[i]));
+            Config::SetDefault("ns3::PrestoHybridNetDevice::RpcSteering", BooleanValue(i == 2));
+            SprayExperimentConfig c = Rpc(dir + "/" + names[i], "presto-hybrid", 16, 0.004);
+            SprayExperiment e(c);
+            e.Run();
+            rep[i] = e.GetReport();
+            std::cout << "    " << Line(names[i], rep[i]) << ", dispatched by the host "
+                      << rep[i]["rpc"]["requests_dispatched_by_host"].get<uint64_t>()
+                      << ", longest wait for a core "
+                      << rep[i]["rpc"]["core_wait_max_us"].get<double>() << " us, host cycles/byte "
+                      << Num(rep[i], "host_cpu", "cycles_per_byte") << ", NIC-steered segments "
+                      << rep[i]["nic"].value("rpc_steered_segments", uint64_t(0)) << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(rep[i]["rpc"]["corrupt_bytes"].get<uint64_t>(), 0, "exact");
+            NS_TEST_EXPECT_MSG_GT(rep[i]["rpc"]["requests_measured"].get<uint64_t>(),
+                                  5000,
+                                  "requests answered");
+        }
+        NS_TEST_EXPECT_MSG_LT(Num(rep[2], "rpc", "latency_p99_us"),
+                              Num(rep[0], "rpc", "latency_p99_us"),
+                              "the NIC's balance beats a connection's core at the tail");
+        NS_TEST_EXPECT_MSG_LT(Num(rep[1], "rpc", "latency_p99_us"),
+                              Num(rep[0], "rpc", "latency_p99_us"),
+                              "and so does the host dispatcher's");
+        NS_TEST_EXPECT_MSG_LT(Num(rep[2], "rpc", "core_wait_max_us"),
+                              Num(rep[0], "rpc", "core_wait_max_us"),
+                              "no request waits as long for a core");
+        NS_TEST_EXPECT_MSG_EQ(rep[2]["rpc"]["requests_dispatched_by_host"].get<uint64_t>(),
+                              0,
+                              "the NIC steers: the host dispatches nothing");
+        NS_TEST_EXPECT_MSG_GT(rep[1]["rpc"]["requests_dispatched_by_host"].get<uint64_t>(),
+                              5000,
+                              "the host dispatcher hands over every request");
+        NS_TEST_EXPECT_MSG_LT(Num(rep[2], "host_cpu", "cycles_per_byte"),
+                              0.9 * Num(rep[1], "host_cpu", "cycles_per_byte"),
+                              "the NIC saves the host's dispatch cycles");
+        NS_TEST_EXPECT_MSG_GT(rep[2]["nic"].value("rpc_steered_segments", uint64_t(0)),
+                              5000,
+                              "the stage ran on the SmartNIC cores");
+        // refused before the run
+        auto refused = [&dir](const std::string& device, RpcSteering s, bool stage, int cores) {
+            Config::SetDefault("ns3::RpcEndpoint::Steering", EnumValue(s));
+            Config::SetDefault("ns3::RpcEndpoint::ServerCores", UintegerValue(cores));
+            Config::SetDefault("ns3::PrestoHybridNetDevice::RpcSteering", BooleanValue(stage));
+            try
+            {
+                SprayExperiment e(Rpc(dir + "/refused", device, 2));
+                e.Run();
+            }
+            catch (const PrestoInputError& err)
+            {
+                return std::string(err.what());
+            }
+            return std::string();
+        };
+        const std::string noStage = refused("presto", RPC_NIC, false, 4);
+        NS_TEST_EXPECT_MSG_NE(noStage.find("RpcSteering=1"), std::string::npos, noStage);
+        const std::string unused = refused("presto-hybrid", RPC_AFFINITY, true, 4);
+        NS_TEST_EXPECT_MSG_NE(unused.find("Steering=Nic"), std::string::npos, unused);
+        const std::string noCores = refused("presto-hybrid", RPC_HOST_DISPATCH, false, 0);
+        NS_TEST_EXPECT_MSG_NE(noCores.find("ServerCores > 0"), std::string::npos, noCores);
+        Config::Reset();
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /** The same seed gives byte-identical summary.json (its wall-clock "speed" aside). */
 class RpcDeterminismTestCase : public TestCase
 {
@@ -335,6 +433,7 @@ class PrestoRpcTestSuite : public TestSuite
         AddTestCase(new RpcTimerScanTestCase, compat::TestDuration::QUICK);
         AddTestCase(new RpcCoraMemoryTestCase, compat::TestDuration::QUICK);
         AddTestCase(new RpcDeterminismTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new RpcSteeringTestCase, compat::TestDuration::QUICK);
     }
 };
 

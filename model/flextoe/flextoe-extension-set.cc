@@ -39,6 +39,13 @@ FlexToeExtensionSet::Build(bool vlanStrip,
     }
 }
 
+void
+FlexToeExtensionSet::AddRpcSteering(double cyclesPerSegment)
+{
+    m_rpcSteer = std::make_shared<FlexToeRpcSteer>(cyclesPerSegment);
+    m_chain.Add(m_rpcSteer);
+}
+
 bool
 FlexToeExtensionSet::IsEmpty() const
 {
@@ -56,6 +63,7 @@ FlexToeExtensionSet::Process(FlexToePipeline& pipeline, uint64_t nowNs, const Se
     view.tcpFlags = seg.tcpFlags;
     view.payloadBytes = seg.payload;
     view.seq = seg.seq;
+    view.received = seg.received;
     // the flow group comes from the connection (both directions on one protocol core)
     uint64_t z = (uint64_t(seg.peerIp) << 32) ^ (uint64_t(seg.peerPort) << 16) ^ seg.localPort;
     z = (z ^ (z >> 31)) * 0x9e3779b97f4a7c15ULL;
@@ -74,6 +82,10 @@ FlexToeExtensionSet::AddCounters(nlohmann::json& nic) const
     if (m_vlan)
     {
         add("vlan_stripped", m_vlan->GetStripped());
+    }
+    if (m_rpcSteer)
+    {
+        add("rpc_steered_segments", m_rpcSteer->GetSteered());
     }
     if (m_trace)
     {

@@ -50,6 +50,12 @@ class FlexToeExtensionSet
                const std::string& firewallRules,
                const std::string& who);
 
+    /**
+     * \brief Add the RPC-steering stage (FlexToeRpcSteer), after the modules Build added.
+     * \param cyclesPerSegment its cost per arriving segment with payload, cycles
+     */
+    void AddRpcSteering(double cyclesPerSegment);
+
     /// \return true if no module is configured
     bool IsEmpty() const;
 
@@ -86,6 +92,7 @@ class FlexToeExtensionSet
     std::shared_ptr<FlexToeFirewall> m_firewall; //!< or null
     std::shared_ptr<FlexToeVlanStrip> m_vlan;    //!< or null
     std::shared_ptr<FlexToeTcpTrace> m_trace;    //!< or null
+    std::shared_ptr<FlexToeRpcSteer> m_rpcSteer; //!< or null
 };
 
 } // namespace ns3

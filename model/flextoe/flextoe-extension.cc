@@ -377,6 +377,39 @@ FlexToeVlanStrip::Run(FlexToePacketView& pkt)
     return FlexToeVerdict::MODIFIED;
 }
 
+FlexToeRpcSteer::FlexToeRpcSteer(double cyclesPerSegment, FlexToeHook hook)
+    : FlexToeExtension("rpc-steer", hook, 0),
+      m_cyclesPerSegment(cyclesPerSegment)
+{
+    if (!(cyclesPerSegment >= 0) || !std::isfinite(cyclesPerSegment))
+    {
+        throw PrestoInputError("FlexTOE extension 'rpc-steer': cycles per segment must be "
+                               "finite and >= 0, not " +
+                               std::to_string(cyclesPerSegment));
+    }
+}
+
+FlexToeVerdict
+FlexToeRpcSteer::Run(FlexToePacketView& pkt)
+{
+    const bool steer = pkt.received && pkt.payloadBytes > 0;
+    m_last = steer ? m_cyclesPerSegment : 0;
+    m_steered += steer ? 1 : 0;
+    return FlexToeVerdict::PASS;
+}
+
+double
+FlexToeRpcSteer::GetLastExtraCycles() const
+{
+    return m_last;
+}
+
+uint64_t
+FlexToeRpcSteer::GetSteered() const
+{
+    return m_steered;
+}
+
 uint64_t
 FlexToeVlanStrip::GetStripped() const
 {

@@ -63,6 +63,7 @@ struct FlexToePacketView
     uint8_t tcpFlags{0};      //!< TCP flags (FlexToeTcpFlags)
     uint32_t payloadBytes{0}; //!< TCP payload length
     uint32_t seq{0};          //!< TCP sequence number
+    bool received{false};     //!< arriving from the wire (else leaving)
 };
 
 /**
@@ -223,6 +224,35 @@ class FlexToeVlanStrip : public FlexToeExtension
 
   private:
     uint64_t m_stripped{0}; //!< tags removed
+};
+
+/**
+ * \ingroup presto
+ * \brief RPC steering, the co-design's RPC-processing stage: on every arriving segment with
+ * payload it reads the RPC framing and places the request in the queue of the host worker
+ * core with the fewest waiting (RpcEndpoint's Steering=Nic makes that choice in the
+ * simulation). It costs its cycles only on those segments; it never drops or modifies.
+ */
+class FlexToeRpcSteer : public FlexToeExtension
+{
+  public:
+    /**
+     * \param cyclesPerSegment cycles per arriving segment with payload (>= 0)
+     * \param hook where it runs (default: before post-processing, after the transport)
+     */
+    explicit FlexToeRpcSteer(double cyclesPerSegment, FlexToeHook hook = FlexToeHook::BEFORE_POST);
+
+    FlexToeVerdict Run(FlexToePacketView& pkt) override;
+    /** \return the cost of the last Run(): cyclesPerSegment on a steered segment, else 0 */
+    double GetLastExtraCycles() const override;
+
+    /** \return segments steered */
+    uint64_t GetSteered() const;
+
+  private:
+    double m_cyclesPerSegment; //!< per steered segment
+    double m_last{0};          //!< cost of the last Run()
+    uint64_t m_steered{0};     //!< segments steered
 };
 
 /**

@@ -4,6 +4,7 @@
 #include "presto-hybrid-net-device.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/flextoe-profile.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -45,7 +46,22 @@ PrestoHybridNetDevice::GetTypeId()
                           "TCP tracing module on the SmartNIC cores",
                           BooleanValue(false),
                           MakeBooleanAccessor(&PrestoHybridNetDevice::m_tcpTrace),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("RpcSteering",
+                          "Run the RPC-processing stage on the SmartNIC cores: it reads each "
+                          "arriving request's framing and places the request in the queue of "
+                          "the host worker core with the fewest waiting (RpcEndpoint "
+                          "Steering=Nic), so that no host core dispatches requests",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PrestoHybridNetDevice::m_rpcSteering),
+                          MakeBooleanChecker())
+            .AddAttribute("RpcSteerCycles",
+                          "SmartNIC core cycles the RPC stage spends per arriving segment with "
+                          "payload (assumed value: 200, a header parse and a queue choice), "
+                          "cycles",
+                          DoubleValue(200),
+                          MakeDoubleAccessor(&PrestoHybridNetDevice::m_rpcSteerCycles),
+                          MakeDoubleChecker<double>(0));
     return tid;
 }
 
@@ -71,6 +87,10 @@ PrestoHybridNetDevice::SetupModel()
                        m_tcpTrace,
                        m_firewallRules,
                        "PrestoHybridNetDevice::FirewallRules");
+    if (m_rpcSteering)
+    {
+        m_extensions.AddRpcSteering(m_rpcSteerCycles);
+    }
     FlexToePipelineConfig cfg = FlexToeProfile::Get(m_profile);
     cfg.name += " (extensions only)";
     for (auto& stage : cfg.stages)

@@ -60,6 +60,8 @@ class PrestoHybridNetDevice : public PrestoNetDevice
     std::string m_firewallRules; //!< FirewallRules
     bool m_vlanStrip;            //!< VlanStrip
     bool m_tcpTrace;             //!< TcpTrace
+    bool m_rpcSteering;          //!< RpcSteering
+    double m_rpcSteerCycles;     //!< RpcSteerCycles
 
     std::unique_ptr<FlexToePipeline> m_cores; //!< the SmartNIC cores (null: no module)
     FlexToeExtensionSet m_extensions;         //!< the modules

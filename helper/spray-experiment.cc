@@ -349,6 +349,11 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "Flow-size CDF: websearch|datamining|hadoop or a CDF file path; or rpc, the "
                  "closed-loop RPC workload (--rpc* options)",
                  workload);
+    cmd.AddValue("apps",
+                 "Applications per host: a host's flows are dealt to applications 0..N-1 in "
+                 "turn, each with its own DMA channel to the NIC (needs offload NICs with "
+                 "--ns3::OffloadNetDevice::DmaChannels >= N)",
+                 apps);
     cmd.AddValue("rpcConnections",
                  "rpc: persistent client connections each host opens to servers on the other "
                  "hosts",
@@ -440,6 +445,7 @@ SprayExperimentConfig::ToJson() const
     return {{"device", mix.empty() ? device : std::string("mix")},
             {"fidelity", fidelity},
             {"verify_payload", verifyPayload},
+            {"apps", apps},
             {"rpc_connections", rpcConnections},
             {"rpc_outstanding", rpcOutstanding},
             {"rpc_request", rpcRequest},
@@ -1075,6 +1081,24 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                                " adds incast flows to a flow workload, not to --workload=rpc");
     }
     AddIncastBursts();
+    if (c.apps == 0)
+    {
+        throw PrestoInputError("--apps=0: a host needs at least 1 application");
+    }
+    if (c.apps > 1)
+    {
+        if (IsRpc())
+        {
+            throw PrestoInputError("--apps deals flows to applications; the RPC workload's "
+                                   "connections belong to one application per host");
+        }
+        // a host's flows go to its applications in turn, in start order
+        std::vector<uint32_t> next(m_topology.GetNHosts(), 0);
+        for (FlowSpec& f : m_flows)
+        {
+            f.app = next[f.src]++ % c.apps;
+        }
+    }
     // Every flow's ideal FCT now, from the path it takes on the idle fabric: a flow whose
     // ideal FCT does not fit in ns-3's time stops the run here, before anything is written.
     if (!IsRpc())
@@ -1454,6 +1478,7 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     try
     {
         CheckRpcSteering(fabric);
+        CheckApplications(fabric);
     }
     catch (const PrestoInputError&)
     {
@@ -1700,6 +1725,37 @@ SprayExperiment::CheckRpcSteering(FabricHelper& fabric) const
                 "--ns3::PrestoHybridNetDevice::RpcSteering=1 runs the NIC's RPC stage, which "
                 "only the RPC workload's servers use: give --workload=rpc and "
                 "--ns3::RpcEndpoint::Steering=Nic (and ServerCores > 0), or leave it off");
+        }
+    }
+}
+
+void
+SprayExperiment::CheckApplications(FabricHelper& fabric) const
+{
+    if (m_config.apps <= 1)
+    {
+        return;
+    }
+    const NetDeviceContainer nics = fabric.GetHostDevices();
+    for (uint32_t h = 0; h < nics.GetN(); ++h)
+    {
+        Ptr<OffloadNetDevice> d = DynamicCast<OffloadNetDevice>(nics.Get(h));
+        if (!d)
+        {
+            throw PrestoInputError("--apps=" + std::to_string(m_config.apps) + ": host " +
+                                   std::to_string(h) +
+                                   " runs ns-3's TCP, which has no DMA channels per application");
+        }
+        UintegerValue channels;
+        d->GetAttribute("DmaChannels", channels);
+        if (channels.Get() < m_config.apps)
+        {
+            throw PrestoInputError("--apps=" + std::to_string(m_config.apps) +
+                                   " gives each application its own DMA channel: set "
+                                   "--ns3::OffloadNetDevice::DmaChannels=" +
+                                   std::to_string(m_config.apps) + " or more (host " +
+                                   std::to_string(h) + " has " + std::to_string(channels.Get()) +
+                                   ")");
         }
     }
 }

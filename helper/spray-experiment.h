@@ -50,8 +50,11 @@ struct SprayExperimentConfig
     /// presto: how the K intervals are assigned, ArrivalOrder | PerPath ("": the attribute
     /// ns3::PrestoNetDevice::IntervalPolicy, ArrivalOrder)
     std::string intervals;
-    std::string lb{"spray"};            //!< ecmp | spray | spray-rr | flowlet
-    std::string workload{"websearch"};  //!< built-in CDF name, CDF file path, or rpc
+    std::string lb{"spray"};           //!< ecmp | spray | spray-rr | flowlet
+    std::string workload{"websearch"}; //!< built-in CDF name, CDF file path, or rpc
+    /// applications per host: a host's flows are dealt to applications 0..apps-1 in turn,
+    /// each on its own DMA channel (OffloadNetDevice::DmaChannels >= apps)
+    uint32_t apps{1};
     uint32_t rpcConnections{1};         //!< rpc: client connections each host opens
     uint32_t rpcOutstanding{1};         //!< rpc: requests in flight per connection
     std::string rpcRequest{"64"};       //!< rpc: request size, bytes or a CDF
@@ -237,6 +240,12 @@ class SprayExperiment
      * \param fabric the built fabric
      */
     void CheckRpcSteering(FabricHelper& fabric) const;
+    /**
+     * \brief Refuse --apps > 1 on a host without an offload NIC or with fewer DMA channels
+     * than applications; before the run.
+     * \param fabric the built fabric
+     */
+    void CheckApplications(FabricHelper& fabric) const;
     /** The closed-loop RPC workload on the built fabric, and its outputs. */
     void RunRpc(FabricHelper& fabric);
     /** queues.csv, switch-events.csv, queues.png and summary.json's "queue_trace". */

@@ -93,6 +93,9 @@ expect_error "unknown interval policy" "intervals=bogus is not valid; valid valu
 expect_error "intervals per path without path labels" "IntervalPolicy=PerPath needs path labels" --device=presto --lb=label --intervals=PerPath
 expect_error "intervals per path with switch spraying" "with --lb=spray the switches choose the path" --device=presto --intervals=PerPath --ns3::OffloadNetDevice::PathLabels=4
 expect_error "intervals per path by attribute with switch spraying" "IntervalPolicy=PerPath \\(--intervals\\).*with --lb=spray" --device=presto --ns3::PrestoNetDevice::IntervalPolicy=PerPath --ns3::OffloadNetDevice::PathLabels=4
+expect_error "applications without DMA channels" "set --ns3::OffloadNetDevice::DmaChannels=2 or more" --device=presto --apps=2
+expect_error "applications on ns-3's TCP" "runs ns-3's TCP, which has no DMA channels per application" --device=host-tcp --apps=2
+expect_error "no application" "--apps=0: a host needs at least 1 application" --device=presto --apps=0
 expect_error "NIC steering without the NIC's RPC stage" "Steering=Nic needs an RPC stage on every host's NIC" --device=presto --workload=rpc --ns3::RpcEndpoint::ServerCores=2 --ns3::RpcEndpoint::Steering=Nic
 expect_error "the NIC's RPC stage with no server using it" "RpcSteering=1 runs the NIC's RPC stage" --device=presto-hybrid --ns3::PrestoHybridNetDevice::RpcSteering=1
 expect_error "a steering policy without worker cores" "give --ns3::RpcEndpoint::ServerCores > 0" --workload=rpc --ns3::RpcEndpoint::Steering=HostDispatch

@@ -1689,12 +1689,23 @@ SprayExperiment::CheckRpcSteering(FabricHelper& fabric) const
     // The NIC's RPC stage and the servers' choice of core go together: one without the other
     // would cost cycles for nothing, or credit the NIC with a balance nobody provides.
     EnumValue steering;
-    if (IsRpc())
     {
         Ptr<RpcEndpoint> probe = CreateObject<RpcEndpoint>(); // the configured defaults
         probe->GetAttribute("Steering", steering);
         UintegerValue cores;
         probe->GetAttribute("ServerCores", cores);
+        TimeValue service;
+        probe->GetAttribute("ServiceTime", service);
+        if (!IsRpc() && (cores.Get() > 0 || steering.Get() != RPC_AFFINITY))
+        {
+            throw PrestoInputError("--ns3::RpcEndpoint::ServerCores and Steering model the RPC "
+                                   "workload's servers: give --workload=rpc");
+        }
+        if (cores.Get() == 0 && !service.Get().IsZero())
+        {
+            throw PrestoInputError("--ns3::RpcEndpoint::ServiceTime is a worker core's time per "
+                                   "request: give --ns3::RpcEndpoint::ServerCores > 0");
+        }
         if (steering.Get() != RPC_AFFINITY && cores.Get() == 0)
         {
             throw PrestoInputError("--ns3::RpcEndpoint::Steering chooses among a server's "

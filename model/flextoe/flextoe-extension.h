@@ -228,10 +228,10 @@ class FlexToeVlanStrip : public FlexToeExtension
 
 /**
  * \ingroup presto
- * \brief RPC steering, the co-design's RPC-processing stage: on every arriving segment with
- * payload it reads the RPC framing and places the request in the queue of the host worker
- * core with the fewest waiting (RpcEndpoint's Steering=Nic makes that choice in the
- * simulation). It costs its cycles only on those segments; it never drops or modifies.
+ * \brief RPC steering, the co-design's RPC-processing stage: it stands for reading the RPC
+ * framing of every arriving segment with payload and placing each request in a host worker
+ * core's queue (RpcEndpoint's Steering=Nic makes that choice in the simulation). It charges
+ * its cycles on those segments (clients' responses included); it never drops or modifies.
  */
 class FlexToeRpcSteer : public FlexToeExtension
 {

@@ -128,7 +128,7 @@ class RpcEndpoint : public Object
         uint64_t txBacklog{0};       //!< bytes of issued messages not yet written
         uint64_t rxOffset{0};        //!< stream bytes read
         uint64_t next{0};            //!< client: next request to write; server: next to read
-        uint64_t answered{0};        //!< client: responses read; server: responses queued
+        uint64_t answered{0};        //!< client: responses read; server: requests read
         uint64_t rxRemaining{0};     //!< bytes left of the message being read
         std::deque<int64_t> issued;  //!< client: write times of the outstanding requests, ns
         bool connected{false};       //!< established

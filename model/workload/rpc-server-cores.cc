@@ -58,7 +58,7 @@ RpcServerCores::Assign(uint64_t conn, int64_t nowNs)
     s.startNs = std::max(ready, m_freeAt[s.core]);
     s.doneNs = s.startNs + m_serviceNs;
     m_freeAt[s.core] = s.doneNs;
-    m_maxWaitNs = std::max(m_maxWaitNs, s.startNs - nowNs);
+    m_maxWaitNs = std::max(m_maxWaitNs, s.startNs - ready); // the dispatcher's time apart
     return s;
 }
 

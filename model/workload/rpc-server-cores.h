@@ -29,7 +29,9 @@ enum RpcSteering
     RPC_HOST_DISPATCH,
     /**
      * The NIC's RPC stage (PrestoHybridNetDevice's SmartNIC cores) places each request in
-     * the queue of the worker core that frees first: balanced, no host dispatch work.
+     * the queue of the worker core that frees first: balanced, no host dispatch work. The
+     * choice uses each core's remaining work, more than a NIC that counts the requests it
+     * queued and the responses posted can know: an upper bound on such a NIC.
      */
     RPC_NIC,
 };
@@ -72,7 +74,7 @@ class RpcServerCores
     uint64_t GetDispatched() const;
     /// \return host dispatcher busy time, ns (GetDispatched() x dispatch time)
     int64_t GetDispatchNs() const;
-    /// \return the longest wait of a request for its core, ns
+    /// \return the longest wait of a request for its core once handed over, ns
     int64_t GetMaxWaitNs() const;
 
   private:

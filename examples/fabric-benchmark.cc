@@ -10,6 +10,7 @@
 // a copy to its device every serialisation time, so no TCP or IP stack runs on the send
 // path; receivers count at their device. Output, one line per variant:
 //   fabric=presto hops=... wall_s=... hops_per_s=... sent=... delivered=... peak_rss_kb=...
+//   scheduler=...
 //   fabric=ns3 ...
 //   ratio presto/ns3=...
 //
@@ -189,7 +190,7 @@ RunVariant(bool ns3Routers,
               << " wall_s=" << std::fixed << std::setprecision(3) << r.wallS
               << " hops_per_s=" << std::setprecision(0) << r.hops / r.wallS << " sent=" << sent
               << " delivered=" << counter.delivered << " sim_s=" << std::setprecision(4) << simTime
-              << " peak_rss_kb=" << PeakRssKb() << std::endl;
+              << " peak_rss_kb=" << PeakRssKb() << " scheduler=" << SchedulerName() << std::endl;
     Simulator::Destroy();
     return r;
 }

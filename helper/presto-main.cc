@@ -4,9 +4,11 @@
 #include "presto-main.h"
 
 #include "ns3/command-line.h"
+#include "ns3/global-value.h"
 #include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
+#include "ns3/priority-queue-scheduler.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -133,9 +135,37 @@ CheckAttributeArguments(int argc, char* argv[])
 }
 
 void
+PreferFastScheduler(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg.rfind("--SchedulerType", 0) == 0)
+        {
+            return; // the user's choice, applied by CommandLine
+        }
+    }
+    const char* env = std::getenv("NS_GLOBAL_VALUE");
+    if (env && std::string(env).find("SchedulerType") != std::string::npos)
+    {
+        return; // the user's choice, applied by GlobalValue from the environment
+    }
+    GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+}
+
+std::string
+SchedulerName()
+{
+    TypeIdValue value;
+    GlobalValue::GetValueByName("SchedulerType", value);
+    return value.Get().GetName();
+}
+
+void
 ParseCommandLine(CommandLine& cmd, int argc, char* argv[])
 {
     CheckAttributeArguments(argc, argv);
+    PreferFastScheduler(argc, argv);
     ParseState& s = State();
     static const bool hooked = std::atexit(&ShortenParseFailure) == 0;
     if (hooked)

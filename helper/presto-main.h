@@ -46,6 +46,29 @@ void ParseCommandLine(CommandLine& cmd, int argc, char* argv[]);
 
 /**
  * \ingroup presto
+ * \brief Give ns-3's event queue the faster of its own schedulers,
+ * ns3::PriorityQueueScheduler (a binary heap), instead of the default ns3::MapScheduler,
+ * unless the user named one: a `--SchedulerType` argument or `SchedulerType` in the
+ * environment variable NS_GLOBAL_VALUE. ParseCommandLine calls it before parsing.
+ *
+ * The scheduler cannot change a result: every ns-3 scheduler takes events in the same total
+ * order (time stamp, then the order they were scheduled in). It only changes the speed
+ * (doc/presto.rst, "Speed"). It takes effect if the simulator has not been created yet.
+ *
+ * \param argc argument count
+ * \param argv arguments
+ */
+void PreferFastScheduler(int argc, char* argv[]);
+
+/**
+ * \ingroup presto
+ * \return the TypeId name of ns-3's global value SchedulerType (the event queue of a
+ * simulator created now), for reports
+ */
+std::string SchedulerName();
+
+/**
+ * \ingroup presto
  * \brief The body of an example's main(), with the module's error contract: a
  * PrestoInputError (a configuration error: bad option, attribute, input file) prints
  * "<program>: error: <message>" and gives exit status 1; any other exception prints

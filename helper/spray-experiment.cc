@@ -28,6 +28,7 @@
 #include "ns3/presto-dctcp-congestion.h"
 #include "ns3/presto-hybrid-net-device.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 #include "ns3/presto-net-device.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rpc-endpoint.h"
@@ -1593,6 +1594,7 @@ SprayExperiment::Run()
     m_speed.packetHops = fabric.GetPacketHops();
     m_speed.packetHopsPerS = m_speed.wallS > 0 ? m_speed.packetHops / m_speed.wallS : 0;
     m_speed.peakRssKb = PeakRssKb();
+    m_speed.scheduler = SchedulerName();
     m_report = SummaryToJson(m_summary, m_speed);
     m_report["config"] = c.ToJson();
     m_report["topology"] = m_topology.Describe();
@@ -1800,6 +1802,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     m_speed.packetHops = fabric.GetPacketHops();
     m_speed.packetHopsPerS = m_speed.wallS > 0 ? m_speed.packetHops / m_speed.wallS : 0;
     m_speed.peakRssKb = PeakRssKb();
+    m_speed.scheduler = SchedulerName();
 
     m_report = nlohmann::json::object();
     m_report["config"] = c.ToJson();

@@ -373,7 +373,8 @@ SpeedToJson(const RunSpeed& speed)
             {"events", speed.events},
             {"packet_hops", speed.packetHops},
             {"packet_hops_per_s", speed.packetHopsPerS},
-            {"peak_rss_kb", speed.peakRssKb}};
+            {"peak_rss_kb", speed.peakRssKb},
+            {"scheduler", speed.scheduler}};
 }
 
 void

@@ -25,6 +25,7 @@ struct RunSpeed
     uint64_t packetHops{0};   //!< packet transmissions on links
     double packetHopsPerS{0}; //!< packetHops / wallS
     int64_t peakRssKb{0};     //!< peak resident memory of the process, KiB
+    std::string scheduler;    //!< ns-3's event queue (SchedulerType), which sets no result
 };
 
 /**
@@ -80,7 +81,8 @@ std::vector<FctRecord> ReadFctCsv(const std::string& path);
  * "warmup_excluded", "buckets" (objects with "lo_bytes", "hi_bytes", "count", "fct_mean_ns",
  * "fct_p50_ns", "fct_p95_ns", "fct_p99_ns", "fct_p999_ns", "slowdown_mean", "slowdown_p50",
  * "slowdown_p95", "slowdown_p99", "slowdown_p999"), "overall" (same keys, no edges) and
- * "speed" ("wall_s", "sim_s", "events", "packet_hops", "packet_hops_per_s", "peak_rss_kb").
+ * "speed" ("wall_s", "sim_s", "events", "packet_hops", "packet_hops_per_s", "peak_rss_kb",
+ * "scheduler").
  * Device-specific sections ("config", "nic", "host_cpu", "delivery", ...) are added by the
  * caller on the returned object.
  * \param summary the FCT statistics
@@ -93,7 +95,7 @@ nlohmann::json SummaryToJson(const FctSummary& summary, const RunSpeed& speed);
  * \ingroup presto
  * \brief The "speed" object of summary.json.
  * \param speed the measurements
- * \return wall_s, sim_s, events, packet_hops, packet_hops_per_s, peak_rss_kb
+ * \return wall_s, sim_s, events, packet_hops, packet_hops_per_s, peak_rss_kb, scheduler
  */
 nlohmann::json SpeedToJson(const RunSpeed& speed);
 

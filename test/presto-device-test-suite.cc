@@ -950,6 +950,119 @@ class CloseBeforeEstablishedTestCase : public TestCase
 };
 
 /**
+ * 4e. The byte-count socket calls (OffloadSocket::SendBytes and RecvBytes, which the
+ * experiment uses with virtual payload): the errors Send gives, and every byte written by
+ * count read by count exactly once.
+ */
+class SocketByteCountTestCase : public TestCase
+{
+  public:
+    SocketByteCountTestCase()
+        : TestCase("SendBytes and RecvBytes: Send's errors, every byte read exactly once")
+    {
+    }
+
+  private:
+    void Accept(Ptr<Socket> s, const Address& from)
+    {
+        m_accepted = DynamicCast<OffloadSocket>(s);
+        s->SetRecvCallback(MakeCallback(&SocketByteCountTestCase::Readable, this));
+        s->SetCloseCallbacks(MakeCallback(&SocketByteCountTestCase::PeerClosed, this),
+                             MakeCallback(&SocketByteCountTestCase::PeerClosed, this));
+    }
+
+    void Readable(Ptr<Socket> s)
+    {
+        const uint32_t available = s->GetRxAvailable();
+        const uint32_t n = m_accepted->RecvBytes(available + 1000);
+        m_read += n;
+        m_readsMatched += n == available ? 1 : 0;
+        ++m_reads;
+    }
+
+    void PeerClosed(Ptr<Socket> s)
+    {
+        ++m_peerClosed;
+        m_read += m_accepted->RecvBytes(1u << 30);
+        s->Close();
+    }
+
+    void Connected(Ptr<Socket> s)
+    {
+        NS_TEST_EXPECT_MSG_EQ(m_client->SendBytes(m_client->GetTxAvailable() + 1),
+                              -1,
+                              "more than the send buffer is refused");
+        NS_TEST_EXPECT_MSG_EQ(m_client->GetErrno(), Socket::ERROR_MSGSIZE, "as Send's");
+        Fill(s, 0);
+    }
+
+    void Fill(Ptr<Socket> s, uint32_t)
+    {
+        while (m_written < TOTAL && m_client->GetTxAvailable() > 0)
+        {
+            const uint32_t chunk =
+                std::min<uint64_t>(m_client->GetTxAvailable(), TOTAL - m_written);
+            const int n = m_client->SendBytes(chunk);
+            NS_TEST_ASSERT_MSG_EQ(n, static_cast<int>(chunk), "accepted in full");
+            m_written += n;
+        }
+        if (m_written == TOTAL && !m_closed)
+        {
+            m_closed = true;
+            m_client->Close();
+            NS_TEST_EXPECT_MSG_EQ(m_client->SendBytes(1), -1, "closed: refused");
+            NS_TEST_EXPECT_MSG_EQ(m_client->GetErrno(), Socket::ERROR_NOTCONN, "as Send's");
+        }
+    }
+
+    void DoRun() override
+    {
+        auto topo = FabricTopology::LeafSpine(1, 1, 2, 10e9, 40e9, 1000);
+        FabricHelper f;
+        f.SetHostDeviceFactory(PrestoFactory("1"));
+        f.Install(topo);
+        Ptr<Socket> listener =
+            Socket::CreateSocket(f.GetHosts().Get(1), OffloadSocketFactory::GetTypeId());
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 80));
+        listener->Listen();
+        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&SocketByteCountTestCase::Accept, this));
+        m_client = DynamicCast<OffloadSocket>(
+            Socket::CreateSocket(f.GetHosts().Get(0), OffloadSocketFactory::GetTypeId()));
+        NS_TEST_ASSERT_MSG_NE(m_client, nullptr, "an offload socket");
+        NS_TEST_EXPECT_MSG_EQ(m_client->SendBytes(100), -1, "not connected: refused");
+        NS_TEST_EXPECT_MSG_EQ(m_client->GetErrno(), Socket::ERROR_NOTCONN, "as Send's");
+        NS_TEST_EXPECT_MSG_EQ(m_client->RecvBytes(100), 0, "nothing to read before a connection");
+        m_client->SetConnectCallback(MakeCallback(&SocketByteCountTestCase::Connected, this),
+                                     MakeNullCallback<void, Ptr<Socket>>());
+        m_client->SetSendCallback(MakeCallback(&SocketByteCountTestCase::Fill, this));
+        NS_TEST_ASSERT_MSG_EQ(m_client->Connect(InetSocketAddress(f.GetHostAddress(1), 80)),
+                              0,
+                              "connect");
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(m_written, TOTAL, "the client wrote every byte");
+        NS_TEST_EXPECT_MSG_EQ(m_read, TOTAL, "the server read every byte exactly once");
+        NS_TEST_EXPECT_MSG_GT(m_reads, 10, "in many reads");
+        NS_TEST_EXPECT_MSG_EQ(m_readsMatched, m_reads, "each read took what was readable");
+        NS_TEST_EXPECT_MSG_EQ(m_peerClosed, 1, "the FIN came after the data");
+        m_accepted = nullptr;
+        m_client = nullptr;
+        Simulator::Destroy();
+    }
+
+    static constexpr uint64_t TOTAL = 3000000; //!< bytes the client writes
+    Ptr<OffloadSocket> m_client;
+    Ptr<OffloadSocket> m_accepted;
+    uint64_t m_written{0};
+    uint64_t m_read{0};
+    uint32_t m_reads{0};
+    uint32_t m_readsMatched{0};
+    uint32_t m_peerClosed{0};
+    bool m_closed{false};
+};
+
+/**
  * 5. Pcap traces of the NIC's traffic decode cleanly in tshark: no malformed packet, no
  * expert error, and TCP segments with payload decoded (skipped when tshark is absent).
  */
@@ -1428,6 +1541,7 @@ class PrestoDeviceTestSuite : public TestSuite
         AddTestCase(new WindowScaleInteropTestCase, compat::TestDuration::QUICK);
         AddTestCase(new BulkSendOverOffloadTestCase, compat::TestDuration::QUICK);
         AddTestCase(new CloseBeforeEstablishedTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new SocketByteCountTestCase, compat::TestDuration::QUICK);
         AddTestCase(new PcapTsharkTestCase, compat::TestDuration::QUICK);
         AddTestCase(new MaxConnectionsTestCase(6), compat::TestDuration::QUICK);
         AddTestCase(new MaxConnectionsTestCase(1), compat::TestDuration::QUICK);

@@ -751,20 +751,35 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
 uint32_t
 OffloadNetDevice::Write(uint32_t id, Ptr<Packet> p)
 {
+    return WriteFrom(id, p->GetSize(), PeekPointer(p));
+}
+
+uint32_t
+OffloadNetDevice::WriteBytes(uint32_t id, uint32_t bytes)
+{
+    return WriteFrom(id, bytes, nullptr);
+}
+
+uint32_t
+OffloadNetDevice::WriteFrom(uint32_t id, uint32_t bytes, const Packet* p)
+{
     Conn& c = m_slots[id];
     if (c.hs.state != OffloadCpState::ESTABLISHED || !c.tcp)
     {
         return 0;
     }
-    uint32_t n = c.tcp->AppSend(p->GetSize());
+    uint32_t n = c.tcp->AppSend(bytes);
     if (n == 0)
     {
         return 0;
     }
     if (c.txRing)
     {
-        std::vector<uint8_t> buf(n);
-        p->CopyData(buf.data(), n);
+        std::vector<uint8_t> buf(n); // zeros without a packet, as a zero-filled packet's
+        if (p)
+        {
+            p->CopyData(buf.data(), n);
+        }
         bool ok = c.txRing->Write(c.txTail, buf.data(), n);
         NS_ASSERT_MSG(ok, "send ring overflow");
     }
@@ -788,12 +803,36 @@ OffloadNetDevice::Read(uint32_t id, uint32_t maxBytes)
     {
         std::vector<uint8_t> buf(n);
         c.rxRing->Read(c.rxRing->GetHead(), buf.data(), n);
-        c.rxRing->Advance(n);
         data = Create<Packet>(buf.data(), n);
     }
     else
     {
         data = Create<Packet>(n); // virtual payload: zero-filled, nothing stored
+    }
+    Consume(id, n);
+    return data;
+}
+
+uint32_t
+OffloadNetDevice::ReadBytes(uint32_t id, uint32_t maxBytes)
+{
+    Conn& c = m_slots[id];
+    const uint32_t n = std::min(maxBytes, c.rxReadable);
+    if (n == 0 || !c.tcp)
+    {
+        return 0;
+    }
+    Consume(id, n);
+    return n;
+}
+
+void
+OffloadNetDevice::Consume(uint32_t id, uint32_t n)
+{
+    Conn& c = m_slots[id];
+    if (c.rxRing)
+    {
+        c.rxRing->Advance(n);
     }
     c.rxReadable -= n;
     OnApplicationRead(id, n);
@@ -801,7 +840,6 @@ OffloadNetDevice::Read(uint32_t id, uint32_t maxBytes)
     {
         SendSegment(id, *update, nullptr);
     }
-    return data;
 }
 
 uint32_t

@@ -145,6 +145,18 @@ class OffloadNetDevice : public FabricLinkNetDevice
     uint32_t Write(uint32_t conn, Ptr<Packet> p);
     /** \param conn slot \param maxBytes limit \return bytes read (null if none) */
     Ptr<Packet> Read(uint32_t conn, uint32_t maxBytes);
+    /**
+     * \brief Write as many zero bytes as a zero-filled packet of that size, without the
+     * packet (OffloadSocket::SendBytes).
+     * \param conn slot \param bytes to send \return bytes accepted
+     */
+    uint32_t WriteBytes(uint32_t conn, uint32_t bytes);
+    /**
+     * \brief Read without building a packet: the bytes are consumed as Read consumes them
+     * (OffloadSocket::RecvBytes).
+     * \param conn slot \param maxBytes limit \return bytes read
+     */
+    uint32_t ReadBytes(uint32_t conn, uint32_t maxBytes);
     /** \param conn slot \return free send buffer, bytes */
     uint32_t GetTxAvailable(uint32_t conn) const;
     /** \param conn slot \return readable bytes */
@@ -464,6 +476,10 @@ class OffloadNetDevice : public FabricLinkNetDevice
                        Time latency);
     /** In-order data is in host memory: make it readable. */
     void MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation);
+    /// Write and WriteBytes: the bytes come from p, or are zeros when p is null
+    uint32_t WriteFrom(uint32_t id, uint32_t bytes, const Packet* p);
+    /// Read and ReadBytes after the copy: n readable bytes consumed, the window reopened
+    void Consume(uint32_t id, uint32_t n);
     /** Queue a connection for transmission and pump. */
     void Ready(uint32_t id);
     /** Emit segments while the wire queue has room. */

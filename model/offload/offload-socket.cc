@@ -206,17 +206,37 @@ OffloadSocket::GetTxAvailable() const
 int
 OffloadSocket::Send(Ptr<Packet> p, uint32_t flags)
 {
-    if (m_conn == NO_CONN || m_closed)
+    if (!MaySend(p->GetSize()))
     {
-        m_errno = ERROR_NOTCONN;
-        return -1;
-    }
-    if (p->GetSize() > GetTxAvailable())
-    {
-        m_errno = ERROR_MSGSIZE;
         return -1;
     }
     return static_cast<int>(m_device->Write(m_conn, p));
+}
+
+int
+OffloadSocket::SendBytes(uint32_t bytes)
+{
+    if (!MaySend(bytes))
+    {
+        return -1;
+    }
+    return static_cast<int>(m_device->WriteBytes(m_conn, bytes));
+}
+
+bool
+OffloadSocket::MaySend(uint32_t bytes)
+{
+    if (m_conn == NO_CONN || m_closed)
+    {
+        m_errno = ERROR_NOTCONN;
+        return false;
+    }
+    if (bytes > GetTxAvailable())
+    {
+        m_errno = ERROR_MSGSIZE;
+        return false;
+    }
+    return true;
 }
 
 int
@@ -239,6 +259,12 @@ OffloadSocket::Recv(uint32_t maxSize, uint32_t flags)
         return nullptr;
     }
     return m_device->Read(m_conn, maxSize);
+}
+
+uint32_t
+OffloadSocket::RecvBytes(uint32_t maxBytes)
+{
+    return m_conn == NO_CONN ? 0 : m_device->ReadBytes(m_conn, maxBytes);
 }
 
 Ptr<Packet>

@@ -56,6 +56,22 @@ class OffloadSocket : public TcpSocket
     uint32_t GetRxAvailable() const override;
     Ptr<Packet> Recv(uint32_t maxSize, uint32_t flags) override;
     Ptr<Packet> RecvFrom(uint32_t maxSize, uint32_t flags, Address& fromAddress) override;
+
+    /**
+     * \brief Send as Send does a zero-filled packet of this size, without building it: for
+     * applications that carry no payload bytes (virtual payload, doc/presto.rst), which
+     * spares a Packet per write.
+     * \param bytes how many
+     * \return bytes accepted, or -1 with the errno Send gives (not connected, closed, more
+     * than GetTxAvailable)
+     */
+    int SendBytes(uint32_t bytes);
+    /**
+     * \brief Receive as Recv does, without building a packet: the bytes are consumed.
+     * \param maxBytes limit
+     * \return bytes read (0 if none)
+     */
+    uint32_t RecvBytes(uint32_t maxBytes);
     int GetSockName(Address& address) const override;
     int GetPeerName(Address& address) const override;
     bool SetAllowBroadcast(bool allowBroadcast) override;
@@ -95,6 +111,9 @@ class OffloadSocket : public TcpSocket
     uint32_t GetDmaChannel() const;
 
   private:
+    /// Send's and SendBytes' checks; sets m_errno when it says no
+    bool MaySend(uint32_t bytes);
+
     // TcpSocket attribute plumbing
     void SetSndBufSize(uint32_t size) override;
     void SetRcvBufSize(uint32_t size) override;

@@ -74,21 +74,40 @@ FlowEndpoint::StartFlow(const FlowSpec& flow)
 void
 FlowEndpoint::Deliver(uint32_t flowId, Ptr<const Packet> data)
 {
+    const uint32_t len = data->GetSize();
+    if (!m_verifyPayload)
+    {
+        Take(flowId, len, nullptr);
+        return;
+    }
+    if (m_scratch.size() < len)
+    {
+        m_scratch.resize(len);
+    }
+    data->CopyData(m_scratch.data(), len);
+    Take(flowId, len, m_scratch.data());
+}
+
+void
+FlowEndpoint::DeliverBytes(uint32_t flowId, uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(m_verifyPayload,
+                    "flow " << flowId << ": DeliverBytes while VerifyPayload is on (no bytes)");
+    Take(flowId, bytes, nullptr);
+}
+
+void
+FlowEndpoint::Take(uint32_t flowId, uint32_t len, const uint8_t* bytes)
+{
     auto it = m_flows.find(flowId);
     NS_ABORT_MSG_IF(it == m_flows.end(), "delivery for unknown flow " << flowId);
     FlowState& st = it->second;
-    uint32_t len = data->GetSize();
     uint64_t corruptBefore = st.verifier.GetCorrupt();
     uint64_t excessBefore = st.verifier.GetExcess();
     uint64_t deliveredBefore = st.verifier.GetDelivered();
-    if (m_verifyPayload)
+    if (bytes)
     {
-        if (m_scratch.size() < len)
-        {
-            m_scratch.resize(len);
-        }
-        data->CopyData(m_scratch.data(), len);
-        st.verifier.Deliver(m_scratch.data(), len);
+        st.verifier.Deliver(bytes, len);
     }
     else
     {

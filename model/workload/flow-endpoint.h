@@ -117,6 +117,15 @@ class FlowEndpoint : public Object
     void Deliver(uint32_t flowId, Ptr<const Packet> data);
 
     /**
+     * \brief Deliver without a packet: the application read this many bytes of a flow, in
+     * order. Only without VerifyPayload (there are no bytes to compare): counted as Deliver
+     * counts a zero-filled packet's.
+     * \param flowId the flow
+     * \param bytes how many
+     */
+    void DeliverBytes(uint32_t flowId, uint32_t bytes);
+
+    /**
      * \param flowId a started flow
      * \return its spec
      */
@@ -136,6 +145,13 @@ class FlowEndpoint : public Object
         PayloadVerifier verifier; //!< checks the received bytes
         bool finished;            //!< all bytes arrived
     };
+
+    /**
+     * Deliver's and DeliverBytes' work: verify (or only count, when bytes is null) and
+     * finish the flow when complete.
+     * \param flowId the flow \param len how many bytes \param bytes them, or null
+     */
+    void Take(uint32_t flowId, uint32_t len, const uint8_t* bytes);
 
     std::unordered_map<uint32_t, FlowState> m_flows;      //!< by flow id
     Callback<void, uint32_t> m_finishedCallback;          //!< to the experiment

@@ -20,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -270,6 +271,10 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
     s->flowId = flow.id;
     s->size = flow.sizeBytes;
     s->socket = socket;
+    if (!IsVerifyingPayload())
+    {
+        s->bytesOnly = PeekPointer(DynamicCast<OffloadSocket>(socket));
+    }
     m_senders[flow.id] = s;
     m_retx[flow.id] = 0;
     socket->SetConnectCallback(MakeCallback(&Sender::Connected, PeekPointer(s)),
@@ -305,6 +310,10 @@ TcpSocketEndpoint::Accept(Ptr<Socket> socket, const Address& from)
     Ptr<Receiver> r = Create<Receiver>();
     r->owner = this;
     r->flowId = it->second;
+    if (!IsVerifyingPayload())
+    {
+        r->bytesOnly = PeekPointer(DynamicCast<OffloadSocket>(socket));
+    }
     m_pending.erase(it);
     m_receivers[r->flowId] = r;
     socket->SetRecvCallback(MakeCallback(&Receiver::Read, PeekPointer(r)));
@@ -352,6 +361,15 @@ TcpSocketEndpoint::Sender::Fill()
         }
         uint32_t chunk =
             static_cast<uint32_t>(std::min<uint64_t>({avail, size - queued, WRITE_CHUNK}));
+        if (bytesOnly)
+        {
+            if (bytesOnly->SendBytes(chunk) < 0)
+            {
+                return;
+            }
+            queued += chunk;
+            continue;
+        }
         Ptr<Packet> data;
         if (owner->IsVerifyingPayload())
         {
@@ -400,6 +418,14 @@ TcpSocketEndpoint::Receiver::Read(Ptr<Socket> s)
 {
     if (!owner)
     {
+        return;
+    }
+    if (bytesOnly)
+    {
+        while (uint32_t n = bytesOnly->RecvBytes(std::numeric_limits<uint32_t>::max()))
+        {
+            owner->DeliverBytes(flowId, n);
+        }
         return;
     }
     while (Ptr<Packet> p = s->Recv())

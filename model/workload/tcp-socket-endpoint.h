@@ -17,6 +17,8 @@
 namespace ns3
 {
 
+class OffloadSocket;
+
 /**
  * \ingroup presto
  * \brief The baseline: ns-3's own TCP (TcpSocketBase) on the host CPU.
@@ -76,6 +78,8 @@ class TcpSocketEndpoint : public FlowEndpoint
         Ptr<Socket> socket;       //!< the connection
         SequenceNumber32 highest; //!< end of the highest byte sent so far
         bool sentAny{false};      //!< highest is valid
+        /// the socket as an offload NIC's when payload is virtual: written by count, no packet
+        OffloadSocket* bytesOnly{nullptr};
         /** Connection established: start writing. */
         void Connected(Ptr<Socket> s);
         /** Connection failed. */
@@ -93,6 +97,8 @@ class TcpSocketEndpoint : public FlowEndpoint
     {
         TcpSocketEndpoint* owner; //!< back pointer
         uint32_t flowId;          //!< flow
+        /// the socket as an offload NIC's when payload is virtual: read by count, no packet
+        OffloadSocket* bytesOnly{nullptr};
         /** Data readable. */
         void Read(Ptr<Socket> s);
         /** Peer closed. */

@@ -218,12 +218,11 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
                                 m_flushes);
         }
     }
-    Simulator::ScheduleWithContext(m_peerContext,
-                                   TimeStep(start + tx + m_delaySteps - now),
-                                   &FabricLinkNetDevice::FastReceive,
-                                   m_peer,
-                                   packet,
-                                   protocolNumber);
+    m_arrivals.Schedule(m_peerContext,
+                        start + tx + m_delaySteps - now,
+                        m_peer,
+                        std::move(packet),
+                        protocolNumber);
     if (m_txQueue)
     {
         MaybeStop();

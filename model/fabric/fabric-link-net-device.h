@@ -4,6 +4,7 @@
 #ifndef PRESTO_FABRIC_LINK_NET_DEVICE_H
 #define PRESTO_FABRIC_LINK_NET_DEVICE_H
 
+#include "fabric-link-arrivals.h"
 #include "fabric-link-queue.h"
 
 #include "ns3/data-rate.h"
@@ -186,6 +187,15 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint64_t GetTxDrops() const;   //!< \return frames refused by Send (queue full, link down)
     uint64_t GetRxDrops() const;   //!< \return frames dropped by the receive error model
 
+    /**
+     * \return arrival events this end has made for its frames (they are reused: the most
+     * frames it ever had in flight at once, give or take one)
+     */
+    std::size_t GetArrivalEventsMade() const
+    {
+        return m_arrivals.GetEventsMade();
+    }
+
   protected:
     /**
      * On the fast path, when the waiting frames shrink next: the start of the first waiting
@@ -202,6 +212,8 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint32_t GetFramingOverhead();
 
   private:
+    friend class FabricLinkArrivals; // its events call FastReceive
+
     /** Decide, once, whether the fast path applies, and cache what it needs. */
     void Resolve();
 
@@ -266,6 +278,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     DataRate m_rate;                               //!< the rate used for m_txSteps
     std::vector<int64_t> m_txSteps;                //!< transmission time by frame size (0: not yet)
     FabricLinkQueue m_fifo;                        //!< the waiting frames
+    FabricLinkArrivals m_arrivals;                 //!< events of the frames in flight
     Ptr<Queue<Packet>> m_queue;                    //!< the device queue (only its MaxSize is used)
     NetDeviceQueue* m_txQueue{nullptr};            //!< flow control (hosts), or null
     EventId m_wake;                                //!< pending wake of m_txQueue

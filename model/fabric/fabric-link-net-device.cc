@@ -179,6 +179,15 @@ FabricLinkNetDevice::TxStepsSlow(uint32_t bytes)
 bool
 FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
+    return SendAt(packet, dest, protocolNumber, Simulator::Now());
+}
+
+bool
+FabricLinkNetDevice::SendAt(Ptr<Packet> packet,
+                            const Address& dest,
+                            uint16_t protocolNumber,
+                            Time clock)
+{
     if (!m_fast)
     {
         Resolve();
@@ -188,7 +197,7 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
         }
     }
     // hot path: no NS_LOG (a log-enabled ns-3 build pays a call per macro even when off)
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = clock.GetTimeStep();
     m_fifo.Expire(now);
     const uint32_t bytes = packet->GetSize() + m_framing;
     if (!m_fifo.Admits(bytes, m_maxBytes, m_maxPackets))

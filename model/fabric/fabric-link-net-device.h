@@ -104,6 +104,14 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     ~FabricLinkNetDevice() override;
 
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    /**
+     * Send at a time the caller has already read from the clock (a switch reads it once for
+     * the queue test and the send; Simulator::Now costs about 50 instructions a call).
+     * \param packet the packet \param dest its destination \param protocolNumber protocol
+     * \param now the current simulation time (Simulator::Now())
+     * \return as Send
+     */
+    bool SendAt(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber, Time now);
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
 
@@ -317,6 +325,18 @@ class FabricPortQueue
     uint32_t GetBytes() const
     {
         return m_link ? m_link->GetQueuedBytes() : m_queue->GetNBytes();
+    }
+
+    /** \param now the current simulation time \return bytes waiting */
+    uint32_t GetBytes(Time now) const
+    {
+        return m_link ? m_link->GetQueued(now).second : m_queue->GetNBytes();
+    }
+
+    /** \return the port's device when it is a FabricLinkNetDevice, else null */
+    FabricLinkNetDevice* GetLink() const
+    {
+        return PeekPointer(m_link);
     }
 
     /** \return frames waiting */

@@ -458,7 +458,8 @@ FabricSwitch::Forward(Ptr<const Packet> packet, uint16_t protocol)
     const std::vector<uint32_t>& ports = m_routes[host];
     const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(host, ports, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
-    const uint32_t queued = queue.GetBytes();
+    const Time now = Simulator::Now(); // read once, for the queue test and the send
+    const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps
     // the drop counted with its reason and traced without that header
     if (queued + packet->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
@@ -487,7 +488,9 @@ FabricSwitch::Forward(Ptr<const Packet> packet, uint16_t protocol)
         m_markTrace(p, port);
     }
     m_enqueueTrace(p, port);
-    if (!m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE))
+    FabricLinkNetDevice* link = queue.GetLink();
+    if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now)
+               : m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE)))
     {
         Drop(p, port, true);
         return;

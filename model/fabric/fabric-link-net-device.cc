@@ -228,10 +228,8 @@ FabricLinkNetDevice::SendAt(Ptr<Packet> packet,
         }
     }
     m_arrivals.Schedule(m_peerContext,
-                        start + tx + m_delaySteps - now,
-                        m_peer,
-                        std::move(packet),
-                        protocolNumber);
+                        TimeStep(start + tx + m_delaySteps - now),
+                        Arrival{std::move(packet), protocolNumber});
     if (m_txQueue)
     {
         MaybeStop();
@@ -323,6 +321,12 @@ FabricLinkNetDevice::WakeCheck()
     {
         m_txQueue->Wake();
     }
+}
+
+void
+FabricLinkNetDevice::DeliverToPeer(Arrival& arrival)
+{
+    m_peer->FastReceive(std::move(arrival.packet), arrival.protocol);
 }
 
 void

@@ -4,12 +4,12 @@
 #ifndef PRESTO_FABRIC_LINK_NET_DEVICE_H
 #define PRESTO_FABRIC_LINK_NET_DEVICE_H
 
-#include "fabric-link-arrivals.h"
 #include "fabric-link-queue.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/event-id.h"
+#include "ns3/event-pool.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -220,7 +220,18 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint32_t GetFramingOverhead();
 
   private:
-    friend class FabricLinkArrivals; // its events call FastReceive
+    /** A frame in flight: what its arrival event carries. */
+    struct Arrival
+    {
+        Ptr<Packet> packet;   //!< the frame
+        uint16_t protocol{0}; //!< its protocol number
+    };
+
+    /**
+     * A frame's arrival event ran: hand it to the peer (the pool's handler).
+     * \param arrival the frame
+     */
+    void DeliverToPeer(Arrival& arrival);
 
     /** Decide, once, whether the fast path applies, and cache what it needs. */
     void Resolve();
@@ -276,17 +287,18 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     // Raw pointers: the channel holds both ends, and the device its aggregated queue
     // interface, for as long as events can run (PointToPointNetDevice::DoDispose is private,
     // so this class cannot release references there; two Ptrs to each other would leak).
-    FabricLinkNetDevice* m_peer{nullptr};          //!< the far end (fast path)
-    uint32_t m_peerContext{0};                     //!< node id of the far end (event context)
-    Address m_peerAddress;                         //!< the far end's address (receive "from")
-    int64_t m_delaySteps{0};                       //!< propagation delay, time steps
-    int64_t m_gapSteps{0};                         //!< interframe gap, time steps
-    uint64_t m_maxBytes{0};                        //!< queue limit in bytes (0: in packets)
-    uint64_t m_maxPackets{0};                      //!< queue limit in packets (0: in bytes)
-    DataRate m_rate;                               //!< the rate used for m_txSteps
-    std::vector<int64_t> m_txSteps;                //!< transmission time by frame size (0: not yet)
-    FabricLinkQueue m_fifo;                        //!< the waiting frames
-    FabricLinkArrivals m_arrivals;                 //!< events of the frames in flight
+    FabricLinkNetDevice* m_peer{nullptr}; //!< the far end (fast path)
+    uint32_t m_peerContext{0};            //!< node id of the far end (event context)
+    Address m_peerAddress;                //!< the far end's address (receive "from")
+    int64_t m_delaySteps{0};              //!< propagation delay, time steps
+    int64_t m_gapSteps{0};                //!< interframe gap, time steps
+    uint64_t m_maxBytes{0};               //!< queue limit in bytes (0: in packets)
+    uint64_t m_maxPackets{0};             //!< queue limit in packets (0: in bytes)
+    DataRate m_rate;                      //!< the rate used for m_txSteps
+    std::vector<int64_t> m_txSteps;       //!< transmission time by frame size (0: not yet)
+    FabricLinkQueue m_fifo;               //!< the waiting frames
+    /// the arrival events of the frames in flight, reused
+    EventPool<FabricLinkNetDevice, Arrival> m_arrivals{this, &FabricLinkNetDevice::DeliverToPeer};
     Ptr<Queue<Packet>> m_queue;                    //!< the device queue (only its MaxSize is used)
     NetDeviceQueue* m_txQueue{nullptr};            //!< flow control (hosts), or null
     EventId m_wake;                                //!< pending wake of m_txQueue

@@ -535,7 +535,6 @@ OffloadNetDevice::Cleanup()
     m_hostRx =
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     Simulator::Cancel(m_scanEvent);
-    Simulator::Cancel(m_refillEvent);
     for (auto& dma : m_dma)
     {
         if (dma)
@@ -1253,12 +1252,11 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         }
         else
         {
-            Simulator::Schedule(latency,
-                                &OffloadNetDevice::SendSegment,
-                                this,
-                                id,
-                                d.ackSegment,
-                                Ptr<Packet>());
+            DeviceEvent e;
+            e.kind = DeviceEventKind::SEND_SEGMENT;
+            e.id = id;
+            e.seg = d.ackSegment;
+            ScheduleDeviceEvent(latency, std::move(e));
         }
     }
     if (d.ackedBytes > 0)
@@ -1275,13 +1273,13 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
     if (notify && !viaChannel)
     {
         ++c.notifying;
-        Simulator::Schedule(NanoSeconds(inPlace) - clock,
-                            &OffloadNetDevice::MakeReadable,
-                            this,
-                            id,
-                            d.delivered,
-                            d.peerClosed,
-                            m_generation[id]);
+        DeviceEvent e;
+        e.kind = DeviceEventKind::MAKE_READABLE;
+        e.id = id;
+        e.generation = m_generation[id];
+        e.bytes = d.delivered;
+        e.flag = d.peerClosed;
+        ScheduleDeviceEvent(NanoSeconds(inPlace) - clock, std::move(e));
     }
     if (d.reset)
     {
@@ -1547,14 +1545,39 @@ OffloadNetDevice::SendInOrder(uint32_t id,
     }
     const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
     m_txScheduler.EnterNic(wireBytes);
-    compat::Schedule(delay, [this, id, seg, payload, wireBytes, gen = m_generation[id]]() {
-        m_txScheduler.LeaveNic(wireBytes);
-        if (m_generation[id] == gen)
+    DeviceEvent e;
+    e.kind = DeviceEventKind::LEAVE_NIC;
+    e.id = id;
+    e.generation = m_generation[id];
+    e.bytes = wireBytes;
+    e.seg = seg;
+    e.payload = payload;
+    ScheduleDeviceEvent(delay, std::move(e));
+}
+
+void
+OffloadNetDevice::RunDeviceEvent(DeviceEvent& e)
+{
+    switch (e.kind)
+    {
+    case DeviceEventKind::SEND_SEGMENT:
+        SendSegment(e.id, e.seg, std::move(e.payload));
+        return;
+    case DeviceEventKind::LEAVE_NIC:
+        m_txScheduler.LeaveNic(e.bytes);
+        if (m_generation[e.id] == e.generation)
         {
-            SendSegment(id, seg, payload);
+            SendSegment(e.id, e.seg, std::move(e.payload));
         }
         PumpTx();
-    });
+        return;
+    case DeviceEventKind::MAKE_READABLE:
+        MakeReadable(e.id, e.bytes, e.flag, e.generation);
+        return;
+    case DeviceEventKind::REFILL:
+        Refill();
+        return;
+    }
 }
 
 void
@@ -1564,7 +1587,7 @@ OffloadNetDevice::ArmRefill()
     if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !m_refillPending &&
         GetNextDeparture(delay))
     {
-        m_refillEvent = Simulator::Schedule(delay, &OffloadNetDevice::Refill, this);
+        ScheduleDeviceEvent(delay, DeviceEvent{});
         m_refillPending = true;
     }
 }
@@ -1578,7 +1601,7 @@ OffloadNetDevice::TxDone(Ptr<const Packet>)
     // returned, at the same time, as ns-3's NetDeviceQueue defers its wake-up.
     if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !m_refillPending)
     {
-        m_refillEvent = Simulator::ScheduleNow(&OffloadNetDevice::Refill, this);
+        ScheduleDeviceEvent(Time(0), DeviceEvent{}); // a refill, as ScheduleNow
         m_refillPending = true;
     }
 }

@@ -14,6 +14,7 @@
 #include "offload-wire.h"
 
 #include "ns3/event-id.h"
+#include "ns3/event-pool.h"
 #include "ns3/fabric-link-net-device.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
@@ -495,6 +496,43 @@ class OffloadNetDevice : public FabricLinkNetDevice
     void Refill();
     /** Build and send one data-path segment of a slot. */
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
+
+    /** What one of the device's frequent events does, and with what (DeviceEvent). */
+    enum class DeviceEventKind : uint8_t
+    {
+        SEND_SEGMENT,  //!< SendSegment(id, seg, payload): an ACK after the NIC's latency
+        LEAVE_NIC,     //!< a segment leaves the NIC for the wire (SendInOrder), then PumpTx
+        MAKE_READABLE, //!< MakeReadable(id, bytes, flag, generation)
+        REFILL,        //!< Refill()
+    };
+
+    /** One of the device's frequent events, run by RunDeviceEvent from m_events. */
+    struct DeviceEvent
+    {
+        DeviceEventKind kind{DeviceEventKind::REFILL}; //!< what it does
+        uint32_t id{0};                                //!< the slot
+        uint32_t generation{0};                        //!< the slot's generation then
+        uint32_t bytes{0};                             //!< wire bytes, or bytes delivered
+        bool flag{false};                              //!< MAKE_READABLE: the peer closed
+        OffloadSegment seg;                            //!< the segment to send
+        Ptr<Packet> payload;                           //!< its payload, or null
+    };
+
+    /**
+     * Run one of m_events (EventPool's handler).
+     * \param e the event
+     */
+    void RunDeviceEvent(DeviceEvent& e);
+
+    /**
+     * Schedule one of the device's frequent events, as Simulator::Schedule would.
+     * \param delay from now \param e the event
+     */
+    void ScheduleDeviceEvent(const Time& delay, DeviceEvent&& e)
+    {
+        m_events.Schedule(Simulator::GetContext(), delay, std::move(e));
+    }
+
     /** Build and send a control-plane segment (SYN, SYN-ACK, TIME-WAIT ACK) of slot id. */
     void SendControl(uint32_t id, Ipv4Address peer, const OffloadControlSegment& seg);
     /**
@@ -586,13 +624,14 @@ class OffloadNetDevice : public FabricLinkNetDevice
     uint32_t m_txBacklogPackets;         //!< attribute TxBacklogPackets
     uint64_t m_txBacklogMax{0};          //!< longest backlog seen
     EventId m_scanEvent;                 //!< next timer scan
-    EventId m_refillEvent;               //!< Refill after a frame left (TxDone)
-    /// Whether m_scanEvent / m_refillEvent is still to run, kept here because
+    /// the frequent events (ACK after latency, leaving the NIC, readable, refill), reused
+    EventPool<OffloadNetDevice, DeviceEvent> m_events{this, &OffloadNetDevice::RunDeviceEvent};
+    /// Whether m_scanEvent / the refill is still to run, kept here because
     /// EventId::IsPending asks the simulator (about 280 instructions in Debian's ns-3) and the
     /// transmit path asked once per segment. Set where the event is scheduled, cleared first
     /// thing in its handler and where it is cancelled.
     bool m_scanPending{false};
-    bool m_refillPending{false}; //!< see m_scanPending
+    bool m_refillPending{false}; //!< see m_scanPending (the refill is one of m_events)
     uint16_t m_ipId{0};          //!< IPv4 identification
     uint32_t m_pathLabels{0};    //!< PathLabels (0: no sender-side spraying)
     uint32_t m_pathCellBytes{0}; //!< PathCellBytes

@@ -120,7 +120,6 @@ PrestoTxProgram::PrestoTxProgram(uint32_t maxConnections,
     }
     m_phv = std::make_unique<RmtPhv>(m_pipeline->NewPhv());
     m_exec.hits.reserve(2 * STAGES + 2);
-    m_mss.assign(maxConnections, 0);
 }
 
 PrestoTxProgram::~PrestoTxProgram() = default;
@@ -757,7 +756,7 @@ PrestoTxProgram::Start(uint32_t conn, uint8_t op, uint64_t nowNs)
     phv.Set(m_f.conn, conn);
     phv.Set(m_f.op, op);
     phv.Set(m_f.now, nowNs);
-    phv.Set(m_f.mss, m_mss[conn]);
+    phv.Set(m_f.mss, conn < m_mss.size() ? m_mss[conn] : 0);
 }
 
 void
@@ -776,7 +775,14 @@ PrestoTxProgram::Init(uint32_t conn, const OffloadSendState& s, uint32_t mss)
         throw PrestoInputError(std::string(WHO) + ": Init: connection " + std::to_string(conn) +
                                ": the MSS must be 1 to 65535 bytes, not " + std::to_string(mss));
     }
-    // the connection table's entry carries the MSS as action data (meta.mss)
+    // the connection table's entry carries the MSS as action data (meta.mss); grown with the
+    // slots in use, as the register arrays are, not allocated for MaxConnections up front
+    if (conn >= m_mss.size())
+    {
+        m_mss.resize(
+            std::min<size_t>(std::max<size_t>(conn + 1, 2 * m_mss.size()), m_maxConnections),
+            0);
+    }
     m_mss[conn] = static_cast<uint16_t>(mss);
     // connection setup is the host's: control-plane writes
     m_snd->ControlWrite(conn, (uint64_t{s.sndMax} << 32) | s.sndNxt);
@@ -945,7 +951,7 @@ uint32_t
 PrestoTxProgram::GetMss(uint32_t conn) const
 {
     CheckConn(conn, "GetMss");
-    return m_mss[conn];
+    return conn < m_mss.size() ? m_mss[conn] : 0;
 }
 
 } // namespace ns3

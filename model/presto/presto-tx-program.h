@@ -304,7 +304,7 @@ class PrestoTxProgram
     RmtRegisterArray* m_backoff{};           //!< RTO doublings
     RmtRegisterArray* m_rto{};               //!< armed, deadline
     RmtRegisterArray* m_persist{};           //!< armed, probe backoff, deadline
-    std::vector<uint16_t> m_mss;             //!< by connection: the MSS (table action data)
+    std::vector<uint16_t> m_mss;             //!< by connection: the MSS (table action data), grown
     std::unique_ptr<RmtPhv> m_phv;           //!< reused PHV
     RmtExecution m_exec;                     //!< reused execution record
     uint64_t m_recirculations{0};            //!< extra passes so far

@@ -6,7 +6,7 @@
 # summary.json without its wall-clock "speed"; it prints the same table, order and tiers.
 # Seed 4 draws other intervals. ns-3's event queue changes no output: seed 3 again with
 # --SchedulerType=ns3::MapScheduler (ns-3's default; the module's programs choose
-# ns3::PriorityQueueScheduler when the user names none) writes the same files. About 12 s.
+# ns3::PriorityQueueScheduler when the user names none) writes the same files. About 15 s.
 # usage: compare-determinism.sh PRESTO_COMPARE_BINARY
 set -u
 bin=$1
@@ -34,7 +34,7 @@ strip_speed() { # summary.json without "speed"
 run a 3
 run b 3
 run c 4
-run d 3 presto:1 --SchedulerType=ns3::MapScheduler
+run d 3 host-tcp,presto:1,flextoe --SchedulerType=ns3::MapScheduler
 cat "$tmp/a.table"
 check "tiers line printed" grep -q '^tiers (~: 95% bootstrap intervals of p99 overlap): ' "$tmp/a.table"
 check "same table, order and tiers" cmp "$tmp/a.table" "$tmp/b.table"
@@ -54,11 +54,14 @@ check "default event queue: PriorityQueueScheduler" \
     test "$(scheduler "$tmp/a/presto-K1/summary.json")" = ns3::PriorityQueueScheduler
 check "--SchedulerType is the user's" \
     test "$(scheduler "$tmp/d/presto-K1/summary.json")" = ns3::MapScheduler
-for f in fct.csv flows.txt incast.csv queues.csv switch-events.csv; do
-    check "MapScheduler: presto-K1/$f identical" cmp "$tmp/a/presto-K1/$f" "$tmp/d/presto-K1/$f"
+check "MapScheduler: comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/d/comparison.csv"
+for label in host-tcp presto-K1 flextoe; do
+    for f in fct.csv flows.txt incast.csv queues.csv switch-events.csv; do
+        check "MapScheduler: $label/$f identical" cmp "$tmp/a/$label/$f" "$tmp/d/$label/$f"
+    done
+    check "MapScheduler: $label/summary.json identical but for speed" \
+        test "$(strip_speed "$tmp/a/$label/summary.json")" = "$(strip_speed "$tmp/d/$label/summary.json")"
 done
-check "MapScheduler: presto-K1/summary.json identical but for speed" \
-    test "$(strip_speed "$tmp/a/presto-K1/summary.json")" = "$(strip_speed "$tmp/d/presto-K1/summary.json")"
 # another seed: another workload, other intervals
 check "seed 4: other flows" bash -c "! cmp -s '$tmp/a/host-tcp/flows.txt' '$tmp/c/host-tcp/flows.txt'"
 check "seed 4: other intervals" bash -c \

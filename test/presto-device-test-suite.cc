@@ -5,6 +5,7 @@
 // (PrestoNetDevice): real fabrics, real TCP on the wire, assertions on delivered bytes, NIC
 // counters, switch queues, packets seen on the wire and pcap files decoded by tshark.
 
+#include "ns3/boolean.h"
 #include "ns3/bulk-send-helper.h"
 #include "ns3/config.h"
 #include "ns3/fabric-helper.h"
@@ -957,8 +958,12 @@ class CloseBeforeEstablishedTestCase : public TestCase
 class SocketByteCountTestCase : public TestCase
 {
   public:
-    SocketByteCountTestCase()
-        : TestCase("SendBytes and RecvBytes: Send's errors, every byte read exactly once")
+    /// \param carryPayload whether the NICs keep host rings (CarryPayload)
+    explicit SocketByteCountTestCase(bool carryPayload)
+        : TestCase(std::string("SendBytes and RecvBytes") +
+                   (carryPayload ? ", with rings" : ", no rings") +
+                   ": Send's errors, every byte read exactly once"),
+          m_carryPayload(carryPayload)
     {
     }
 
@@ -1019,7 +1024,9 @@ class SocketByteCountTestCase : public TestCase
     {
         auto topo = FabricTopology::LeafSpine(1, 1, 2, 10e9, 40e9, 1000);
         FabricHelper f;
-        f.SetHostDeviceFactory(PrestoFactory("1"));
+        ObjectFactory nic = PrestoFactory("1");
+        nic.Set("CarryPayload", BooleanValue(m_carryPayload));
+        f.SetHostDeviceFactory(nic);
         f.Install(topo);
         Ptr<Socket> listener =
             Socket::CreateSocket(f.GetHosts().Get(1), OffloadSocketFactory::GetTypeId());
@@ -1052,6 +1059,7 @@ class SocketByteCountTestCase : public TestCase
     }
 
     static constexpr uint64_t TOTAL = 3000000; //!< bytes the client writes
+    bool m_carryPayload;                       //!< CarryPayload of the NICs
     Ptr<OffloadSocket> m_client;
     Ptr<OffloadSocket> m_accepted;
     uint64_t m_written{0};
@@ -1541,7 +1549,8 @@ class PrestoDeviceTestSuite : public TestSuite
         AddTestCase(new WindowScaleInteropTestCase, compat::TestDuration::QUICK);
         AddTestCase(new BulkSendOverOffloadTestCase, compat::TestDuration::QUICK);
         AddTestCase(new CloseBeforeEstablishedTestCase, compat::TestDuration::QUICK);
-        AddTestCase(new SocketByteCountTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new SocketByteCountTestCase(true), compat::TestDuration::QUICK);
+        AddTestCase(new SocketByteCountTestCase(false), compat::TestDuration::QUICK);
         AddTestCase(new PcapTsharkTestCase, compat::TestDuration::QUICK);
         AddTestCase(new MaxConnectionsTestCase(6), compat::TestDuration::QUICK);
         AddTestCase(new MaxConnectionsTestCase(1), compat::TestDuration::QUICK);

@@ -4,6 +4,7 @@
 #ifndef PRESTO_EVENT_POOL_H
 #define PRESTO_EVENT_POOL_H
 
+#include "ns3/assert.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
@@ -72,6 +73,8 @@ class EventPool
      */
     void Schedule(uint32_t context, const Time& delay, Payload&& payload)
     {
+        // Simulator::Schedule asserts this; ScheduleWithContext does not
+        NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "EventPool: an event in the past");
         Event* e;
         if (!m_free.empty() && m_free.back()->GetReferenceCount() == 1)
         {

@@ -106,7 +106,8 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
     /**
      * Send at a time the caller has already read from the clock (a switch reads it once for
-     * the queue test and the send; Simulator::Now costs about 50 instructions a call).
+     * the queue test and the send; Simulator::Now costs about 50 instructions a call). Send
+     * is SendAt at Simulator::Now(); a subclass that overrides Send must override this too.
      * \param packet the packet \param dest its destination \param protocolNumber protocol
      * \param now the current simulation time (Simulator::Now())
      * \return as Send

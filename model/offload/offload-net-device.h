@@ -629,7 +629,8 @@ class OffloadNetDevice : public FabricLinkNetDevice
     /// Whether m_scanEvent / the refill is still to run, kept here because
     /// EventId::IsPending asks the simulator (about 280 instructions in Debian's ns-3) and the
     /// transmit path asked once per segment. Set where the event is scheduled, cleared first
-    /// thing in its handler and where it is cancelled.
+    /// thing in its handler, and by Cleanup. The refill (one of m_events) is never cancelled:
+    /// Cleanup runs only at Simulator::Destroy, after which no event runs.
     bool m_scanPending{false};
     bool m_refillPending{false}; //!< see m_scanPending (the refill is one of m_events)
     uint16_t m_ipId{0};          //!< IPv4 identification

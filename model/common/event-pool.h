@@ -73,6 +73,19 @@ class EventPool
      */
     void Schedule(uint32_t context, const Time& delay, Payload&& payload)
     {
+        ScheduleWith(context, delay, [&payload](Payload& slot) { slot = std::move(payload); });
+    }
+
+    /**
+     * Schedule an event whose payload fill writes in place (no temporary payload: ns-3's Ptr
+     * has no move, so each copy of one costs a reference count up and down).
+     * \param context the event's context
+     * \param delay from now
+     * \param fill called with the event's payload, which it sets
+     */
+    template <typename Fill>
+    void ScheduleWith(uint32_t context, const Time& delay, Fill&& fill)
+    {
         // Simulator::Schedule asserts this; ScheduleWithContext does not
         NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "EventPool: an event in the past");
         Event* e;
@@ -86,7 +99,7 @@ class EventPool
             e = new Event(this); // none free (or, defensively, the last one still queued)
             m_all.push_back(e);
         }
-        e->m_payload = std::move(payload);
+        fill(e->m_payload);
         e->Ref(); // the simulator's reference, released after Invoke
         Simulator::ScheduleWithContext(context, delay, e);
     }

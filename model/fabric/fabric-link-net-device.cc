@@ -183,7 +183,7 @@ FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
 }
 
 bool
-FabricLinkNetDevice::SendAt(Ptr<Packet> packet,
+FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
                             const Address& dest,
                             uint16_t protocolNumber,
                             Time clock)
@@ -227,9 +227,12 @@ FabricLinkNetDevice::SendAt(Ptr<Packet> packet,
                                 m_flushes);
         }
     }
-    m_arrivals.Schedule(m_peerContext,
-                        TimeStep(start + tx + m_delaySteps - now),
-                        Arrival{std::move(packet), protocolNumber});
+    m_arrivals.ScheduleWith(m_peerContext,
+                            TimeStep(start + tx + m_delaySteps - now),
+                            [&packet, protocolNumber](Arrival& a) {
+                                a.packet = packet;
+                                a.protocol = protocolNumber;
+                            });
     if (m_txQueue)
     {
         MaybeStop();
@@ -326,11 +329,11 @@ FabricLinkNetDevice::WakeCheck()
 void
 FabricLinkNetDevice::DeliverToPeer(Arrival& arrival)
 {
-    m_peer->FastReceive(std::move(arrival.packet), arrival.protocol);
+    m_peer->FastReceive(arrival.packet, arrival.protocol); // the pool releases it after
 }
 
 void
-FabricLinkNetDevice::FastReceive(Ptr<Packet> packet, uint16_t protocol)
+FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet, uint16_t protocol)
 {
     if (m_errorModel && m_errorModel->IsCorrupt(packet))
     {

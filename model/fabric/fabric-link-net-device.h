@@ -62,7 +62,7 @@ class FabricLinkSink
      * \param packet the packet (not shared with anyone: the sink may forward it as is)
      * \param protocol its protocol number
      */
-    virtual void ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol) = 0;
+    virtual void ReceiveFromLink(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) = 0;
 };
 
 /**
@@ -112,7 +112,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      * \param now the current simulation time (Simulator::Now())
      * \return as Send
      */
-    bool SendAt(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber, Time now);
+    bool SendAt(const Ptr<Packet>& packet, const Address& dest, uint16_t protocolNumber, Time now);
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
 
@@ -242,7 +242,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      * \param packet the packet
      * \param protocol its protocol number
      */
-    void FastReceive(Ptr<Packet> packet, uint16_t protocol);
+    void FastReceive(const Ptr<Packet>& packet, uint16_t protocol);
 
     /**
      * \param bytes a frame's size

@@ -424,18 +424,18 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
                       uint16_t protocol,
                       const Address& from)
 {
-    Forward(packet, protocol);
+    Forward(ConstCast<Packet>(packet), protocol);
     return true;
 }
 
 void
-FabricSwitch::ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol)
+FabricSwitch::ReceiveFromLink(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol)
 {
     Forward(packet, protocol);
 }
 
 void
-FabricSwitch::Forward(Ptr<const Packet> packet, uint16_t protocol)
+FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol)
 {
     // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
     uint8_t hdr[PARSE_BYTES];
@@ -469,7 +469,7 @@ FabricSwitch::Forward(Ptr<const Packet> packet, uint16_t protocol)
     }
     // The device is done with the packet (it only traced it before this callback), so it is
     // forwarded as is instead of being copied.
-    Ptr<Packet> p = ConstCast<Packet>(packet);
+    const Ptr<Packet>& p = packet;
     const uint8_t ecn = hdr[1] & 0x03;
     if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
         (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))

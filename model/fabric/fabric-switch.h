@@ -120,7 +120,7 @@ class FabricSwitch : public Object, public FabricLinkSink
      * \param packet the packet
      * \param protocol its protocol number
      */
-    void ReceiveFromLink(uint32_t port, Ptr<Packet> packet, uint16_t protocol) override;
+    void ReceiveFromLink(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) override;
 
   private:
     /**
@@ -128,7 +128,7 @@ class FabricSwitch : public Object, public FabricLinkSink
      * \param packet the packet, which this switch may forward as is
      * \param protocol its protocol number
      */
-    void Forward(Ptr<const Packet> packet, uint16_t protocol);
+    void Forward(const Ptr<Packet>& packet, uint16_t protocol);
 
     /** Device receive callback: forward one packet. */
     bool Receive(Ptr<NetDevice> device,

@@ -42,26 +42,24 @@ check "comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/b/comparison.
 check "comparison.csv has the interval columns" \
     grep -q ',small_p99_ci95_low,small_p99_ci95_high$' "$tmp/a/comparison.csv"
 check "incast.csv identical" cmp "$tmp/a/incast.csv" "$tmp/b/incast.csv"
-for label in host-tcp presto-K1 flextoe; do
-    for f in fct.csv flows.txt incast.csv queues.csv switch-events.csv; do
-        check "$label/$f identical" cmp "$tmp/a/$label/$f" "$tmp/b/$label/$f"
+same_runs() { # same_runs PREFIX A B: every device's outputs of runs A and B are identical
+    local label f
+    for label in host-tcp presto-K1 flextoe; do
+        for f in fct.csv flows.txt incast.csv queues.csv switch-events.csv; do
+            check "$1$label/$f identical" cmp "$tmp/$2/$label/$f" "$tmp/$3/$label/$f"
+        done
+        check "$1$label/summary.json identical but for speed" \
+            test "$(strip_speed "$tmp/$2/$label/summary.json")" = "$(strip_speed "$tmp/$3/$label/summary.json")"
     done
-    check "$label/summary.json identical but for speed" \
-        test "$(strip_speed "$tmp/a/$label/summary.json")" = "$(strip_speed "$tmp/b/$label/summary.json")"
-done
+}
+same_runs "" a b
 scheduler() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["scheduler"])' "$1"; }
 check "default event queue: PriorityQueueScheduler" \
     test "$(scheduler "$tmp/a/presto-K1/summary.json")" = ns3::PriorityQueueScheduler
 check "--SchedulerType is the user's" \
     test "$(scheduler "$tmp/d/presto-K1/summary.json")" = ns3::MapScheduler
 check "MapScheduler: comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/d/comparison.csv"
-for label in host-tcp presto-K1 flextoe; do
-    for f in fct.csv flows.txt incast.csv queues.csv switch-events.csv; do
-        check "MapScheduler: $label/$f identical" cmp "$tmp/a/$label/$f" "$tmp/d/$label/$f"
-    done
-    check "MapScheduler: $label/summary.json identical but for speed" \
-        test "$(strip_speed "$tmp/a/$label/summary.json")" = "$(strip_speed "$tmp/d/$label/summary.json")"
-done
+same_runs "MapScheduler: " a d
 # another seed: another workload, other intervals
 check "seed 4: other flows" bash -c "! cmp -s '$tmp/a/host-tcp/flows.txt' '$tmp/c/host-tcp/flows.txt'"
 check "seed 4: other intervals" bash -c \

@@ -8,7 +8,7 @@
 #include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
-#include "ns3/priority-queue-scheduler.h"
+#include "ns3/radix-heap-scheduler.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -150,7 +150,7 @@ PreferFastScheduler(int argc, char* argv[])
     {
         return; // the user's choice, applied by GlobalValue from the environment
     }
-    GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
+    GlobalValue::Bind("SchedulerType", TypeIdValue(RadixHeapScheduler::GetTypeId()));
 }
 
 std::string

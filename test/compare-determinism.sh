@@ -6,7 +6,7 @@
 # summary.json without its wall-clock "speed"; it prints the same table, order and tiers.
 # Seed 4 draws other intervals. ns-3's event queue changes no output: seed 3 again with
 # --SchedulerType=ns3::MapScheduler (ns-3's default; the module's programs choose
-# ns3::PriorityQueueScheduler when the user names none) writes the same files. About 15 s.
+# ns3::RadixHeapScheduler when the user names none) writes the same files. About 15 s.
 # usage: compare-determinism.sh PRESTO_COMPARE_BINARY
 set -u
 bin=$1
@@ -54,8 +54,8 @@ same_runs() { # same_runs PREFIX A B: every device's outputs of runs A and B are
 }
 same_runs "" a b
 scheduler() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["scheduler"])' "$1"; }
-check "default event queue: PriorityQueueScheduler" \
-    test "$(scheduler "$tmp/a/presto-K1/summary.json")" = ns3::PriorityQueueScheduler
+check "default event queue: RadixHeapScheduler" \
+    test "$(scheduler "$tmp/a/presto-K1/summary.json")" = ns3::RadixHeapScheduler
 check "--SchedulerType is the user's" \
     test "$(scheduler "$tmp/d/presto-K1/summary.json")" = ns3::MapScheduler
 check "MapScheduler: comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/d/comparison.csv"

@@ -16,11 +16,11 @@ NS_OBJECT_ENSURE_REGISTERED(RadixHeapScheduler);
 
 namespace
 {
-/// Whether \p a has a smaller id than \p b (events at one time stamp).
+/// Whether \p a runs before \p b: ns-3's order, time stamp then id.
 bool
-IdBefore(const Scheduler::Event& a, const Scheduler::Event& b)
+Before(const Scheduler::Event& a, const Scheduler::Event& b)
 {
-    return a.key.m_uid < b.key.m_uid;
+    return a.key < b.key;
 }
 } // namespace
 
@@ -45,19 +45,17 @@ RadixHeapScheduler::PlaceNow(const Event& ev) const
     std::vector<Event>& now = m_buckets[0];
     if (m_head == now.size())
     {
-        now.clear(); // every event of the reference time stamp has left
+        now.clear(); // every event of the reference slot has left
         m_head = 0;
     }
-    if (now.empty() || IdBefore(now.back(), ev))
+    if (now.empty() || Before(now.back(), ev))
     {
-        now.push_back(ev); // the usual case: ns-3 gives every new event a larger id
+        now.push_back(ev); // the usual case: later than the slot's others
         return;
     }
-    now.insert(std::upper_bound(now.begin() + static_cast<std::ptrdiff_t>(m_head),
-                                now.end(),
-                                ev,
-                                IdBefore),
-               ev);
+    now.insert(
+        std::upper_bound(now.begin() + static_cast<std::ptrdiff_t>(m_head), now.end(), ev, Before),
+        ev);
 }
 
 void
@@ -79,9 +77,9 @@ RadixHeapScheduler::Settle() const
     }
     m_reference = earliest;
     m_used &= ~(uint64_t{1} << (b - 1));
-    // every event of bucket b now differs from the reference below bit b - 1: they all go
-    // to lower buckets, so the loop never appends to the bucket it reads. Those at the new
-    // reference go to bucket 0 in the order of their ids.
+    // every event of bucket b now differs from the reference below bit b - 1 + kGrain: they
+    // all go to lower buckets, so the loop never appends to the bucket it reads. Those in the
+    // new reference slot go to bucket 0 in ns-3's order.
     for (const Event& e : bucket)
     {
         Place(e);

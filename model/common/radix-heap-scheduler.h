@@ -35,12 +35,12 @@ namespace ns3
  * implementation that inserts behind the clock), the queue re-sorts its buckets around the
  * new event, correct but slow.
  *
- * The buckets sort by time stamp: bucket 0 holds the events at the reference time stamp (the
- * last one settled), in the order of their ids; bucket b > 0 the events whose time stamp's
- * highest bit that differs from the reference is bit b - 1. Removing takes bucket 0's next
- * event, or else finds the first non-empty bucket, makes its earliest time stamp the
- * reference and spreads the bucket's events over the lower buckets. A new event at the
- * reference time stamp has a larger id than those queued there, so it goes to the end.
+ * The buckets sort by time stamp in slots of 2^kGrain time steps: bucket 0 holds the events
+ * of the reference slot (that of the last time stamp settled), sorted by time stamp and id;
+ * bucket b > 0 the events whose time stamp's highest bit that differs from the reference is
+ * bit b - 1 + kGrain. Removing takes bucket 0's next event, or else finds the first non-empty
+ * bucket, makes its earliest time stamp the reference and spreads the bucket's events over
+ * the lower buckets.
  */
 class RadixHeapScheduler : public Scheduler
 {
@@ -60,20 +60,24 @@ class RadixHeapScheduler : public Scheduler
     void Remove(const Event& ev) override;
 
   private:
-    /// Buckets: 0 for the reference time stamp, then one per bit of the time stamp.
-    static constexpr std::size_t kBuckets = 65;
+    /// Time stamps that differ only in their low kGrain bits share bucket 0, kept sorted:
+    /// the radix levels below it moved every event four or five times between buckets,
+    /// and events of the reference scenario are a few time steps (ns) apart.
+    static constexpr unsigned kGrain = 6;
+    /// Buckets: 0 for the reference slot, then one per bit of the time stamp above kGrain.
+    static constexpr std::size_t kBuckets = 65 - kGrain;
 
     /**
      * \param ts an event's time stamp, not less than the reference
-     * \return the bucket of \p ts against the reference time stamp
+     * \return the bucket of \p ts against the reference time stamp's slot
      */
     std::size_t BucketOf(uint64_t ts) const
     {
-        const uint64_t diff = ts ^ m_reference;
+        const uint64_t diff = (ts ^ m_reference) >> kGrain;
         return diff == 0 ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(diff));
     }
 
-    /// Put \p ev into its bucket against the reference time stamp.
+    /// Put \p ev into its bucket against the reference slot.
     /// \param ev the event
     void Place(const Event& ev) const
     {
@@ -87,7 +91,7 @@ class RadixHeapScheduler : public Scheduler
         m_used |= uint64_t{1} << (b - 1);
     }
 
-    /// Put \p ev (at the reference time stamp) into bucket 0, in the order of ids.
+    /// Put \p ev (in the reference slot) into bucket 0, in ns-3's order.
     /// \param ev the event
     void PlaceNow(const Event& ev) const;
     /// Make the earliest time stamp the reference, its events the ones in bucket 0 (the

@@ -190,7 +190,8 @@ RunVariant(bool ns3Routers,
               << " wall_s=" << std::fixed << std::setprecision(3) << r.wallS
               << " hops_per_s=" << std::setprecision(0) << r.hops / r.wallS << " sent=" << sent
               << " delivered=" << counter.delivered << " sim_s=" << std::setprecision(4) << simTime
-              << " peak_rss_kb=" << PeakRssKb() << " scheduler=" << SchedulerName() << std::endl;
+              << " peak_rss_kb=" << PeakRssKb() << " scheduler=" << SchedulerName()
+              << " simulator=" << SimulatorImplName() << std::endl;
     Simulator::Destroy();
     return r;
 }

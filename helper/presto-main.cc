@@ -6,6 +6,7 @@
 #include "ns3/command-line.h"
 #include "ns3/global-value.h"
 #include "ns3/input-file.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/radix-heap-scheduler.h"
@@ -134,23 +135,42 @@ CheckAttributeArguments(int argc, char* argv[])
     }
 }
 
-void
-PreferFastScheduler(int argc, char* argv[])
+namespace
+{
+/**
+ * \param argc argument count
+ * \param argv arguments
+ * \param name the name of one of ns-3's global values
+ * \return whether the user set \p name: a --name argument, or name in NS_GLOBAL_VALUE
+ */
+bool
+UserSetGlobal(int argc, char* argv[], const std::string& name)
 {
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
-        if (arg.rfind("--SchedulerType", 0) == 0)
+        if (arg.rfind("--" + name, 0) == 0)
         {
-            return; // the user's choice, applied by CommandLine
+            return true; // applied by CommandLine
         }
     }
     const char* env = std::getenv("NS_GLOBAL_VALUE");
-    if (env && std::string(env).find("SchedulerType") != std::string::npos)
+    return env && std::string(env).find(name) != std::string::npos; // applied by GlobalValue
+}
+} // namespace
+
+void
+PreferFastSimulator(int argc, char* argv[])
+{
+    if (!UserSetGlobal(argc, argv, "SchedulerType"))
     {
-        return; // the user's choice, applied by GlobalValue from the environment
+        GlobalValue::Bind("SchedulerType", TypeIdValue(RadixHeapScheduler::GetTypeId()));
     }
-    GlobalValue::Bind("SchedulerType", TypeIdValue(RadixHeapScheduler::GetTypeId()));
+    if (!UserSetGlobal(argc, argv, "SimulatorImplementationType"))
+    {
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue(LeanSimulatorImpl::GetTypeId().GetName()));
+    }
 }
 
 std::string
@@ -161,11 +181,19 @@ SchedulerName()
     return value.Get().GetName();
 }
 
+std::string
+SimulatorImplName()
+{
+    StringValue value;
+    GlobalValue::GetValueByName("SimulatorImplementationType", value);
+    return value.Get();
+}
+
 void
 ParseCommandLine(CommandLine& cmd, int argc, char* argv[])
 {
     CheckAttributeArguments(argc, argv);
-    PreferFastScheduler(argc, argv);
+    PreferFastSimulator(argc, argv);
     ParseState& s = State();
     static const bool hooked = std::atexit(&ShortenParseFailure) == 0;
     if (hooked)

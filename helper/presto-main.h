@@ -46,19 +46,21 @@ void ParseCommandLine(CommandLine& cmd, int argc, char* argv[]);
 
 /**
  * \ingroup presto
- * \brief Give ns-3's event queue the module's ns3::RadixHeapScheduler, faster on the
- * experiments' queues of hundreds of events than ns-3's default ns3::MapScheduler and its
- * ns3::PriorityQueueScheduler, unless the user named one: a `--SchedulerType` argument or `SchedulerType` in the
- * environment variable NS_GLOBAL_VALUE. ParseCommandLine calls it before parsing.
+ * \brief Give ns-3's simulator the module's faster parts, each unless the user named one (a
+ * `--SchedulerType` or `--SimulatorImplementationType` argument, or the name in the
+ * environment variable NS_GLOBAL_VALUE): the event queue ns3::RadixHeapScheduler instead of
+ * ns-3's default ns3::MapScheduler, and ns3::LeanSimulatorImpl instead of
+ * ns3::DefaultSimulatorImpl. ParseCommandLine calls it before parsing.
  *
- * The scheduler cannot change a result: every ns-3 scheduler takes events in the same total
- * order (time stamp, then the order they were scheduled in). It only changes the speed
- * (doc/presto.rst, "Speed"). It takes effect if the simulator has not been created yet.
+ * Neither can change a result: every ns-3 scheduler takes events in the same total order
+ * (time stamp, then the order they were scheduled in), and LeanSimulatorImpl runs them as
+ * DefaultSimulatorImpl does. They only change the speed (doc/presto.rst, "Speed"). They take
+ * effect if the simulator has not been created yet.
  *
  * \param argc argument count
  * \param argv arguments
  */
-void PreferFastScheduler(int argc, char* argv[]);
+void PreferFastSimulator(int argc, char* argv[]);
 
 /**
  * \ingroup presto
@@ -66,6 +68,13 @@ void PreferFastScheduler(int argc, char* argv[]);
  * simulator created now), for reports
  */
 std::string SchedulerName();
+
+/**
+ * \ingroup presto
+ * \return ns-3's global value SimulatorImplementationType (the simulator implementation
+ * created by the first Simulator call), for reports
+ */
+std::string SimulatorImplName();
 
 /**
  * \ingroup presto

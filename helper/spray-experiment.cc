@@ -1595,6 +1595,7 @@ SprayExperiment::Run()
     m_speed.packetHopsPerS = m_speed.wallS > 0 ? m_speed.packetHops / m_speed.wallS : 0;
     m_speed.peakRssKb = PeakRssKb();
     m_speed.scheduler = SchedulerName();
+    m_speed.simulator = SimulatorImplName();
     m_report = SummaryToJson(m_summary, m_speed);
     m_report["config"] = c.ToJson();
     m_report["topology"] = m_topology.Describe();
@@ -1803,6 +1804,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     m_speed.packetHopsPerS = m_speed.wallS > 0 ? m_speed.packetHops / m_speed.wallS : 0;
     m_speed.peakRssKb = PeakRssKb();
     m_speed.scheduler = SchedulerName();
+    m_speed.simulator = SimulatorImplName();
 
     m_report = nlohmann::json::object();
     m_report["config"] = c.ToJson();

@@ -4,9 +4,11 @@
 # too) writes byte-identical comparison.csv (with the 95% bootstrap interval columns),
 # incast.csv, and per run fct.csv, flows.txt, incast.csv, queues.csv, switch-events.csv and
 # summary.json without its wall-clock "speed"; it prints the same table, order and tiers.
-# Seed 4 draws other intervals. ns-3's event queue changes no output: seed 3 again with
-# --SchedulerType=ns3::MapScheduler (ns-3's default; the module's programs choose
-# ns3::RadixHeapScheduler when the user names none) writes the same files. About 15 s.
+# Seed 4 draws other intervals. ns-3's event queue and simulator implementation change no
+# output: seed 3 again with --SchedulerType=ns3::MapScheduler and
+# --SimulatorImplementationType=ns3::DefaultSimulatorImpl (ns-3's defaults; the module's
+# programs choose ns3::RadixHeapScheduler and ns3::LeanSimulatorImpl when the user names
+# none) writes the same files. About 15 s.
 # usage: compare-determinism.sh PRESTO_COMPARE_BINARY
 set -u
 bin=$1
@@ -34,7 +36,8 @@ strip_speed() { # summary.json without "speed"
 run a 3
 run b 3
 run c 4
-run d 3 host-tcp,presto:1,flextoe --SchedulerType=ns3::MapScheduler
+run d 3 host-tcp,presto:1,flextoe --SchedulerType=ns3::MapScheduler \
+    --SimulatorImplementationType=ns3::DefaultSimulatorImpl
 cat "$tmp/a.table"
 check "tiers line printed" grep -q '^tiers (~: 95% bootstrap intervals of p99 overlap): ' "$tmp/a.table"
 check "same table, order and tiers" cmp "$tmp/a.table" "$tmp/b.table"
@@ -53,13 +56,17 @@ same_runs() { # same_runs PREFIX A B: every device's outputs of runs A and B are
     done
 }
 same_runs "" a b
-scheduler() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["scheduler"])' "$1"; }
+speed() { python3 -c 'import json,sys; print(json.load(open(sys.argv[2]))["speed"][sys.argv[1]])' "$@"; }
 check "default event queue: RadixHeapScheduler" \
-    test "$(scheduler "$tmp/a/presto-K1/summary.json")" = ns3::RadixHeapScheduler
+    test "$(speed scheduler "$tmp/a/presto-K1/summary.json")" = ns3::RadixHeapScheduler
+check "default simulator: LeanSimulatorImpl" \
+    test "$(speed simulator "$tmp/a/presto-K1/summary.json")" = ns3::LeanSimulatorImpl
 check "--SchedulerType is the user's" \
-    test "$(scheduler "$tmp/d/presto-K1/summary.json")" = ns3::MapScheduler
-check "MapScheduler: comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/d/comparison.csv"
-same_runs "MapScheduler: " a d
+    test "$(speed scheduler "$tmp/d/presto-K1/summary.json")" = ns3::MapScheduler
+check "--SimulatorImplementationType is the user's" \
+    test "$(speed simulator "$tmp/d/presto-K1/summary.json")" = ns3::DefaultSimulatorImpl
+check "ns-3 defaults: comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/d/comparison.csv"
+same_runs "ns-3 defaults: " a d
 # another seed: another workload, other intervals
 check "seed 4: other flows" bash -c "! cmp -s '$tmp/a/host-tcp/flows.txt' '$tmp/c/host-tcp/flows.txt'"
 check "seed 4: other intervals" bash -c \

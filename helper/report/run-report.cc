@@ -374,7 +374,8 @@ SpeedToJson(const RunSpeed& speed)
             {"packet_hops", speed.packetHops},
             {"packet_hops_per_s", speed.packetHopsPerS},
             {"peak_rss_kb", speed.peakRssKb},
-            {"scheduler", speed.scheduler}};
+            {"scheduler", speed.scheduler},
+            {"simulator", speed.simulator}};
 }
 
 void

@@ -20,6 +20,7 @@
  * | lambdas accepted by Simulator::Schedule       | 3.36  | compat::Schedule              |
  * | MakeEnumAccessor needs the enum type          | 3.41  | compat::MakeEnumAccessor<T>   |
  * | EventId::IsRunning -> IsPending (removed 3.46)| 3.42  | compat::IsPending             |
+ * | SimulatorImpl::Stop(const Time&) -> EventId  | 3.41  | LeanSimulatorImpl::StopResult |
  * | TestCase::TestDuration -> TestCase::Duration  | 3.42  | compat::TestDuration          |
  * | ipv4-global-routing.h -> global-routing.h     | 3.47  | included here                 |
  *

@@ -264,7 +264,8 @@ TEST(SummaryJson, HasTheDocumentedKeysAndValues)
     speed.packetHops = 1000000;
     speed.packetHopsPerS = 400000;
     speed.peakRssKb = 2048;
-    speed.scheduler = "ns3::PriorityQueueScheduler";
+    speed.scheduler = "ns3::RadixHeapScheduler";
+    speed.simulator = "ns3::LeanSimulatorImpl";
     nlohmann::json j = SummaryToJson(s, speed);
 
     std::vector<std::string> top;
@@ -324,14 +325,15 @@ TEST(SummaryJson, HasTheDocumentedKeysAndValues)
     EXPECT_DOUBLE_EQ(j["overall"]["fct_p50_ns"].get<double>(), 500);
     EXPECT_DOUBLE_EQ(j["overall"]["fct_p999_ns"].get<double>(), 500 + 0.998 * 7500);
 
-    EXPECT_EQ(j["speed"].size(), 7u);
+    EXPECT_EQ(j["speed"].size(), 8u);
     EXPECT_DOUBLE_EQ(j["speed"]["wall_s"].get<double>(), 2.5);
     EXPECT_DOUBLE_EQ(j["speed"]["sim_s"].get<double>(), 0.01);
     EXPECT_EQ(j["speed"]["events"], 123456);
     EXPECT_EQ(j["speed"]["packet_hops"], 1000000);
     EXPECT_DOUBLE_EQ(j["speed"]["packet_hops_per_s"].get<double>(), 400000);
     EXPECT_EQ(j["speed"]["peak_rss_kb"], 2048);
-    EXPECT_EQ(j["speed"]["scheduler"], "ns3::PriorityQueueScheduler");
+    EXPECT_EQ(j["speed"]["scheduler"], "ns3::RadixHeapScheduler");
+    EXPECT_EQ(j["speed"]["simulator"], "ns3::LeanSimulatorImpl");
 }
 
 TEST(SummaryJson, WriteJsonIsDeterministicAndPretty)
@@ -405,7 +407,14 @@ TEST(RunReport, SummaryTable)
                              Flow(3, 50000, 0, 80000, 20000),
                              Flow(4, 50000, 0, -1, 2000)};
     FctSummary s = SummarizeFct(r, {10000}, 0);
-    RunSpeed speed{2.0, 0.5, 1000, 500000, 250000, 10240, "ns3::MapScheduler"};
+    RunSpeed speed{2.0,
+                   0.5,
+                   1000,
+                   500000,
+                   250000,
+                   10240,
+                   "ns3::MapScheduler",
+                   "ns3::DefaultSimulatorImpl"};
     std::ostringstream os;
     os << std::setprecision(2); // the caller's stream state must not leak into the table
     PrintSummaryTable(os, "presto_k1", s, speed);

@@ -1,0 +1,237 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+// The experiments' simulator implementation (LeanSimulatorImpl, with RadixHeapScheduler)
+// against ns-3's DefaultSimulatorImpl: one script of scheduling, cancelling, removing,
+// stopping, events from another thread and destroy events gives the same log, event by
+// event, ids, contexts and answers included.
+
+#include "ns3/event-id.h"
+#include "ns3/global-value.h"
+#include "ns3/lean-simulator-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/presto-ns3-compat.h"
+#include "ns3/radix-heap-scheduler.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// What the script saw, one line per observation.
+std::vector<std::string> g_log;
+
+/// Record \p what with the time, context and event count of the moment.
+void
+Note(const std::string& what)
+{
+    std::ostringstream line;
+    line << Simulator::Now().GetNanoSeconds() << "ns ctx=" << Simulator::GetContext() << " "
+         << what;
+    g_log.push_back(line.str());
+}
+
+/// An event that only records its name.
+void
+Named(std::string name)
+{
+    Note(name);
+}
+
+/// Record an EventId's id and the simulator's answers about it.
+void
+Ask(const std::string& name, EventId id)
+{
+    std::ostringstream line;
+    line << name << " uid=" << id.GetUid() << " ts=" << id.GetTs()
+         << " expired=" << Simulator::IsExpired(id)
+         << " left=" << Simulator::GetDelayLeft(id).GetNanoSeconds();
+    Note(line.str());
+}
+
+EventId g_cancelled; //!< cancelled before it is due
+EventId g_removed;   //!< removed before it is due
+EventId g_self;      //!< the event that asks about itself
+EventId g_doomed;    //!< a destroy event removed before Destroy
+
+/// Asks about itself while it runs (expired: it is the current event).
+void
+AskSelf()
+{
+    Ask("self", g_self);
+}
+
+/// Cancels one event and removes another, asking before and after.
+void
+CancelAndRemove()
+{
+    Ask("cancel-before", g_cancelled);
+    Ask("remove-before", g_removed);
+    Simulator::Cancel(g_cancelled);
+    Simulator::Remove(g_removed);
+    Ask("cancel-after", g_cancelled);
+    Ask("remove-after", g_removed);
+    Ask("doomed-before", g_doomed);
+    Simulator::Remove(g_doomed);
+    Ask("doomed-after", g_doomed);
+}
+
+/// Schedules from another thread, as an emulated device would; the event runs after this one.
+void
+FromAnotherThread()
+{
+    std::thread t(
+        [] { Simulator::ScheduleWithContext(3, NanoSeconds(5), &Named, std::string("foreign")); });
+    t.join();
+    Note("thread joined");
+}
+
+/// Schedules at now, now + 0 with a context, and a chain of same-time events.
+void
+SameTime()
+{
+    Ask("now", Simulator::ScheduleNow(&Named, std::string("now-1")));
+    Simulator::ScheduleWithContext(9, Time(0), &Named, std::string("ctx9-now"));
+    Ask("now2", Simulator::Schedule(Time(0), &Named, std::string("now-2")));
+}
+
+/// The script, on the simulator implementation and scheduler now configured.
+/// \return the log
+std::vector<std::string>
+RunScript()
+{
+    g_log.clear();
+    Ask("a", Simulator::Schedule(NanoSeconds(10), &Named, std::string("a")));
+    Ask("b", Simulator::Schedule(NanoSeconds(10), &Named, std::string("b")));
+    Simulator::ScheduleWithContext(7, NanoSeconds(5), &Named, std::string("c-ctx7"));
+    Simulator::ScheduleWithContext(7, NanoSeconds(10), &SameTime);
+    Ask("d", Simulator::ScheduleNow(&Named, std::string("d")));
+    g_self = Simulator::Schedule(NanoSeconds(12), &AskSelf);
+    g_cancelled = Simulator::Schedule(NanoSeconds(20), &Named, std::string("cancelled"));
+    g_removed = Simulator::Schedule(NanoSeconds(30), &Named, std::string("removed"));
+    Simulator::Schedule(NanoSeconds(15), &CancelAndRemove);
+    Simulator::Schedule(NanoSeconds(40), &FromAnotherThread);
+    Simulator::Schedule(NanoSeconds(45), &Named, std::string("at-45"));
+    Simulator::Schedule(NanoSeconds(60), &Named, std::string("after-stop"));
+    Ask("x", Simulator::ScheduleDestroy(&Named, std::string("destroy-x")));
+    g_doomed = Simulator::ScheduleDestroy(&Named, std::string("destroy-doomed"));
+    Simulator::ScheduleDestroy(&Named, std::string("destroy-y"));
+    Simulator::Stop(NanoSeconds(50));
+    Simulator::Run();
+    Note("stopped, finished=" + std::to_string(Simulator::IsFinished()));
+    Simulator::Run();
+    Note("ran out, finished=" + std::to_string(Simulator::IsFinished()) +
+         " events=" + std::to_string(Simulator::GetEventCount()));
+    Simulator::Destroy();
+    return g_log;
+}
+
+/// The same script on DefaultSimulatorImpl + MapScheduler and on LeanSimulatorImpl +
+/// RadixHeapScheduler.
+class LeanMatchesDefaultTestCase : public TestCase
+{
+  public:
+    LeanMatchesDefaultTestCase()
+        : TestCase("LeanSimulatorImpl and RadixHeapScheduler log what ns-3's defaults log")
+    {
+    }
+
+  private:
+    /// Run the script with \p impl and \p scheduler.
+    /// \param impl a SimulatorImpl TypeId name
+    /// \param scheduler a Scheduler TypeId name
+    /// \return the log
+    std::vector<std::string> RunWith(const std::string& impl, const std::string& scheduler)
+    {
+        Simulator::Destroy();
+        ObjectFactory implFactory(impl);
+        ObjectFactory schedulerFactory(scheduler);
+        Simulator::SetImplementation(implFactory.Create<SimulatorImpl>());
+        Simulator::SetScheduler(schedulerFactory);
+        NS_TEST_EXPECT_MSG_EQ(Simulator::GetImplementation()->GetInstanceTypeId().GetName(),
+                              impl,
+                              "the implementation under test runs");
+        return RunScript();
+    }
+
+    void DoRun() override
+    {
+        const std::vector<std::string> ref =
+            RunWith("ns3::DefaultSimulatorImpl", "ns3::MapScheduler");
+        const std::vector<std::string> lean =
+            RunWith("ns3::LeanSimulatorImpl", "ns3::RadixHeapScheduler");
+        const std::vector<std::string> mixed =
+            RunWith("ns3::DefaultSimulatorImpl", "ns3::RadixHeapScheduler");
+        NS_TEST_ASSERT_MSG_EQ(ref.size(), lean.size(), "as many observations");
+        NS_TEST_ASSERT_MSG_EQ(ref.size(), mixed.size(), "as many observations");
+        for (size_t i = 0; i < ref.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(lean[i], ref[i], "LeanSimulatorImpl, observation " << i);
+            NS_TEST_EXPECT_MSG_EQ(mixed[i], ref[i], "RadixHeapScheduler, observation " << i);
+        }
+        // and the log is the one the script means, not two equal wrong ones
+        const std::vector<std::string> expected = {
+            "0ns ctx=4294967295 d",
+            "5ns ctx=7 c-ctx7",
+            "10ns ctx=4294967295 a",
+            "10ns ctx=4294967295 b",
+            "10ns ctx=7 now-1",
+            "10ns ctx=9 ctx9-now",
+            "10ns ctx=7 now-2",
+            "15ns ctx=4294967295 cancel-after uid=10 ts=20 expired=1 left=0",
+            "15ns ctx=4294967295 remove-after uid=11 ts=30 expired=1 left=0",
+            "15ns ctx=4294967295 doomed-after uid=2 ts=0 expired=1 left=0",
+            "40ns ctx=4294967295 thread joined",
+            "45ns ctx=4294967295 at-45",
+            "45ns ctx=3 foreign",
+            "50ns ctx=4294967295 stopped, finished=1",
+            "60ns ctx=4294967295 after-stop",
+            "60ns ctx=4294967295 ran out, finished=1 events=16",
+            "60ns ctx=4294967295 destroy-x",
+            "60ns ctx=4294967295 destroy-y"};
+        size_t next = 0;
+        for (const std::string& line : ref)
+        {
+            if (next < expected.size() && line == expected[next])
+            {
+                ++next;
+            }
+            const bool asked = line.find("uid=") != std::string::npos;
+            const bool cancelledRan = line.find("cancelled") != std::string::npos && !asked;
+            const bool removedRan = line.find("removed") != std::string::npos && !asked;
+            NS_TEST_EXPECT_MSG_EQ(cancelledRan, false, "a cancelled event does not run");
+            NS_TEST_EXPECT_MSG_EQ(removedRan, false, "a removed event does not run");
+            NS_TEST_EXPECT_MSG_EQ(line.find("destroy-doomed"),
+                                  std::string::npos,
+                                  "a removed destroy event does not run");
+        }
+        NS_TEST_EXPECT_MSG_EQ(next, expected.size(), "the script's events, in order");
+        NS_TEST_EXPECT_MSG_EQ(ref[13],
+                              "12ns ctx=4294967295 self uid=9 ts=12 expired=1 left=0",
+                              "the running event is expired to itself");
+    }
+};
+
+/// ns-3's simulator contract on the module's implementation.
+class PrestoSimulatorTestSuite : public TestSuite
+{
+  public:
+    PrestoSimulatorTestSuite()
+        : TestSuite("presto-simulator", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new LeanMatchesDefaultTestCase, compat::TestDuration::QUICK);
+    }
+};
+
+/// Registers the suite.
+static PrestoSimulatorTestSuite g_prestoSimulatorTestSuite;
+
+} // namespace

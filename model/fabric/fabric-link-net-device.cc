@@ -186,7 +186,7 @@ bool
 FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
                             const Address& dest,
                             uint16_t protocolNumber,
-                            Time clock)
+                            const Time& clock)
 {
     if (!m_fast)
     {
@@ -227,11 +227,13 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
                                 m_flushes);
         }
     }
+    const int64_t at = start + tx + m_delaySteps;
     m_arrivals.ScheduleWith(m_peerContext,
-                            TimeStep(start + tx + m_delaySteps - now),
-                            [&packet, protocolNumber](Arrival& a) {
+                            TimeStep(at - now),
+                            [&packet, protocolNumber, at](Arrival& a) {
                                 a.packet = packet;
                                 a.protocol = protocolNumber;
+                                a.at = at;
                             });
     if (m_txQueue)
     {
@@ -329,11 +331,12 @@ FabricLinkNetDevice::WakeCheck()
 void
 FabricLinkNetDevice::DeliverToPeer(Arrival& arrival)
 {
-    m_peer->FastReceive(arrival.packet, arrival.protocol); // the pool releases it after
+    // the pool releases the packet after
+    m_peer->FastReceive(arrival.packet, arrival.protocol, TimeStep(arrival.at));
 }
 
 void
-FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet, uint16_t protocol)
+FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet, uint16_t protocol, const Time& now)
 {
     if (m_errorModel && m_errorModel->IsCorrupt(packet))
     {
@@ -352,7 +355,7 @@ FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet, uint16_t protocol)
     }
     if (m_sink)
     {
-        m_sink->ReceiveFromLink(m_sinkPort, packet, protocol);
+        m_sink->ReceiveFromLink(m_sinkPort, packet, protocol, now);
     }
     else if (!m_rxCb.IsNull())
     {
@@ -409,7 +412,7 @@ FabricLinkNetDevice::GetQueued()
 }
 
 std::pair<uint32_t, uint32_t>
-FabricLinkNetDevice::GetQueued(Time now)
+FabricLinkNetDevice::GetQueued(const Time& now)
 {
     if (!m_fast)
     {

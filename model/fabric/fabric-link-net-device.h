@@ -61,8 +61,13 @@ class FabricLinkSink
      * \param port the number the sink gave the link's device (FabricLinkNetDevice::SetLinkSink)
      * \param packet the packet (not shared with anyone: the sink may forward it as is)
      * \param protocol its protocol number
+     * \param now the current time, Simulator::Now() (the arrival event's time stamp, known to
+     * the link; Simulator::Now costs about 50 instructions a call)
      */
-    virtual void ReceiveFromLink(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) = 0;
+    virtual void ReceiveFromLink(uint32_t port,
+                                 const Ptr<Packet>& packet,
+                                 uint16_t protocol,
+                                 const Time& now) = 0;
 };
 
 /**
@@ -112,7 +117,10 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      * \param now the current simulation time (Simulator::Now())
      * \return as Send
      */
-    bool SendAt(const Ptr<Packet>& packet, const Address& dest, uint16_t protocolNumber, Time now);
+    bool SendAt(const Ptr<Packet>& packet,
+                const Address& dest,
+                uint16_t protocolNumber,
+                const Time& now);
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
 
@@ -176,7 +184,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      * \param now the current simulation time
      * \return frames and bytes waiting to be sent
      */
-    std::pair<uint32_t, uint32_t> GetQueued(Time now);
+    std::pair<uint32_t, uint32_t> GetQueued(const Time& now);
     /** \return frames waiting to be sent (the frame on the wire not) */
     uint32_t GetQueuedPackets();
 
@@ -226,6 +234,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     {
         Ptr<Packet> packet;   //!< the frame
         uint16_t protocol{0}; //!< its protocol number
+        int64_t at{0};        //!< its arrival time (the event's time stamp), time steps
     };
 
     /**
@@ -241,8 +250,9 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      * A frame arrives from the peer (the one event per frame).
      * \param packet the packet
      * \param protocol its protocol number
+     * \param now the current time, Simulator::Now()
      */
-    void FastReceive(const Ptr<Packet>& packet, uint16_t protocol);
+    void FastReceive(const Ptr<Packet>& packet, uint16_t protocol, const Time& now);
 
     /**
      * \param bytes a frame's size
@@ -341,7 +351,7 @@ class FabricPortQueue
     }
 
     /** \param now the current simulation time \return bytes waiting */
-    uint32_t GetBytes(Time now) const
+    uint32_t GetBytes(const Time& now) const
     {
         return m_link ? m_link->GetQueued(now).second : m_queue->GetNBytes();
     }

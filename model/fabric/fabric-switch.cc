@@ -424,18 +424,21 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
                       uint16_t protocol,
                       const Address& from)
 {
-    Forward(ConstCast<Packet>(packet), protocol);
+    Forward(ConstCast<Packet>(packet), protocol, Simulator::Now());
     return true;
 }
 
 void
-FabricSwitch::ReceiveFromLink(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol)
+FabricSwitch::ReceiveFromLink(uint32_t port,
+                              const Ptr<Packet>& packet,
+                              uint16_t protocol,
+                              const Time& now)
 {
-    Forward(packet, protocol);
+    Forward(packet, protocol, now);
 }
 
 void
-FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol)
+FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& now)
 {
     // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
     uint8_t hdr[PARSE_BYTES];
@@ -458,7 +461,6 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol)
     const std::vector<uint32_t>& ports = m_routes[host];
     const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(host, ports, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
-    const Time now = Simulator::Now(); // read once, for the queue test and the send
     const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps
     // the drop counted with its reason and traced without that header

@@ -119,16 +119,21 @@ class FabricSwitch : public Object, public FabricLinkSink
      * \param port the port it arrived on
      * \param packet the packet
      * \param protocol its protocol number
+     * \param now the current time
      */
-    void ReceiveFromLink(uint32_t port, const Ptr<Packet>& packet, uint16_t protocol) override;
+    void ReceiveFromLink(uint32_t port,
+                         const Ptr<Packet>& packet,
+                         uint16_t protocol,
+                         const Time& now) override;
 
   private:
     /**
      * Forward a received packet (the hot path of Receive and ReceiveFromLink).
      * \param packet the packet, which this switch may forward as is
      * \param protocol its protocol number
+     * \param now the current time, Simulator::Now()
      */
-    void Forward(const Ptr<Packet>& packet, uint16_t protocol);
+    void Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& now);
 
     /** Device receive callback: forward one packet. */
     bool Receive(Ptr<NetDevice> device,

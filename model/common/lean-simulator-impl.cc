@@ -147,10 +147,11 @@ LeanSimulatorImpl::Run()
     m_mainThreadId = std::this_thread::get_id();
     InsertForeignEvents();
     m_stop = false;
-    // m_events each time round: an event may call SetScheduler
-    while (!m_stop && !m_events->IsEmpty())
+    // m_events each time round: an event may call SetScheduler. PeekPointer: Ptr's
+    // operator-> asserts non-null and is not inlined in an assert-enabled build.
+    while (!m_stop && !PeekPointer(m_events)->IsEmpty())
     {
-        const Scheduler::Event next = m_events->RemoveNext();
+        const Scheduler::Event next = PeekPointer(m_events)->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
@@ -190,7 +191,7 @@ LeanSimulatorImpl::Enqueue(uint32_t context, const Time& delay, EventImpl* event
     ev.key.m_context = context;
     ev.key.m_uid = m_uid++;
     ++m_unscheduledEvents;
-    m_events->Insert(ev);
+    PeekPointer(m_events)->Insert(ev);
     return ev;
 }
 

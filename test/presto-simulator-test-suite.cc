@@ -4,11 +4,14 @@
 // The experiments' simulator implementation (LeanSimulatorImpl, with RadixHeapScheduler)
 // against ns-3's DefaultSimulatorImpl: one script of scheduling, cancelling, removing,
 // stopping, events from another thread and destroy events gives the same log, event by
-// event, ids, contexts and answers included.
+// event, ids, contexts and answers included. FastSimulator answers as Simulator does, on
+// either implementation.
 
 #include "ns3/event-id.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/global-value.h"
 #include "ns3/lean-simulator-impl.h"
+#include "ns3/make-event.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/presto-ns3-compat.h"
@@ -220,6 +223,98 @@ class LeanMatchesDefaultTestCase : public TestCase
     }
 };
 
+/// What FastSimulator answered in one event, against Simulator.
+struct FastView
+{
+    bool running{false};    //!< a LeanSimulatorImpl was running
+    int64_t nowStep{0};     //!< FastSimulator::Now(), time steps
+    int64_t ns{0};          //!< FastSimulator::NowNs()
+    int64_t ps{0};          //!< FastSimulator::NowPs()
+    uint32_t context{0};    //!< FastSimulator::GetContext()
+    bool fromNs{false};     //!< FastSimulator::FromNs(x) == NanoSeconds(x) for a few x
+    int64_t refNs{0};       //!< Simulator::Now().GetNanoSeconds()
+    int64_t refPs{0};       //!< Simulator::Now().GetPicoSeconds()
+    uint32_t refContext{0}; //!< Simulator::GetContext()
+};
+
+std::vector<FastView> g_views; //!< one per Look
+
+/// Record FastSimulator's answers and Simulator's.
+void
+Look()
+{
+    FastView v;
+    v.running = LeanSimulatorImpl::GetRunning() != nullptr;
+    v.nowStep = FastSimulator::Now().GetTimeStep();
+    v.ns = FastSimulator::NowNs();
+    v.ps = FastSimulator::NowPs();
+    v.context = FastSimulator::GetContext();
+    v.fromNs = true;
+    for (int64_t x : {0, 1, 999, 1000, 123456789})
+    {
+        v.fromNs = v.fromNs && FastSimulator::FromNs(x) == NanoSeconds(x);
+    }
+    v.refNs = Simulator::Now().GetNanoSeconds();
+    v.refPs = Simulator::Now().GetPicoSeconds();
+    v.refContext = Simulator::GetContext();
+    g_views.push_back(v);
+}
+
+/// Schedules through FastSimulator, then looks.
+void
+LookAndScheduleFast()
+{
+    Look();
+    FastSimulator::ScheduleWithContext(5, NanoSeconds(3), MakeEvent(&Look));
+}
+
+/// FastSimulator's clock, context and scheduling equal Simulator's, with LeanSimulatorImpl
+/// (its fast path) and with DefaultSimulatorImpl (its fallback).
+class FastSimulatorTestCase : public TestCase
+{
+  public:
+    FastSimulatorTestCase()
+        : TestCase("FastSimulator answers as Simulator, on either implementation")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const char* impl : {"ns3::LeanSimulatorImpl", "ns3::DefaultSimulatorImpl"})
+        {
+            const bool lean = std::string(impl) == "ns3::LeanSimulatorImpl";
+            Simulator::Destroy();
+            ObjectFactory implFactory(impl);
+            Simulator::SetImplementation(implFactory.Create<SimulatorImpl>());
+            g_views.clear();
+            Look(); // before Run: the fallback, whatever the implementation
+            Simulator::ScheduleWithContext(2, NanoSeconds(7), &LookAndScheduleFast);
+            Simulator::Schedule(MicroSeconds(1) + NanoSeconds(500), &Look);
+            Simulator::Run();
+            Look(); // after Run
+            Simulator::Destroy();
+            NS_TEST_ASSERT_MSG_EQ(g_views.size(), 5, impl << ": every event ran");
+            const int64_t expectNs[] = {0, 7, 10, 1500, 1500};
+            const uint32_t expectContext[] = {0xffffffff, 2, 5, 0xffffffff, 0xffffffff};
+            for (size_t i = 0; i < g_views.size(); ++i)
+            {
+                const FastView& v = g_views[i];
+                const bool inRun = i > 0 && i < 4;
+                NS_TEST_EXPECT_MSG_EQ(v.running, lean && inRun, impl << ", look " << i);
+                NS_TEST_EXPECT_MSG_EQ(v.ns, expectNs[i], impl << ", look " << i);
+                NS_TEST_EXPECT_MSG_EQ(v.ns, v.refNs, impl << ", look " << i);
+                NS_TEST_EXPECT_MSG_EQ(v.nowStep, NanoSeconds(v.refNs).GetTimeStep(), impl);
+                NS_TEST_EXPECT_MSG_EQ(v.ps, v.refPs, impl << ", look " << i);
+                NS_TEST_EXPECT_MSG_EQ(v.ps, expectNs[i] * 1000, impl << ", look " << i);
+                NS_TEST_EXPECT_MSG_EQ(v.context, v.refContext, impl << ", look " << i);
+                NS_TEST_EXPECT_MSG_EQ(v.context, expectContext[i], impl << ", look " << i);
+                NS_TEST_EXPECT_MSG_EQ(v.fromNs, true, impl << ", look " << i);
+            }
+        }
+    }
+};
+
 /// ns-3's simulator contract on the module's implementation.
 class PrestoSimulatorTestSuite : public TestSuite
 {
@@ -228,6 +323,7 @@ class PrestoSimulatorTestSuite : public TestSuite
         : TestSuite("presto-simulator", TestSuite::Type::UNIT)
     {
         AddTestCase(new LeanMatchesDefaultTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastSimulatorTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -147,6 +147,26 @@ LeanSimulatorImpl::Run()
     m_mainThreadId = std::this_thread::get_id();
     InsertForeignEvents();
     m_stop = false;
+    m_ns = UnitScale::Of(Time::NS); // the resolution is fixed once time runs
+    m_ps = UnitScale::Of(Time::PS);
+
+    // FastSimulator's clock and scheduling go straight to this instance while it runs
+    struct Running
+    {
+        explicit Running(LeanSimulatorImpl* self)
+            : previous(s_running)
+        {
+            s_running = self;
+        }
+
+        ~Running()
+        {
+            s_running = previous;
+        }
+
+        LeanSimulatorImpl* previous;
+    } running(this);
+
     // m_events each time round: an event may call SetScheduler. PeekPointer: Ptr's
     // operator-> asserts non-null and is not inlined in an assert-enabled build.
     while (!m_stop && !PeekPointer(m_events)->IsEmpty())
@@ -233,6 +253,26 @@ LeanSimulatorImpl::ScheduleDestroy(EventImpl* event)
     m_destroyEvents.push_back(id);
     ++m_uid; // as DefaultSimulatorImpl: the ids of later events stay the same
     return id;
+}
+
+LeanSimulatorImpl::UnitScale
+LeanSimulatorImpl::UnitScale::Of(Time::Unit unit)
+{
+    // Time's own table: a unit at least one time step long converts by steps per unit,
+    // a finer one by units per step
+    UnitScale s;
+    const int64_t stepsPerUnit = Time::FromInteger(1, unit).GetTimeStep();
+    if (stepsPerUnit >= 1)
+    {
+        s.factor = static_cast<uint64_t>(stepsPerUnit);
+        s.unitFiner = false;
+    }
+    else
+    {
+        s.factor = static_cast<uint64_t>(TimeStep(1).ToInteger(unit));
+        s.unitFiner = true;
+    }
+    return s;
 }
 
 Time

@@ -76,8 +76,74 @@ class LeanSimulatorImpl final : public SimulatorImpl
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
 
+    /**
+     * \return the LeanSimulatorImpl whose Run() is executing, or null (before and after the
+     * run, and whenever another SimulatorImpl is in use). FastSimulator reads it.
+     */
+    static LeanSimulatorImpl* GetRunning()
+    {
+        return s_running;
+    }
+
+    /** \return now, in time steps: Now() without a virtual call and a Time built */
+    uint64_t GetTimeSteps() const
+    {
+        return m_currentTs;
+    }
+
+    /** \return Now().GetNanoSeconds() without the Time and its unit table */
+    int64_t GetNanoSeconds() const
+    {
+        return m_ns.ToUnit(m_currentTs);
+    }
+
+    /** \return Now().GetPicoSeconds() without the Time and its unit table */
+    int64_t GetPicoSeconds() const
+    {
+        return m_ps.ToUnit(m_currentTs);
+    }
+
+    /** \param ns nanoseconds \return NanoSeconds(ns), from the scale cached at Run() */
+    Time FromNanoSeconds(int64_t ns) const
+    {
+        return TimeStep(m_ns.FromUnit(ns));
+    }
+
+    /** \return the context of the event that runs: GetContext() without a virtual call */
+    uint32_t GetCurrentContext() const
+    {
+        return m_currentContext;
+    }
+
   private:
     void DoDispose() override;
+
+    /**
+     * Time::ToInteger and Time::FromInteger for one unit at the resolution of the run: the
+     * same integer arithmetic, with the factor looked up once per Run() instead of per call.
+     */
+    struct UnitScale
+    {
+        uint64_t factor{1};    //!< time steps per unit, or units per time step
+        bool unitFiner{false}; //!< the unit is finer than a time step (multiply to convert)
+
+        /** \param unit the unit \return its scale at the current resolution */
+        static UnitScale Of(Time::Unit unit);
+
+        /** \param steps time steps \return as Time::ToInteger */
+        int64_t ToUnit(uint64_t steps) const
+        {
+            const auto v = static_cast<int64_t>(steps);
+            return unitFiner ? v * static_cast<int64_t>(factor) : v / static_cast<int64_t>(factor);
+        }
+
+        /** \param value in the unit \return time steps, as Time::FromInteger */
+        int64_t FromUnit(int64_t value) const
+        {
+            const auto v = static_cast<uint64_t>(value); // Time::FromInteger's type
+            return static_cast<int64_t>(unitFiner ? v / factor : v * factor);
+        }
+    };
 
     /// Insert an event at now + \p delay with the next id.
     /// \param context the event's context
@@ -110,6 +176,11 @@ class LeanSimulatorImpl final : public SimulatorImpl
     std::mutex m_foreignMutex;                 //!< guards m_foreign
     std::deque<ForeignEvent> m_foreign;        //!< events from other threads
     std::atomic<bool> m_foreignPending{false}; //!< m_foreign may be non-empty
+    UnitScale m_ns;                            //!< nanoseconds, set by Run()
+    UnitScale m_ps;                            //!< picoseconds, set by Run()
+
+    /// the instance whose Run() is executing (one simulator runs at a time in ns-3)
+    static inline LeanSimulatorImpl* s_running{nullptr};
 };
 
 } // namespace ns3

@@ -4,6 +4,8 @@
 #ifndef PRESTO_EVENT_POOL_H
 #define PRESTO_EVENT_POOL_H
 
+#include "fast-simulator.h"
+
 #include "ns3/assert.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -101,7 +103,7 @@ class EventPool
         }
         fill(e->m_payload);
         e->Ref(); // the simulator's reference, released after Invoke
-        Simulator::ScheduleWithContext(context, delay, e);
+        FastSimulator::ScheduleWithContext(context, delay, e);
     }
 
     /** \return events made so far: the most ever pending at once (give or take one) */

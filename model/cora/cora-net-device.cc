@@ -6,6 +6,7 @@
 #include "cora-program-file.h"
 
 #include "ns3/double.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -284,7 +285,7 @@ CoraVerdict
 CoraNetDevice::Run(uint32_t conn, const OffloadSegment& seg, bool received)
 {
     Configure();
-    const int64_t now = Simulator::Now().GetNanoSeconds();
+    const int64_t now = FastSimulator::NowNs();
     if (m_firstNs < 0)
     {
         m_firstNs = now;
@@ -322,10 +323,10 @@ CoraNetDevice::ScheduleCommit()
     }
     m_commitEvent.Cancel();
     m_commitAtNs = next;
-    m_commitEvent = compat::Schedule(NanoSeconds(next) - Simulator::Now(), [this]() {
+    m_commitEvent = compat::Schedule(NanoSeconds(next) - FastSimulator::Now(), [this]() {
         if (m_executor)
         {
-            m_executor->AdvanceTo(Simulator::Now().GetNanoSeconds());
+            m_executor->AdvanceTo(FastSimulator::NowNs());
             ScheduleCommit();
         }
     });
@@ -339,7 +340,7 @@ CoraNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& lat
     {
         return false;
     }
-    latency = NanoSeconds(v.departNs) - Simulator::Now();
+    latency = NanoSeconds(v.departNs) - FastSimulator::Now();
     return true;
 }
 
@@ -348,7 +349,7 @@ CoraNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& d
 {
     CoraVerdict v = Run(conn, seg, false);
     drop = v.dropped;
-    return v.dropped ? Time(0) : NanoSeconds(v.departNs) - Simulator::Now();
+    return v.dropped ? Time(0) : NanoSeconds(v.departNs) - FastSimulator::Now();
 }
 
 void
@@ -362,7 +363,7 @@ CoraNetDevice::OnConnectionClosed(uint32_t conn)
     CoraFlow f = FlowOf(conn);
     for (uint32_t b : m_program->GetBranchBlocks(m_branch))
     {
-        m_executor->Release(Simulator::Now().GetNanoSeconds(),
+        m_executor->Release(FastSimulator::NowNs(),
                             b,
                             CoraAggregateKey(m_program->GetBlocks()[b].key, f));
     }

@@ -4,6 +4,7 @@
 #include "fabric-link-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/ppp-header.h"
@@ -179,7 +180,7 @@ FabricLinkNetDevice::TxStepsSlow(uint32_t bytes)
 bool
 FabricLinkNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
-    return SendAt(packet, dest, protocolNumber, Simulator::Now());
+    return SendAt(packet, dest, protocolNumber, FastSimulator::Now());
 }
 
 bool
@@ -303,7 +304,7 @@ FabricLinkNetDevice::MaybeStop()
             return;
         }
         const int64_t next = m_fifo.GetNextStart();
-        const int64_t now = Simulator::Now().GetTimeStep();
+        const int64_t now = FastSimulator::Now().GetTimeStep();
         m_wake = Simulator::Schedule(TimeStep(next < now ? 0 : next - now),
                                      &FabricLinkNetDevice::WakeCheck,
                                      this);
@@ -314,7 +315,7 @@ void
 FabricLinkNetDevice::WakeCheck()
 {
     NS_LOG_FUNCTION(this);
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = FastSimulator::Now().GetTimeStep();
     m_fifo.Expire(now);
     const int64_t next = m_fifo.GetNextStart();
     if (!m_fifo.Admits(GetMtu(), m_maxBytes, m_maxPackets) && next >= 0)
@@ -402,13 +403,13 @@ FabricLinkNetDevice::FlushQueue()
         GetQueue()->Flush();
     }
     ++m_flushes;
-    return m_fifo.Flush(Simulator::Now().GetTimeStep());
+    return m_fifo.Flush(FastSimulator::Now().GetTimeStep());
 }
 
 std::pair<uint32_t, uint32_t>
 FabricLinkNetDevice::GetQueued()
 {
-    return GetQueued(Simulator::Now());
+    return GetQueued(FastSimulator::Now());
 }
 
 std::pair<uint32_t, uint32_t>
@@ -446,7 +447,7 @@ FabricLinkNetDevice::GetNextDeparture(Time& delay)
     {
         return false;
     }
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = FastSimulator::Now().GetTimeStep();
     m_fifo.Expire(now);
     const int64_t next = m_fifo.GetNextStart();
     if (next < 0)

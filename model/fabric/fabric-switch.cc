@@ -4,6 +4,7 @@
 #include "fabric-switch.h"
 
 #include "ns3/enum.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
@@ -387,7 +388,7 @@ FabricSwitch::ChoosePort(uint32_t host,
         // p mod n-th equal-cost port of each tier
         return ports[((uint32_t(hdr[4]) << 8) | hdr[5]) % n];
     case FLOWLET: {
-        const int64_t now = Simulator::Now().GetTimeStep();
+        const int64_t now = FastSimulator::Now().GetTimeStep();
         auto [it, fresh] = m_flowlets.try_emplace(FlowHash(hdr, len), Flowlet{now, 0});
         Flowlet& f = it->second;
         const bool stale = std::find(ports.begin(), ports.end(), f.port) == ports.end();
@@ -424,7 +425,7 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
                       uint16_t protocol,
                       const Address& from)
 {
-    Forward(ConstCast<Packet>(packet), protocol, Simulator::Now());
+    Forward(ConstCast<Packet>(packet), protocol, FastSimulator::Now());
     return true;
 }
 

@@ -6,6 +6,7 @@
 #include "flextoe-profile.h"
 
 #include "ns3/boolean.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/simulator.h"
@@ -149,7 +150,7 @@ FlexToeNetDevice::Run(uint32_t conn, const OffloadSegment& seg, bool received)
     view.payload = seg.payloadLen;
     view.seq = seg.seq;
     view.received = received;
-    FlexToeResult r = m_extensions.Process(*m_pipeline, Simulator::Now().GetNanoSeconds(), view);
+    FlexToeResult r = m_extensions.Process(*m_pipeline, FastSimulator::NowNs(), view);
     if (r.dropped)
     {
         if (r.reason == FlexToeDropReason::QUEUE_FULL)
@@ -172,7 +173,7 @@ FlexToeNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& 
     {
         return false;
     }
-    latency = PicoSeconds(r.departPs) - Simulator::Now();
+    latency = PicoSeconds(r.departPs) - FastSimulator::Now();
     return true;
 }
 
@@ -181,7 +182,7 @@ FlexToeNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool
 {
     FlexToeResult r = Run(conn, seg, false);
     drop = r.dropped;
-    return r.dropped ? Time(0) : PicoSeconds(r.departPs) - Simulator::Now();
+    return r.dropped ? Time(0) : PicoSeconds(r.departPs) - FastSimulator::Now();
 }
 
 std::string

@@ -3,6 +3,7 @@
  */
 #include "offload-dma-interface.h"
 
+#include "ns3/fast-simulator.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
 
@@ -40,7 +41,7 @@ void
 OffloadDmaInterface::StartNext()
 {
     OffloadDmaEngine::Started s;
-    const int64_t now = Simulator::Now().GetNanoSeconds();
+    const int64_t now = FastSimulator::NowNs();
     if (m_engine.StartNext(now, s))
     {
         const uint64_t ticket = s.ticket;
@@ -57,7 +58,7 @@ OffloadDmaInterface::Crossed(uint64_t ticket, int64_t inPlaceNs)
     auto it = m_done.find(ticket);
     std::function<void()> done = std::move(it->second);
     m_done.erase(it);
-    const int64_t now = Simulator::Now().GetNanoSeconds();
+    const int64_t now = FastSimulator::NowNs();
     if (inPlaceNs <= now)
     {
         done();

@@ -9,6 +9,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4.h"
@@ -496,7 +497,7 @@ OffloadNetDevice::SubmitDma(uint32_t id,
         // segments of a connection take different times through the execution model (a
         // recirculation, a module): they enter the channel in arrival order all the same,
         // so that a FIN's notification never passes the data before it
-        const Time clock = Simulator::Now();
+        const Time clock = FastSimulator::Now();
         const Time at = std::max(clock + delay, c.dmaRxSubmit);
         c.dmaRxSubmit = at;
         delay = at - clock;
@@ -674,7 +675,7 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     {
         // only a connection that was established has a last ACK the peer may be missing
         ControlPlane().EnterTimeWait(key,
-                                     Simulator::Now().GetNanoSeconds(),
+                                     FastSimulator::NowNs(),
                                      c.tcp->GetSndMax(),
                                      c.tcp->GetRcvNext(),
                                      c.localPort,
@@ -1017,10 +1018,7 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
             {
                 OffloadControlSegment reAck;
                 const OffloadTimeWaitVerdict tw =
-                    ControlPlane().OnTimeWaitSegment(key,
-                                                     w.flags,
-                                                     Simulator::Now().GetNanoSeconds(),
-                                                     reAck);
+                    ControlPlane().OnTimeWaitSegment(key, w.flags, FastSimulator::NowNs(), reAck);
                 if (tw == OffloadTimeWaitVerdict::RE_ACK)
                 {
                     SendControl(NO_SLOT, src, reAck);
@@ -1110,7 +1108,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
         m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_RX);
         return;
     }
-    OffloadRxDecision d = c.tcp->OnSegment(seg, Simulator::Now().GetNanoSeconds());
+    OffloadRxDecision d = c.tcp->OnSegment(seg, FastSimulator::NowNs());
     if (d.unacceptable)
     {
         // counted by the data path under its rule (rst_ignored, invalid_acks, ...)
@@ -1198,7 +1196,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
                                 Time latency)
 {
     Conn& c = m_slots[id];
-    const Time clock = Simulator::Now();
+    const Time clock = FastSimulator::Now();
     int64_t now = (clock + latency).GetNanoSeconds();
     int64_t inPlace = now;
     if (d.writeLen > 0)
@@ -1389,8 +1387,8 @@ OffloadNetDevice::Ready(uint32_t id)
 void
 OffloadNetDevice::PumpTx()
 {
-    const Time clock = Simulator::Now(); // read once: the loop runs per segment
-    const uint64_t now = clock.GetNanoSeconds();
+    const Time clock = FastSimulator::Now(); // read once: the loop runs per segment
+    const uint64_t now = FastSimulator::NowNs();
     // Segments still inside the NIC (fetching payload, crossing the execution model's
     // pipeline) are bounded separately from those queued at the wire, so that a pipeline
     // with latency can be kept full without letting the wire queue grow.
@@ -1490,7 +1488,7 @@ OffloadNetDevice::PumpTx()
                       seg.payloadLen,
                       Time(0),
                       [this, id, gen, seg, payload, delay, channel, wireBytes](bool alive) {
-                          const Time now = Simulator::Now();
+                          const Time now = FastSimulator::Now();
                           Time at = now + delay;
                           if (alive)
                           {
@@ -1742,7 +1740,7 @@ void
 OffloadNetDevice::TimerScan()
 {
     m_scanPending = false;
-    uint64_t now = Simulator::Now().GetNanoSeconds();
+    uint64_t now = FastSimulator::NowNs();
     const bool timers = TimersDue(now);
     // Only the connections with something in flight or to send: an idle one has no timer
     // that can expire and nothing for the control loop to judge (TAS's loop would carry its

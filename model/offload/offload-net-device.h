@@ -16,6 +16,7 @@
 #include "ns3/event-id.h"
 #include "ns3/event-pool.h"
 #include "ns3/fabric-link-net-device.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -530,7 +531,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
      */
     void ScheduleDeviceEvent(const Time& delay, DeviceEvent&& e)
     {
-        m_events.Schedule(Simulator::GetContext(), delay, std::move(e));
+        m_events.Schedule(FastSimulator::GetContext(), delay, std::move(e));
     }
 
     /** Build and send a control-plane segment (SYN, SYN-ACK, TIME-WAIT ACK) of slot id. */

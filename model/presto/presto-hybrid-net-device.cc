@@ -5,6 +5,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/flextoe-profile.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -127,13 +128,13 @@ PrestoHybridNetDevice::RunModules(uint32_t conn,
     view.payload = seg.payloadLen;
     view.seq = seg.seq;
     view.received = received;
-    const FlexToeResult r = m_extensions.Process(*m_cores, Simulator::Now().GetNanoSeconds(), view);
+    const FlexToeResult r = m_extensions.Process(*m_cores, FastSimulator::NowNs(), view);
     if (r.dropped)
     {
         ++(r.reason == FlexToeDropReason::QUEUE_FULL ? m_queueDrops : m_extensionDrops);
         return false;
     }
-    latency = PicoSeconds(r.departPs) - Simulator::Now();
+    latency = PicoSeconds(r.departPs) - FastSimulator::Now();
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fast-simulator.h"
 #include "ns3/log.h"
 #include "ns3/offload-seq.h"
 #include "ns3/presto-input-error.h"
@@ -434,7 +435,7 @@ PrestoNetDevice::OnApplicationPosted(uint32_t conn)
                                          data.sndBufEnd,
                                          data.closeRequested,
                                          tcp.GetCwnd(),
-                                         Simulator::Now().GetNanoSeconds());
+                                         FastSimulator::NowNs());
     const bool agree = ready == due;
     if (!agree)
     {
@@ -506,7 +507,7 @@ PrestoNetDevice::OnApplicationRead(uint32_t conn, uint32_t bytes)
 Time
 PrestoNetDevice::TakeSlots(uint32_t passes)
 {
-    const int64_t waitPs = m_pipeSlots->Take(Simulator::Now().GetPicoSeconds(), passes);
+    const int64_t waitPs = m_pipeSlots->Take(FastSimulator::NowPs(), passes);
     return NanoSeconds((waitPs + 999) / 1000);
 }
 
@@ -536,7 +537,7 @@ PrestoNetDevice::AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& l
 {
     Configure();
     latency = Time(0);
-    return m_pipeSlots->Admit(Simulator::Now().GetPicoSeconds()); // else: input buffer full
+    return m_pipeSlots->Admit(FastSimulator::NowPs()); // else: input buffer full
 }
 
 Time
@@ -590,7 +591,7 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
                                                                 seg.payloadLen,
                                                                 seg.Has(OffloadSegment::FIN),
                                                                 tcp.GetCwnd(),
-                                                                Simulator::Now().GetNanoSeconds());
+                                                                FastSimulator::NowNs());
         const bool refused =
             r.cls == PrestoTxProgram::ACK_UNACCEPTABLE || r.cls == PrestoTxProgram::ACK_TOO_OLD;
         const bool agree = refused == decision.unacceptable && r.goBackN == decision.goBackN &&
@@ -653,10 +654,7 @@ PrestoNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool&
         {
             const OffloadTcpConnection& tcp = GetConnection(conn);
             const PrestoTxProgram::SendResult r =
-                m_txProgram->Send(conn,
-                                  tcp.GetCwnd(),
-                                  Simulator::Now().GetNanoSeconds(),
-                                  postedEnd);
+                m_txProgram->Send(conn, tcp.GetCwnd(), FastSimulator::NowNs(), postedEnd);
             const bool agree = r.seq == seg.seq && r.len == seg.payloadLen && r.fin == fin &&
                                m_txProgram->GetLastExecution().passes == passes;
             if (!agree)
@@ -732,9 +730,8 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
                            static_cast<uint64_t>(slots.waitPsMax));
     nic["pipeline_backlog_max"] =
         std::max<uint64_t>(nic.value("pipeline_backlog_max", uint64_t(0)), slots.backlogMax);
-    nic["pipeline_utilisation_max"] =
-        std::max(nic.value("pipeline_utilisation_max", 0.0),
-                 m_pipeSlots->Utilisation(Simulator::Now().GetPicoSeconds()));
+    nic["pipeline_utilisation_max"] = std::max(nic.value("pipeline_utilisation_max", 0.0),
+                                               m_pipeSlots->Utilisation(FastSimulator::NowPs()));
     nic["pipeline_pass_rate_per_s"] = m_pipeSlots->GetPassRate();
     // the timer scan: its range and how often it reached the timers
     nic["timer_scan_rate_per_s"] = m_scanRate;

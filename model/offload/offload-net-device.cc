@@ -1387,6 +1387,13 @@ OffloadNetDevice::Ready(uint32_t id)
 void
 OffloadNetDevice::PumpTx()
 {
+    if (!m_txScheduler.HasReady())
+    {
+        // nothing to send (most calls: every ACK and event that may have made a connection
+        // ready ends here): the loop below would stop at its first test
+        ArmRefill();
+        return;
+    }
     const Time clock = FastSimulator::Now(); // read once: the loop runs per segment
     const uint64_t now = FastSimulator::NowNs();
     // Segments still inside the NIC (fetching payload, crossing the execution model's

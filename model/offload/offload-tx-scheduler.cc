@@ -40,12 +40,6 @@ OffloadTxScheduler::IsReady(uint32_t id) const
     return id < m_isReady.size() && m_isReady[id];
 }
 
-bool
-OffloadTxScheduler::HasReady() const
-{
-    return !m_ready.empty();
-}
-
 size_t
 OffloadTxScheduler::GetReadyCount() const
 {

@@ -48,8 +48,13 @@ class OffloadTxScheduler
     void MarkReady(uint32_t id);
     /** \param id a slot \return whether it is in the ready list */
     bool IsReady(uint32_t id) const;
+
     /** \return whether any connection is in the ready list */
-    bool HasReady() const;
+    bool HasReady() const
+    {
+        return !m_ready.empty(); // inline: PumpTx asks on every call
+    }
+
     /** \return how many connections are in the ready list */
     size_t GetReadyCount() const;
 

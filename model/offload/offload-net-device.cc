@@ -583,8 +583,19 @@ OffloadNetDevice::GetLocalAddress() const
         int32_t i = ipv4->GetInterfaceForDevice(this);
         NS_ABORT_MSG_IF(i < 0, "offload NIC has no IPv4 address");
         m_local = ipv4->GetAddress(i, 0).GetLocal();
+        m_localBits = m_local.Get();
     }
     return m_local;
+}
+
+uint32_t
+OffloadNetDevice::LocalAddressBits() const
+{
+    if (m_localBits == 0)
+    {
+        GetLocalAddress(); // known from then on (a host is never 0.0.0.0)
+    }
+    return m_localBits;
 }
 
 uint64_t
@@ -721,6 +732,7 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     Conn& c = m_slots[id];
     c.ownsPort = true;
     c.peer = peer;
+    c.peerBits = peer.Get();
     c.localPort = localPort;
     c.peerPort = peerPort;
     c.socket = socket;
@@ -911,6 +923,7 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     }
     Conn& c = m_slots[id];
     c.peer = peer;
+    c.peerBits = peer.Get();
     c.localPort = th.dstPort;
     c.peerPort = th.srcPort;
     c.listener = listener;
@@ -1003,10 +1016,10 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
         const uint32_t got = packet->CopyData(m_rxScratch.data(), want);
         WireSegment w;
         const WireError e = ParseWire(m_rxScratch.data(), got, size, checksums, w);
-        if (e == WireError::NONE && w.dst == GetLocalAddress().Get())
+        if (e == WireError::NONE && w.dst == LocalAddressBits())
         {
-            const Ipv4Address src(w.src);
-            const uint64_t key = Key(src, w.srcPort, w.dstPort);
+            // addresses as bits: Ipv4Address's constructor and Get are not inline
+            const uint64_t key = OffloadControlPlane::Key(w.src, w.srcPort, w.dstPort);
             auto it = m_lookup.find(key);
             if (it != m_lookup.end())
             {
@@ -1021,7 +1034,7 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
                     ControlPlane().OnTimeWaitSegment(key, w.flags, FastSimulator::NowNs(), reAck);
                 if (tw == OffloadTimeWaitVerdict::RE_ACK)
                 {
-                    SendControl(NO_SLOT, src, reAck);
+                    SendControl(NO_SLOT, Ipv4Address(w.src), reAck);
                 }
                 if (tw != OffloadTimeWaitVerdict::NONE)
                 {
@@ -1030,7 +1043,7 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
             }
             if (l != m_listeners.end() && (w.flags & TcpHeader::SYN) && !(w.flags & TcpHeader::ACK))
             {
-                PassiveOpen(src, w, l->second);
+                PassiveOpen(Ipv4Address(w.src), w, l->second);
                 return true;
             }
         }
@@ -1643,7 +1656,7 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
     }
     // ECT(0) on data only (RFC 3168 6.1.4: not on pure ACKs or retransmitted SYNs)
     w.ect = c.hs.ecn && seg.payloadLen > 0;
-    SendIpv4(p, w, c.peer, id);
+    SendIpv4(p, w, c.peerBits, id);
 }
 
 void
@@ -1659,14 +1672,14 @@ OffloadNetDevice::SendControl(uint32_t id, Ipv4Address peer, const OffloadContro
     w.windowScale = seg.windowScale;
     w.shift = seg.shift;
     w.sackPermitted = seg.sackPermitted;
-    SendIpv4(Create<Packet>(), w, peer, id);
+    SendIpv4(Create<Packet>(), w, peer.Get(), id);
 }
 
 void
-OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, Ipv4Address peer, uint32_t id)
+OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint32_t id)
 {
-    w.src = GetLocalAddress().Get();
-    w.dst = peer.Get();
+    w.src = LocalAddressBits();
+    w.dst = peer;
     if (m_pathLabels > 0 && id != NO_SLOT)
     {
         // sender-side spraying: the path of the stream's cell this segment belongs to (the

@@ -359,6 +359,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
     {
         OffloadHandshake hs;                       //!< control-plane state and negotiation
         Ipv4Address peer;                          //!< remote address
+        uint32_t peerBits{0};                      //!< peer.Get(), for the per-segment path
         uint16_t localPort{0};                     //!< local port
         uint16_t peerPort{0};                      //!< remote port
         uint32_t mss{1448};                        //!< segment size
@@ -541,10 +542,11 @@ class OffloadNetDevice : public FabricLinkNetDevice
      * one OffloadWireHeader, or ns-3's own headers while packet metadata is on (the same bytes).
      * \param p the payload (empty for none)
      * \param w the header fields; the addresses and the IPv4 identification are filled here
-     * \param peer the destination
+     * \param peer the destination, Ipv4Address::Get() (which is not inline: the per-segment
+     * path keeps the bits)
      * \param id the slot (for the drop trace), or NO_SLOT
      */
-    void SendIpv4(Ptr<Packet> p, WireSegmentOut& w, Ipv4Address peer, uint32_t id);
+    void SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint32_t id);
     /** Hand a packet to the wire; it waits in the backlog while the device queue is full. */
     void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
     /** \return true if the device queue can take p now */
@@ -559,6 +561,8 @@ class OffloadNetDevice : public FabricLinkNetDevice
     void RemoveTimed(uint32_t id);
     /** Teardown if both directions are done. */
     void MaybeFinish(uint32_t id);
+    /** \return GetLocalAddress().Get(), kept (Ipv4Address::Get is not inline) */
+    uint32_t LocalAddressBits() const;
     /** \return map key of a connection */
     static uint64_t Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort);
     /** \return the control plane, configured from the current attributes */
@@ -613,6 +617,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
     Ptr<OffloadCongestionControl> m_congestion; //!< built from m_congestionType
     NetDevice::ReceiveCallback m_hostRx;        //!< to the host stack
     mutable Ipv4Address m_local;                //!< cached host address
+    mutable uint32_t m_localBits{0};            //!< m_local.Get(), once m_local is known
     std::deque<Conn> m_slots;                   //!< the connection table (grows to max)
     std::vector<uint32_t> m_freeSlots;          //!< free slot ids
     std::vector<uint32_t> m_active;             //!< slots in use

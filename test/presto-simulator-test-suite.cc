@@ -231,7 +231,7 @@ struct FastView
     int64_t ns{0};          //!< FastSimulator::NowNs()
     int64_t ps{0};          //!< FastSimulator::NowPs()
     uint32_t context{0};    //!< FastSimulator::GetContext()
-    bool fromNs{false};     //!< FastSimulator::FromNs(x) == NanoSeconds(x) for a few x
+    bool fromNs{false};     //!< FromNs and ToNs convert as Time does, a few values
     int64_t refNs{0};       //!< Simulator::Now().GetNanoSeconds()
     int64_t refPs{0};       //!< Simulator::Now().GetPicoSeconds()
     uint32_t refContext{0}; //!< Simulator::GetContext()
@@ -252,7 +252,8 @@ Look()
     v.fromNs = true;
     for (int64_t x : {0, 1, 999, 1000, 123456789})
     {
-        v.fromNs = v.fromNs && FastSimulator::FromNs(x) == NanoSeconds(x);
+        v.fromNs = v.fromNs && FastSimulator::FromNs(x) == NanoSeconds(x) &&
+                   FastSimulator::ToNs(PicoSeconds(x)) == PicoSeconds(x).GetNanoSeconds();
     }
     v.refNs = Simulator::Now().GetNanoSeconds();
     v.refPs = Simulator::Now().GetPicoSeconds();

@@ -58,6 +58,13 @@ class FastSimulator
         return lean ? lean->FromNanoSeconds(ns) : NanoSeconds(ns);
     }
 
+    /** \param t a time \return t.GetNanoSeconds() */
+    static int64_t ToNs(const Time& t)
+    {
+        const LeanSimulatorImpl* lean = LeanSimulatorImpl::GetRunning();
+        return lean ? lean->ToNanoSeconds(t) : t.GetNanoSeconds();
+    }
+
     /** \return Simulator::GetContext() */
     static uint32_t GetContext()
     {

@@ -94,13 +94,19 @@ class LeanSimulatorImpl final : public SimulatorImpl
     /** \return Now().GetNanoSeconds() without the Time and its unit table */
     int64_t GetNanoSeconds() const
     {
-        return m_ns.ToUnit(m_currentTs);
+        return m_ns.ToUnit(static_cast<int64_t>(m_currentTs));
     }
 
     /** \return Now().GetPicoSeconds() without the Time and its unit table */
     int64_t GetPicoSeconds() const
     {
-        return m_ps.ToUnit(m_currentTs);
+        return m_ps.ToUnit(static_cast<int64_t>(m_currentTs));
+    }
+
+    /** \param t a time \return t.GetNanoSeconds(), from the scale cached at Run() */
+    int64_t ToNanoSeconds(const Time& t) const
+    {
+        return m_ns.ToUnit(t.GetTimeStep());
     }
 
     /** \param ns nanoseconds \return NanoSeconds(ns), from the scale cached at Run() */
@@ -130,10 +136,9 @@ class LeanSimulatorImpl final : public SimulatorImpl
         /** \param unit the unit \return its scale at the current resolution */
         static UnitScale Of(Time::Unit unit);
 
-        /** \param steps time steps \return as Time::ToInteger */
-        int64_t ToUnit(uint64_t steps) const
+        /** \param v time steps \return as Time::ToInteger */
+        int64_t ToUnit(int64_t v) const
         {
-            const auto v = static_cast<int64_t>(steps);
             return unitFiner ? v * static_cast<int64_t>(factor) : v / static_cast<int64_t>(factor);
         }
 

@@ -1210,7 +1210,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
 {
     Conn& c = m_slots[id];
     const Time clock = FastSimulator::Now();
-    int64_t now = (clock + latency).GetNanoSeconds();
+    int64_t now = FastSimulator::ToNs(clock + latency);
     int64_t inPlace = now;
     if (d.writeLen > 0)
     {
@@ -1290,7 +1290,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         e.generation = m_generation[id];
         e.bytes = d.delivered;
         e.flag = d.peerClosed;
-        ScheduleDeviceEvent(NanoSeconds(inPlace) - clock, std::move(e));
+        ScheduleDeviceEvent(FastSimulator::FromNs(inPlace) - clock, std::move(e));
     }
     if (d.reset)
     {
@@ -1479,7 +1479,7 @@ OffloadNetDevice::PumpTx()
             ++m_dmaTransfers;
         }
         bool nicDrop = false;
-        Time delay = NanoSeconds(wire - int64_t(now)) + ProcessTransmit(id, seg, nicDrop);
+        Time delay = FastSimulator::FromNs(wire - int64_t(now)) + ProcessTransmit(id, seg, nicDrop);
         if (nicDrop)
         {
             ++m_nicTxDrops; // lost inside the NIC: the data path's recovery resends it

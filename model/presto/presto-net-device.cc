@@ -508,7 +508,7 @@ Time
 PrestoNetDevice::TakeSlots(uint32_t passes)
 {
     const int64_t waitPs = m_pipeSlots->Take(FastSimulator::NowPs(), passes);
-    return NanoSeconds((waitPs + 999) / 1000);
+    return FastSimulator::FromNs((waitPs + 999) / 1000);
 }
 
 bool
@@ -557,7 +557,7 @@ PrestoNetDevice::ProcessReceived(uint32_t conn,
                 program->OnSegment(conn, seg.seq, seg.payloadLen, seg.pathLabel);
             const RmtExecution& x = program->GetLastExecution();
             passes = x.passes;
-            latency = NanoSeconds(static_cast<int64_t>(x.latencyNs + 0.5));
+            latency = FastSimulator::FromNs(static_cast<int64_t>(x.latencyNs + 0.5));
             if (r.verdict != decision.verdict || r.writeSeq != decision.writeSeq ||
                 r.writeLen != decision.writeLen || r.delivered != decision.delivered)
             {

@@ -441,6 +441,28 @@ FabricLinkNetDevice::GetQueuedPackets()
 }
 
 bool
+FabricLinkNetDevice::HasRoomFor(uint32_t size, const Time& now)
+{
+    if (!m_fast)
+    {
+        Resolve();
+    }
+    if (m_fast)
+    {
+        m_fifo.Expire(now.GetTimeStep());
+        return m_fifo.Admits(size + m_framing, m_maxBytes, m_maxPackets);
+    }
+    // PointToPointNetDevice's queue holds frames with their PPP header
+    const Ptr<Queue<Packet>> queue = GetQueue();
+    const QueueSize max = queue->GetMaxSize();
+    if (max.GetUnit() == QueueSizeUnit::PACKETS)
+    {
+        return queue->GetNPackets() < max.GetValue();
+    }
+    return queue->GetNBytes() + size + GetFramingOverhead() <= max.GetValue();
+}
+
+bool
 FabricLinkNetDevice::GetNextDeparture(Time& delay)
 {
     if (!IsFast())

@@ -189,6 +189,16 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint32_t GetQueuedPackets();
 
     /**
+     * Whether Send would take a packet now, by the same limit it applies (the device queue's
+     * MaxSize, read once the link is resolved on the fast path). A sender with its own backlog
+     * asks before handing a packet over rather than having it dropped.
+     * \param size the packet's size, bytes (without link-layer framing)
+     * \param now the current simulation time
+     * \return true if the queue has room for it
+     */
+    bool HasRoomFor(uint32_t size, const Time& now);
+
+    /**
      * GetQueuedBytes without reading the clock: valid at the instant of the last Send (which
      * brought the count up to date), as right after it.
      * \return bytes waiting to be sent as of the last Send

@@ -1738,12 +1738,7 @@ OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
 bool
 OffloadNetDevice::QueueHasRoom(Ptr<const Packet> p)
 {
-    const QueueSize max = GetQueue()->GetMaxSize();
-    if (max.GetUnit() == QueueSizeUnit::PACKETS)
-    {
-        return GetQueuedPackets() < max.GetValue();
-    }
-    return GetQueuedBytes() + p->GetSize() + GetFramingOverhead() <= max.GetValue();
+    return HasRoomFor(p->GetSize(), FastSimulator::Now());
 }
 
 void

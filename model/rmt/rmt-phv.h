@@ -245,16 +245,18 @@ class RmtPhv
     friend class RmtActionContext;
 
     /// Throw on a handle this PHV does not hold (a handle of another layout, or a PHV built
-    /// before the field was declared).
+    /// before the field was declared). One compare inline; the message is built out of line,
+    /// so that every field access of every table on the packet path stays a load.
     void Check(RmtFieldId f) const
     {
         if (f >= m_values.size())
         {
-            throw PrestoInputError("RMT PHV: field handle " + std::to_string(f) +
-                                   " is not in this PHV (" + std::to_string(m_values.size()) +
-                                   " fields); build the PHV after declaring all fields");
+            ThrowUnknownField(f);
         }
     }
+
+    /// The failure of Check: a PrestoInputError naming the handle and the PHV's size.
+    [[noreturn]] void ThrowUnknownField(RmtFieldId f) const;
 
     const RmtPhvLayout* m_layout;   //!< the layout it was built for
     std::vector<uint64_t> m_masks;  //!< width masks by handle

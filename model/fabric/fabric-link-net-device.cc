@@ -7,6 +7,7 @@
 #include "ns3/fast-simulator.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/packet-buffer-primer.h"
 #include "ns3/ppp-header.h"
 #include "ns3/queue-size.h"
 #include "ns3/simulator.h"
@@ -87,6 +88,9 @@ FabricLinkNetDevice::Resolve()
     {
         return;
     }
+    // the topology is built and packets are about to move: ns-3's buffer free list is primed
+    // now (not at construction) so that setup's larger buffers have come and gone
+    PrimePacketBufferFreeList();
     Ptr<FabricLinkChannel> channel = DynamicCast<FabricLinkChannel>(GetChannel());
     if (!channel || channel->GetNDevices() < 2)
     {

@@ -180,6 +180,10 @@ RmtTable::RmtTable(RmtTableId id,
     m_actions.push_back(Action{NO_ACTION, RmtActionFn(), 0});
     m_actionIndex.emplace(NO_ACTION, 0);
     m_scratch.resize(m_keys.size());
+    if (m_allExact && m_keys.size() == 1 && layout.GetWidth(m_keys[0].field) <= DIRECT_KEY_BITS)
+    {
+        m_direct.assign(size_t{1} << layout.GetWidth(m_keys[0].field), 0);
+    }
 }
 
 std::string
@@ -627,6 +631,10 @@ RmtTable::IndexInsert(uint32_t h)
         j = (j + 1) & m_slotMask;
     }
     m_slots[j] = h + 1;
+    if (!m_direct.empty())
+    {
+        m_direct[m_entries[h].a[0]] = h + 1;
+    }
 }
 
 void
@@ -638,6 +646,10 @@ RmtTable::IndexErase(uint32_t h)
         i = (i + 1) & m_slotMask;
     }
     m_slots[i] = 0;
+    if (!m_direct.empty())
+    {
+        m_direct[m_entries[h].a[0]] = 0;
+    }
     // Backward shift: move later members of the probe chain into the hole when their home
     // slot does not lie cyclically in (hole, their position].
     for (uint64_t j = (i + 1) & m_slotMask; m_slots[j] != 0; j = (j + 1) & m_slotMask)
@@ -698,12 +710,18 @@ RmtTable::ClearEntries()
     m_order.clear();
     m_slots.clear();
     m_slotMask = 0;
+    std::fill(m_direct.begin(), m_direct.end(), 0);
     m_count = 0;
 }
 
 int64_t
 RmtTable::Match(const RmtPhv& phv) const
 {
+    if (!m_direct.empty())
+    {
+        // the PHV keeps a field within its width, so the value indexes m_direct
+        return static_cast<int64_t>(m_direct[phv.Get(m_keys[0].field)]) - 1;
+    }
     const size_t n = m_keys.size();
     if (m_count == 0)
     {

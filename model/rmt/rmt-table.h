@@ -422,6 +422,9 @@ class RmtTable
     /// Exact index: remove entry h (backward-shift deletion keeps probe chains intact).
     void IndexErase(uint32_t h);
 
+    /// Widest single exact key that gets a directly indexed lookup (2^8 slots).
+    static constexpr uint32_t DIRECT_KEY_BITS = 8;
+
     RmtTableId m_id;                                            //!< handle in the pipeline
     std::string m_name;                                         //!< name
     std::string m_stageName;                                    //!< holding stage's name
@@ -439,8 +442,12 @@ class RmtTable
     RmtGateFn m_gate;                                           //!< optional gate
     std::vector<Entry> m_entries;                               //!< entry slots (handle = index)
     std::vector<uint32_t> m_free;                               //!< free slots
-    std::vector<uint32_t> m_order;           //!< valid entries in match order (non-exact)
-    std::vector<uint32_t> m_slots;           //!< exact index: open addressing, entry + 1 or 0
+    std::vector<uint32_t> m_order; //!< valid entries in match order (non-exact)
+    std::vector<uint32_t> m_slots; //!< exact index: open addressing, entry + 1 or 0
+    /// Exact table keyed on one field of at most DIRECT_KEY_BITS bits: the entry for each key
+    /// value (entry + 1, or 0), found with one load instead of a hash probe. A P4 compiler maps
+    /// such a table to a directly indexed memory; the matching rule is the same.
+    std::vector<uint32_t> m_direct;
     uint64_t m_slotMask{0};                  //!< m_slots.size() - 1 (a power of two)
     uint32_t m_count{0};                     //!< installed entries
     uint64_t m_seq{0};                       //!< next insertion number

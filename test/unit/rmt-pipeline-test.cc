@@ -226,6 +226,69 @@ TEST(RmtTable, ExactIndexSurvivesManyInsertionsAndRemovals)
     EXPECT_FALSE(t.Lookup(phv).has_value());
 }
 
+TEST(RmtTable, SmallKeyTableMatchesAsTheHashedOneThroughChurn)
+{
+    // A one-field exact key of at most 8 bits is looked up directly, a wider one by hash: the
+    // same entries must give the same matches after adds, removals, reuse and a clear.
+    RmtPipeline p(SmallConfig("direct"));
+    const RmtFieldId small = p.AddField("small", 8);
+    const RmtFieldId wide = p.AddField("wide", 9);
+    RmtStage& st = p.AddStage("s");
+    RmtTable& direct = st.AddTable("direct", {{small, RmtMatchKind::EXACT}}, 256);
+    RmtTable& hashed = st.AddTable("hashed", {{wide, RmtMatchKind::EXACT}}, 256);
+    for (RmtTable* t : {&direct, &hashed})
+    {
+        t->AddAction(
+            "hit",
+            [](RmtActionContext&) {},
+            0);
+    }
+    p.Finalize();
+    std::vector<RmtEntryHandle> hd(256);
+    std::vector<RmtEntryHandle> hh(256);
+    for (uint64_t v = 0; v < 256; v += 2)
+    {
+        hd[v] = direct.AddEntry({RmtMatch::Exact(v)}, "hit", {});
+        hh[v] = hashed.AddEntry({RmtMatch::Exact(v)}, "hit", {});
+    }
+    for (uint64_t v = 0; v < 256; v += 6)
+    {
+        direct.RemoveEntry(hd[v]);
+        hashed.RemoveEntry(hh[v]);
+    }
+    for (uint64_t v = 1; v < 256; v += 10) // reuses the freed handles
+    {
+        hd[v] = direct.AddEntry({RmtMatch::Exact(v)}, "hit", {});
+        hh[v] = hashed.AddEntry({RmtMatch::Exact(v)}, "hit", {});
+    }
+    RmtPhv phv = p.NewPhv();
+    uint32_t hits = 0;
+    for (uint64_t v = 0; v < 256; ++v)
+    {
+        phv.Clear();
+        phv.Set(small, v);
+        phv.Set(wide, v);
+        const auto d = direct.Lookup(phv);
+        const auto h = hashed.Lookup(phv);
+        ASSERT_EQ(d.has_value(), h.has_value()) << "key " << v;
+        const bool expected = (v % 2 == 0 && v % 6 != 0) || v % 10 == 1;
+        ASSERT_EQ(d.has_value(), expected) << "key " << v;
+        if (d)
+        {
+            ASSERT_EQ(*d, hd[v]) << "key " << v;
+            ++hits;
+        }
+    }
+    EXPECT_EQ(hits, direct.GetEntryCount());
+    EXPECT_TRUE(Contains(ErrorOf([&] { direct.AddEntry({RmtMatch::Exact(2)}, "hit", {}); }),
+                         {"'direct'", "same key"}));
+    direct.ClearEntries();
+    phv.Set(small, 2);
+    EXPECT_FALSE(direct.Lookup(phv).has_value());
+    hd[2] = direct.AddEntry({RmtMatch::Exact(2)}, "hit", {});
+    EXPECT_EQ(direct.Lookup(phv), std::optional<RmtEntryHandle>(hd[2]));
+}
+
 TEST(RmtTable, TernaryEntriesAreOrderedByPriorityThenInsertion)
 {
     RmtPipeline p(SmallConfig("ternary"));

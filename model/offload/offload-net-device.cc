@@ -1541,10 +1541,18 @@ OffloadNetDevice::PumpTx()
     ArmRefill();
 }
 
+Ptr<Packet>
+OffloadNetDevice::Take(Ptr<Packet>& holder)
+{
+    Ptr<Packet> p = holder;
+    holder = nullptr;
+    return p;
+}
+
 void
 OffloadNetDevice::SendInOrder(uint32_t id,
                               const OffloadSegment& seg,
-                              const Ptr<Packet>& payload,
+                              Ptr<Packet>& payload,
                               Time clock,
                               Time delay)
 {
@@ -1558,7 +1566,7 @@ OffloadNetDevice::SendInOrder(uint32_t id,
     delay = at - clock;
     if (delay.IsZero())
     {
-        SendSegment(id, seg, payload);
+        SendSegment(id, seg, Take(payload));
         return;
     }
     const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
@@ -1569,7 +1577,7 @@ OffloadNetDevice::SendInOrder(uint32_t id,
     e.generation = m_generation[id];
     e.bytes = wireBytes;
     e.seg = seg;
-    e.payload = payload;
+    e.payload = Take(payload);
     ScheduleDeviceEvent(delay, std::move(e));
 }
 
@@ -1579,13 +1587,13 @@ OffloadNetDevice::RunDeviceEvent(DeviceEvent& e)
     switch (e.kind)
     {
     case DeviceEventKind::SEND_SEGMENT:
-        SendSegment(e.id, e.seg, std::move(e.payload));
+        SendSegment(e.id, e.seg, Take(e.payload));
         return;
     case DeviceEventKind::LEAVE_NIC:
         m_txScheduler.LeaveNic(e.bytes);
         if (m_generation[e.id] == e.generation)
         {
-            SendSegment(e.id, e.seg, std::move(e.payload));
+            SendSegment(e.id, e.seg, Take(e.payload));
         }
         PumpTx();
         return;
@@ -1640,7 +1648,11 @@ void
 OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload)
 {
     const Conn& c = m_slots[id];
-    Ptr<Packet> p = payload ? payload->Copy() : Create<Packet>();
+    // A payload nobody else holds gets the headers in place; a shared one (an event or
+    // closure still holding it) is copied, so that no holder sees the headers appear.
+    Ptr<Packet> p = !payload                            ? Create<Packet>()
+                    : payload->GetReferenceCount() == 1 ? payload
+                                                        : payload->Copy();
     WireSegmentOut w;
     w.srcPort = c.localPort;
     w.dstPort = c.peerPort;

@@ -428,7 +428,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
      */
     void SendInOrder(uint32_t id,
                      const OffloadSegment& seg,
-                     const Ptr<Packet>& payload,
+                     Ptr<Packet>& payload,
                      Time clock,
                      Time delay);
 
@@ -496,8 +496,20 @@ class OffloadNetDevice : public FabricLinkNetDevice
     void TxDone(Ptr<const Packet>);
     /** Fill the wire queue from the backlog and the ready connections. */
     void Refill();
-    /** Build and send one data-path segment of a slot. */
+    /**
+     * Build and send one data-path segment of a slot.
+     * \param id slot \param seg the segment
+     * \param payload its payload, or null; it gets the headers itself when this is its only
+     * reference (see Take), a copy otherwise
+     */
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
+    /**
+     * Hand a packet on and leave its holder empty: ns-3's Ptr has no move, so a holder that
+     * is done with the packet (a finished event, the transmit loop's local) lets go this way
+     * and SendSegment can write the headers into it instead of copying it.
+     * \param holder the holder, null afterwards \return what it held
+     */
+    static Ptr<Packet> Take(Ptr<Packet>& holder);
 
     /** What one of the device's frequent events does, and with what (DeviceEvent). */
     enum class DeviceEventKind : uint8_t

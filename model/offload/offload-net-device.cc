@@ -1650,7 +1650,7 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
     const Conn& c = m_slots[id];
     // A payload nobody else holds gets the headers in place; a shared one (an event or
     // closure still holding it) is copied, so that no holder sees the headers appear.
-    Ptr<Packet> p = !payload                            ? Create<Packet>()
+    Ptr<Packet> p = !payload                            ? nullptr // headers only
                     : payload->GetReferenceCount() == 1 ? payload
                                                         : payload->Copy();
     WireSegmentOut w;
@@ -1684,7 +1684,7 @@ OffloadNetDevice::SendControl(uint32_t id, Ipv4Address peer, const OffloadContro
     w.windowScale = seg.windowScale;
     w.shift = seg.shift;
     w.sackPermitted = seg.sackPermitted;
-    SendIpv4(Create<Packet>(), w, peer.Get(), id);
+    SendIpv4(nullptr, w, peer.Get(), id);
 }
 
 void
@@ -1704,19 +1704,34 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint
     {
         w.ipId = m_ipId++;
     }
-    w.payloadLen = p->GetSize();
+    w.payloadLen = p ? p->GetSize() : 0;
     if (!m_metadataKnown)
     {
         m_metadata = PacketMetadataEnabled();
         m_metadataKnown = true;
     }
-    if (m_metadata)
+    if (!p && !m_metadata && !m_checksums)
     {
-        AddNs3WireHeaders(p, w, m_checksums);
+        // a segment without payload is its headers: the packet is made from their bytes at
+        // once (the bytes AddHeader would write, without an empty packet and a header object
+        // first)
+        uint8_t bytes[WIRE_MAX_HEADER_BYTES];
+        p = Create<Packet>(bytes, BuildWire(w, bytes));
     }
     else
     {
-        p->AddHeader(OffloadWireHeader(w, m_checksums));
+        if (!p)
+        {
+            p = Create<Packet>();
+        }
+        if (m_metadata)
+        {
+            AddNs3WireHeaders(p, w, m_checksums);
+        }
+        else
+        {
+            p->AddHeader(OffloadWireHeader(w, m_checksums));
+        }
     }
     OffloadSegment seg; // what the drop trace reports
     seg.seq = w.seq;

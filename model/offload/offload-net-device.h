@@ -552,7 +552,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
     /**
      * Put the IPv4 and TCP headers in front of a segment's payload and hand it to the wire:
      * one OffloadWireHeader, or ns-3's own headers while packet metadata is on (the same bytes).
-     * \param p the payload (empty for none)
+     * \param p the payload, or null for none (the packet is then made from the header bytes)
      * \param w the header fields; the addresses and the IPv4 identification are filled here
      * \param peer the destination, Ipv4Address::Get() (which is not inline: the per-segment
      * path keeps the bits)

@@ -3,9 +3,8 @@
  */
 #include "packet-buffer-primer.h"
 
-#include "ns3/packet.h"
+#include "ns3/buffer.h"
 
-#include <array>
 #include <vector>
 
 namespace ns3
@@ -20,12 +19,15 @@ PrimePacketBufferFreeList()
         return;
     }
     primed = true;
-    static const std::array<uint8_t, PrimedBufferBytes> zeros{};
-    std::vector<Ptr<Packet>> held;
+    // Bare Buffers, not Packets: no packet uids used up (ns-3's uids number every packet
+    // created), and no packet-metadata state touched (a Packet made from bytes with metadata
+    // off would later forbid Packet::EnablePrinting).
+    std::vector<Buffer> held;
     held.reserve(PrimedBuffers);
     for (uint32_t i = 0; i < PrimedBuffers; ++i)
     {
-        held.push_back(Create<Packet>(zeros.data(), PrimedBufferBytes));
+        held.emplace_back();
+        held.back().AddAtStart(PrimedBufferBytes);
     }
     // held goes out of scope: every area returns to the free list together
 }

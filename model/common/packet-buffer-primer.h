@@ -21,11 +21,15 @@ namespace ns3
  * one, then one for its headers) and freed both. Freeing PrimedBuffers areas of
  * PrimedBufferBytes at once leaves them on the free list, each large enough for any header
  * stack, so from then on a packet takes one and gives it back. Nothing changes in what a
- * packet holds; if a larger buffer is freed later (real payload bytes), ns-3 stops recycling
- * the primed areas and allocates as before.
+ * packet holds, and no packet is created (packet uids and metadata are untouched).
  *
- * Call when the topology is built and the simulation is about to move packets (the fabric
- * link does at its first send); later calls do nothing.
+ * It helps only while no data area larger than PrimedBufferBytes has been freed: ns-3's
+ * threshold only grows, so once a larger one is freed (real payload bytes with
+ * --verifyPayload=1, ns-3's TCP on the hosts), the primed areas are given back to the heap
+ * as they are freed and ns-3 allocates as before. Nothing breaks then; there is no gain.
+ *
+ * The fabric link calls it when it first resolves its channel (at the device's
+ * initialisation or first send); later calls do nothing.
  */
 void PrimePacketBufferFreeList();
 

@@ -88,8 +88,8 @@ FabricLinkNetDevice::Resolve()
     {
         return;
     }
-    // the topology is built and packets are about to move: ns-3's buffer free list is primed
-    // now (not at construction) so that setup's larger buffers have come and gone
+    // the first time any fabric link resolves (at initialisation or first send), once per
+    // process: see PrimePacketBufferFreeList
     PrimePacketBufferFreeList();
     Ptr<FabricLinkChannel> channel = DynamicCast<FabricLinkChannel>(GetChannel());
     if (!channel || channel->GetNDevices() < 2)

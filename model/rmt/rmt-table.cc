@@ -719,8 +719,10 @@ RmtTable::Match(const RmtPhv& phv) const
 {
     if (!m_direct.empty())
     {
-        // the PHV keeps a field within its width, so the value indexes m_direct
-        return static_cast<int64_t>(m_direct[phv.Get(m_keys[0].field)]) - 1;
+        // A PHV of this program keeps the field within its width; the bound also holds for
+        // one of another program (Lookup refuses it; this stays a miss, not a stray read).
+        const uint64_t v = phv.Get(m_keys[0].field);
+        return v < m_direct.size() ? static_cast<int64_t>(m_direct[v]) - 1 : -1;
     }
     const size_t n = m_keys.size();
     if (m_count == 0)
@@ -767,6 +769,11 @@ RmtTable::Match(const RmtPhv& phv) const
 std::optional<RmtEntryHandle>
 RmtTable::Lookup(const RmtPhv& phv) const
 {
+    if (phv.GetLayout() != m_layout)
+    {
+        throw PrestoInputError(Where() + ": Lookup with a PHV of another program; build it "
+                                         "with this table's pipeline's NewPhv()");
+    }
     const int64_t i = Match(phv);
     if (i < 0)
     {

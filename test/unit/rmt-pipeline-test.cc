@@ -276,6 +276,7 @@ TEST(RmtTable, SmallKeyTableMatchesAsTheHashedOneThroughChurn)
         if (d)
         {
             ASSERT_EQ(*d, hd[v]) << "key " << v;
+            ASSERT_EQ(*h, hh[v]) << "key " << v;
             ++hits;
         }
     }
@@ -287,6 +288,16 @@ TEST(RmtTable, SmallKeyTableMatchesAsTheHashedOneThroughChurn)
     EXPECT_FALSE(direct.Lookup(phv).has_value());
     hd[2] = direct.AddEntry({RmtMatch::Exact(2)}, "hit", {});
     EXPECT_EQ(direct.Lookup(phv), std::optional<RmtEntryHandle>(hd[2]));
+
+    // a PHV of another program, whose field at that handle is wider, is refused by name
+    RmtPipeline other(SmallConfig("other"));
+    const RmtFieldId otherWide = other.AddField("wide", 32);
+    other.AddStage("s").AddTable("t", {{otherWide, RmtMatchKind::EXACT}}, 1);
+    other.Finalize();
+    RmtPhv foreign = other.NewPhv();
+    foreign.Set(otherWide, 1000);
+    EXPECT_TRUE(
+        Contains(ErrorOf([&] { direct.Lookup(foreign); }), {"'direct'", "another program"}));
 }
 
 TEST(RmtTable, TernaryEntriesAreOrderedByPriorityThenInsertion)

@@ -375,6 +375,88 @@ class FastLinkFlowControlTestCase : public TestCase
 };
 
 /**
+ * HasRoomFor answers as Send decides, at every step of a queue filling up to its limit, in
+ * packets and in bytes (the framing counted as Send counts it), on the fast path and on the
+ * point-to-point path of a FabricLinkNetDevice (a plain PointToPointChannel).
+ */
+class FastLinkHasRoomTestCase : public TestCase
+{
+  public:
+    FastLinkHasRoomTestCase()
+        : TestCase("HasRoomFor agrees with Send at the queue limit, on both paths")
+    {
+    }
+
+  private:
+    struct Tally
+    {
+        uint32_t agreed{0};   //!< steps where both answered alike
+        uint32_t refused{0};  //!< sends refused
+        uint32_t accepted{0}; //!< sends accepted
+    };
+
+    /// Ask, then send, a packet of each size in turn, all at one instant.
+    static void Burst(Ptr<FabricLinkNetDevice> dev, std::vector<uint32_t> sizes, Tally* t)
+    {
+        for (uint32_t size : sizes)
+        {
+            const bool room = dev->HasRoomFor(size, Simulator::Now());
+            const bool sent = dev->Send(Create<Packet>(size), dev->GetBroadcast(), 0x0800);
+            t->agreed += room == sent ? 1 : 0;
+            (sent ? t->accepted : t->refused) += 1;
+        }
+    }
+
+    Tally Run(bool fast, QueueSize max, const std::vector<uint32_t>& sizes)
+    {
+        Ptr<PointToPointChannel> channel =
+            fast ? Ptr<PointToPointChannel>(CreateObject<FabricLinkChannel>())
+                 : CreateObject<PointToPointChannel>();
+        Ptr<FabricLinkNetDevice> ends[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            Ptr<Node> n = CreateObject<Node>();
+            ends[i] = CreateObject<FabricLinkNetDevice>();
+            ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            ends[i]->SetAddress(Mac48Address::Allocate());
+            Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
+            q->SetMaxSize(max);
+            ends[i]->SetQueue(q);
+            n->AddDevice(ends[i]);
+            ends[i]->Attach(channel);
+        }
+        Tally t;
+        Simulator::Schedule(NanoSeconds(10), &FastLinkHasRoomTestCase::Burst, ends[0], sizes, &t);
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(ends[0]->IsFast(), fast, "the path under test");
+        return t;
+    }
+
+    void DoRun() override
+    {
+        // With 2 bytes of framing per frame (FramingBytes' default, the PPP header) and the
+        // first frame on the wire, 2,004 bytes wait after the third send: a 595-byte frame
+        // would make 2,601 of 2,600 and is refused, a 594-byte one fills the queue exactly.
+        const std::vector<uint32_t> sizes{1000, 1000, 1000, 595, 594, 1, 0, 60, 1000};
+        for (bool fast : {true, false})
+        {
+            for (const QueueSize& max :
+                 {QueueSize(QueueSizeUnit::PACKETS, 3), QueueSize(QueueSizeUnit::BYTES, 2600)})
+            {
+                const Tally t = Run(fast, max, sizes);
+                const std::string what =
+                    std::string(fast ? "fast" : "p2p") +
+                    (max.GetUnit() == QueueSizeUnit::PACKETS ? ", 3 packets: " : ", 2600 bytes: ");
+                NS_TEST_EXPECT_MSG_EQ(t.agreed, sizes.size(), what << "HasRoomFor answers as Send");
+                NS_TEST_EXPECT_MSG_GT(t.refused, 0u, what << "the queue fills");
+                NS_TEST_EXPECT_MSG_GT(t.accepted, 1u, what << "and takes frames before");
+            }
+        }
+    }
+};
+
+/**
  * The default leaf-spine under load with spraying and DCTCP: --links=fast and --links=p2p
  * run the same flows, deliver every byte once and in order, and give the same FCT
  * distribution within sampling noise (the event order of simultaneous events differs, so the
@@ -856,6 +938,7 @@ class PrestoFastLinkTestSuite : public TestSuite
     {
         AddTestCase(new FastLinkTimingTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkFlowControlTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkHasRoomTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkFctTestCase("spray", 0.6, "host-tcp"), compat::TestDuration::QUICK);
         AddTestCase(new FastLinkFctTestCase("ecmp", 0.5, "host-tcp"), compat::TestDuration::QUICK);
         for (const char* design : {"presto", "flextoe", "cora"})

@@ -490,7 +490,10 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
         ++m_marked;
         m_markTrace(p, port);
     }
-    m_enqueueTrace(p, port);
+    if (!m_enqueueTrace.IsEmpty()) // traces cost a packet reference and a call only if connected
+    {
+        m_enqueueTrace(p, port);
+    }
     FabricLinkNetDevice* link = queue.GetLink();
     if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now)
                : m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE)))
@@ -499,7 +502,10 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
         return;
     }
     ++m_forwarded;
-    m_queueLengthTrace(port, queue.GetBytesAfterSend()); // no second clock read
+    if (!m_queueLengthTrace.IsEmpty())
+    {
+        m_queueLengthTrace(port, queue.GetBytesAfterSend()); // no second clock read
+    }
 }
 
 } // namespace ns3

@@ -9,7 +9,7 @@
 #include "ns3/lean-simulator-impl.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
-#include "ns3/radix-heap-scheduler.h"
+#include "ns3/timing-wheel-scheduler.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -164,7 +164,7 @@ PreferFastSimulator(int argc, char* argv[])
 {
     if (!UserSetGlobal(argc, argv, "SchedulerType"))
     {
-        GlobalValue::Bind("SchedulerType", TypeIdValue(RadixHeapScheduler::GetTypeId()));
+        GlobalValue::Bind("SchedulerType", TypeIdValue(TimingWheelScheduler::GetTypeId()));
     }
     if (!UserSetGlobal(argc, argv, "SimulatorImplementationType"))
     {

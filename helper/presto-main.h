@@ -48,7 +48,7 @@ void ParseCommandLine(CommandLine& cmd, int argc, char* argv[]);
  * \ingroup presto
  * \brief Give ns-3's simulator the module's faster parts, each unless the user named one (a
  * `--SchedulerType` or `--SimulatorImplementationType` argument, or the name in the
- * environment variable NS_GLOBAL_VALUE): the event queue ns3::RadixHeapScheduler instead of
+ * environment variable NS_GLOBAL_VALUE): the event queue ns3::TimingWheelScheduler instead of
  * ns-3's default ns3::MapScheduler, and ns3::LeanSimulatorImpl instead of
  * ns3::DefaultSimulatorImpl. ParseCommandLine calls it before parsing.
  *

@@ -7,7 +7,7 @@
 # Seed 4 draws other intervals. ns-3's event queue and simulator implementation change no
 # output: seed 3 again with --SchedulerType=ns3::MapScheduler and
 # --SimulatorImplementationType=ns3::DefaultSimulatorImpl (ns-3's defaults; the module's
-# programs choose ns3::RadixHeapScheduler and ns3::LeanSimulatorImpl when the user names
+# programs choose ns3::TimingWheelScheduler and ns3::LeanSimulatorImpl when the user names
 # none) writes the same files. About 15 s.
 # usage: compare-determinism.sh PRESTO_COMPARE_BINARY
 set -u
@@ -57,8 +57,8 @@ same_runs() { # same_runs PREFIX A B: every device's outputs of runs A and B are
 }
 same_runs "" a b
 speed() { python3 -c 'import json,sys; print(json.load(open(sys.argv[2]))["speed"][sys.argv[1]])' "$@"; }
-check "default event queue: RadixHeapScheduler" \
-    test "$(speed scheduler "$tmp/a/presto-K1/summary.json")" = ns3::RadixHeapScheduler
+check "default event queue: TimingWheelScheduler" \
+    test "$(speed scheduler "$tmp/a/presto-K1/summary.json")" = ns3::TimingWheelScheduler
 check "default simulator: LeanSimulatorImpl" \
     test "$(speed simulator "$tmp/a/presto-K1/summary.json")" = ns3::LeanSimulatorImpl
 check "--SchedulerType is the user's" \

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-// The experiments' simulator implementation (LeanSimulatorImpl, with RadixHeapScheduler)
+// The experiments' simulator implementation (LeanSimulatorImpl, with TimingWheelScheduler)
 // against ns-3's DefaultSimulatorImpl: one script of scheduling, cancelling, removing,
 // stopping, events from another thread and destroy events gives the same log, event by
 // event, ids, contexts and answers included. FastSimulator answers as Simulator does, on
@@ -15,9 +15,9 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/presto-ns3-compat.h"
-#include "ns3/radix-heap-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/timing-wheel-scheduler.h"
 
 #include <sstream>
 #include <string>
@@ -64,6 +64,7 @@ EventId g_cancelled; //!< cancelled before it is due
 EventId g_removed;   //!< removed before it is due
 EventId g_self;      //!< the event that asks about itself
 EventId g_doomed;    //!< a destroy event removed before Destroy
+EventId g_far;       //!< removed while it waits beyond the event queue's horizon
 
 /// Asks about itself while it runs (expired: it is the current event).
 void
@@ -85,6 +86,18 @@ CancelAndRemove()
     Ask("doomed-before", g_doomed);
     Simulator::Remove(g_doomed);
     Ask("doomed-after", g_doomed);
+    Ask("far-before", g_far);
+    Simulator::Remove(g_far);
+    Ask("far-after", g_far);
+}
+
+/// Runs beyond the timing wheel's horizon (262 us) and schedules near and far from there.
+void
+FarChain()
+{
+    Simulator::Schedule(NanoSeconds(1), &Named, std::string("far-next"));
+    Simulator::Schedule(MicroSeconds(280), &Named, std::string("far-far"));
+    Simulator::Schedule(MicroSeconds(100), &Named, std::string("far-wheel"));
 }
 
 /// Schedules from another thread, as an emulated device would; the event runs after this one.
@@ -123,11 +136,19 @@ RunScript()
     Simulator::Schedule(NanoSeconds(15), &CancelAndRemove);
     Simulator::Schedule(NanoSeconds(40), &FromAnotherThread);
     Simulator::Schedule(NanoSeconds(45), &Named, std::string("at-45"));
-    Simulator::Schedule(NanoSeconds(60), &Named, std::string("after-stop"));
+    // later slots, beyond the timing wheel's horizon (same time stamps in id order), a removal
+    // there, and a chain that schedules near and far from beyond the horizon
+    Simulator::Schedule(NanoSeconds(200), &Named, std::string("slot-3"));
+    Simulator::Schedule(MicroSeconds(100), &Named, std::string("wheel"));
+    Simulator::Schedule(MicroSeconds(300), &Named, std::string("beyond-1"));
+    Simulator::Schedule(MicroSeconds(300), &FarChain);
+    Simulator::Schedule(MicroSeconds(300), &Named, std::string("beyond-2"));
+    g_far = Simulator::Schedule(MicroSeconds(400), &Named, std::string("far-removed"));
+    Simulator::Schedule(MilliSeconds(2), &Named, std::string("after-stop"));
     Ask("x", Simulator::ScheduleDestroy(&Named, std::string("destroy-x")));
     g_doomed = Simulator::ScheduleDestroy(&Named, std::string("destroy-doomed"));
     Simulator::ScheduleDestroy(&Named, std::string("destroy-y"));
-    Simulator::Stop(NanoSeconds(50));
+    Simulator::Stop(MilliSeconds(1));
     Simulator::Run();
     Note("stopped, finished=" + std::to_string(Simulator::IsFinished()));
     Simulator::Run();
@@ -138,12 +159,12 @@ RunScript()
 }
 
 /// The same script on DefaultSimulatorImpl + MapScheduler and on LeanSimulatorImpl +
-/// RadixHeapScheduler.
+/// TimingWheelScheduler.
 class LeanMatchesDefaultTestCase : public TestCase
 {
   public:
     LeanMatchesDefaultTestCase()
-        : TestCase("LeanSimulatorImpl and RadixHeapScheduler log what ns-3's defaults log")
+        : TestCase("LeanSimulatorImpl and TimingWheelScheduler log what ns-3's defaults log")
     {
     }
 
@@ -170,15 +191,15 @@ class LeanMatchesDefaultTestCase : public TestCase
         const std::vector<std::string> ref =
             RunWith("ns3::DefaultSimulatorImpl", "ns3::MapScheduler");
         const std::vector<std::string> lean =
-            RunWith("ns3::LeanSimulatorImpl", "ns3::RadixHeapScheduler");
+            RunWith("ns3::LeanSimulatorImpl", "ns3::TimingWheelScheduler");
         const std::vector<std::string> mixed =
-            RunWith("ns3::DefaultSimulatorImpl", "ns3::RadixHeapScheduler");
+            RunWith("ns3::DefaultSimulatorImpl", "ns3::TimingWheelScheduler");
         NS_TEST_ASSERT_MSG_EQ(ref.size(), lean.size(), "as many observations");
         NS_TEST_ASSERT_MSG_EQ(ref.size(), mixed.size(), "as many observations");
         for (size_t i = 0; i < ref.size(); ++i)
         {
             NS_TEST_EXPECT_MSG_EQ(lean[i], ref[i], "LeanSimulatorImpl, observation " << i);
-            NS_TEST_EXPECT_MSG_EQ(mixed[i], ref[i], "RadixHeapScheduler, observation " << i);
+            NS_TEST_EXPECT_MSG_EQ(mixed[i], ref[i], "TimingWheelScheduler, observation " << i);
         }
         // and the log is the one the script means, not two equal wrong ones
         const std::vector<std::string> expected = {
@@ -192,14 +213,22 @@ class LeanMatchesDefaultTestCase : public TestCase
             "15ns ctx=4294967295 cancel-after uid=10 ts=20 expired=1 left=0",
             "15ns ctx=4294967295 remove-after uid=11 ts=30 expired=1 left=0",
             "15ns ctx=4294967295 doomed-after uid=2 ts=0 expired=1 left=0",
+            "15ns ctx=4294967295 far-after uid=20 ts=400000 expired=1 left=0",
             "40ns ctx=4294967295 thread joined",
             "45ns ctx=4294967295 at-45",
             "45ns ctx=3 foreign",
-            "50ns ctx=4294967295 stopped, finished=1",
-            "60ns ctx=4294967295 after-stop",
-            "60ns ctx=4294967295 ran out, finished=1 events=16",
-            "60ns ctx=4294967295 destroy-x",
-            "60ns ctx=4294967295 destroy-y"};
+            "200ns ctx=4294967295 slot-3",
+            "100000ns ctx=4294967295 wheel",
+            "300000ns ctx=4294967295 beyond-1",
+            "300000ns ctx=4294967295 beyond-2",
+            "300001ns ctx=4294967295 far-next",
+            "400000ns ctx=4294967295 far-wheel",
+            "580000ns ctx=4294967295 far-far",
+            "1000000ns ctx=4294967295 stopped, finished=1",
+            "2000000ns ctx=4294967295 after-stop",
+            "2000000ns ctx=4294967295 ran out, finished=1 events=24",
+            "2000000ns ctx=4294967295 destroy-x",
+            "2000000ns ctx=4294967295 destroy-y"};
         size_t next = 0;
         for (const std::string& line : ref)
         {

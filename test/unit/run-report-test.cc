@@ -264,7 +264,7 @@ TEST(SummaryJson, HasTheDocumentedKeysAndValues)
     speed.packetHops = 1000000;
     speed.packetHopsPerS = 400000;
     speed.peakRssKb = 2048;
-    speed.scheduler = "ns3::RadixHeapScheduler";
+    speed.scheduler = "ns3::TimingWheelScheduler";
     speed.simulator = "ns3::LeanSimulatorImpl";
     nlohmann::json j = SummaryToJson(s, speed);
 
@@ -332,7 +332,7 @@ TEST(SummaryJson, HasTheDocumentedKeysAndValues)
     EXPECT_EQ(j["speed"]["packet_hops"], 1000000);
     EXPECT_DOUBLE_EQ(j["speed"]["packet_hops_per_s"].get<double>(), 400000);
     EXPECT_EQ(j["speed"]["peak_rss_kb"], 2048);
-    EXPECT_EQ(j["speed"]["scheduler"], "ns3::RadixHeapScheduler");
+    EXPECT_EQ(j["speed"]["scheduler"], "ns3::TimingWheelScheduler");
     EXPECT_EQ(j["speed"]["simulator"], "ns3::LeanSimulatorImpl");
 }
 

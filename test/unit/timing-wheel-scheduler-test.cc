@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/radix-heap-scheduler.h"
+#include "ns3/timing-wheel-scheduler.h"
 
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -42,7 +42,7 @@ int
 RunAgainstOracle(uint32_t seed, int steps, uint64_t maxDelay)
 {
     std::mt19937_64 rng(seed);
-    Ptr<RadixHeapScheduler> q = CreateObject<RadixHeapScheduler>();
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
     std::set<Key> oracle;
     uint64_t now = 0;
     uint32_t uid = 4;
@@ -91,9 +91,9 @@ RunAgainstOracle(uint32_t seed, int steps, uint64_t maxDelay)
 } // namespace
 
 // Events leave by time stamp, then by id, whatever order they were inserted in.
-TEST(RadixHeapScheduler, TimeThenIdOrder)
+TEST(TimingWheelScheduler, TimeThenIdOrder)
 {
-    Ptr<RadixHeapScheduler> q = CreateObject<RadixHeapScheduler>();
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
     EXPECT_TRUE(q->IsEmpty());
     q->Insert(MakeEv(100, 9));
     q->Insert(MakeEv(5, 10));
@@ -112,9 +112,9 @@ TEST(RadixHeapScheduler, TimeThenIdOrder)
 
 // An event at the current time stamp with a smaller id than one already queued there (only
 // a simulator that reuses ids would do it) still leaves in id order.
-TEST(RadixHeapScheduler, SameTimeStampSmallerIdGoesFirst)
+TEST(TimingWheelScheduler, SameTimeStampSmallerIdGoesFirst)
 {
-    Ptr<RadixHeapScheduler> q = CreateObject<RadixHeapScheduler>();
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
     q->Insert(MakeEv(50, 20));
     q->Insert(MakeEv(50, 30));
     EXPECT_EQ(KeyOf(q->RemoveNext()), Key(50, 20));
@@ -128,14 +128,14 @@ TEST(RadixHeapScheduler, SameTimeStampSmallerIdGoesFirst)
 
 // An event behind the last one removed (a simulator implementation that inserts behind its
 // clock) takes the slow path and still leaves first.
-TEST(RadixHeapScheduler, EventBehindTheReferenceStillLeavesInOrder)
+TEST(TimingWheelScheduler, EventBehindTheReferenceStillLeavesInOrder)
 {
-    Ptr<RadixHeapScheduler> q = CreateObject<RadixHeapScheduler>();
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
     q->Insert(MakeEv(1000, 4));
     q->Insert(MakeEv(3000, 5));
     q->Insert(MakeEv(1000000, 6));
     EXPECT_EQ(KeyOf(q->RemoveNext()), Key(1000, 4));
-    EXPECT_EQ(KeyOf(q->PeekNext()), Key(3000, 5)); // settles the buckets around 3000
+    EXPECT_EQ(KeyOf(q->PeekNext()), Key(3000, 5)); // makes 3000's slot the current one
     q->Insert(MakeEv(2000, 7));
     q->Insert(MakeEv(10, 8));
     EXPECT_EQ(KeyOf(q->RemoveNext()), Key(10, 8));
@@ -145,38 +145,83 @@ TEST(RadixHeapScheduler, EventBehindTheReferenceStillLeavesInOrder)
     EXPECT_TRUE(q->IsEmpty());
 }
 
-// Remove takes out exactly the named event, wherever it is: at the head, in bucket 0 behind
-// the head, or in a higher bucket.
-TEST(RadixHeapScheduler, RemoveTakesOutTheNamedEvent)
+// Remove takes out exactly the named event, wherever it is: at the head, in the current slot
+// behind the head, or in a later slot.
+TEST(TimingWheelScheduler, RemoveTakesOutTheNamedEvent)
 {
-    Ptr<RadixHeapScheduler> q = CreateObject<RadixHeapScheduler>();
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
+    const uint64_t at[] = {100, 100, 110, 110, 200, 200}; // slots of 64: 100 and 110 share one
     for (uint32_t i = 0; i < 6; ++i)
     {
-        q->Insert(MakeEv(100 + 10 * (i / 2), 4 + i)); // pairs at 100, 110, 120
+        q->Insert(MakeEv(at[i], 4 + i));
     }
     EXPECT_EQ(KeyOf(q->PeekNext()), Key(100, 4));
-    q->Remove(MakeEv(100, 5)); // bucket 0, behind the head
-    q->Remove(MakeEv(120, 8)); // a higher bucket
+    q->Remove(MakeEv(100, 5)); // the current slot, behind the head
+    q->Remove(MakeEv(200, 8)); // a later slot
     q->Remove(MakeEv(100, 4)); // the head
     EXPECT_EQ(KeyOf(q->RemoveNext()), Key(110, 6));
     EXPECT_EQ(KeyOf(q->RemoveNext()), Key(110, 7));
-    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(120, 9));
+    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(200, 9));
     EXPECT_TRUE(q->IsEmpty());
 }
 
 // Removing an event that is not queued is a programming error, not a silent no-op.
-TEST(RadixHeapSchedulerDeathTest, RemoveOfAnEventNotQueuedStops)
+TEST(TimingWheelSchedulerDeathTest, RemoveOfAnEventNotQueuedStops)
 {
-    Ptr<RadixHeapScheduler> q = CreateObject<RadixHeapScheduler>();
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
     q->Insert(MakeEv(100, 4));
     EXPECT_DEATH(q->Remove(MakeEv(100, 5)), "is not queued");
 }
 
-// Long random runs as a simulator drives it, at several spreads of delays (all events within
-// a few time steps, microseconds, seconds apart): the same order as an ordered set.
-TEST(RadixHeapScheduler, RandomRunsMatchAnOrderedSet)
+// Events beyond the wheel's horizon (4096 slots of 64 time steps) wait in the heap and leave
+// in order among the wheel's own, also when they come within reach in the same slot as an
+// event inserted later, and when the wheel is empty in between.
+TEST(TimingWheelScheduler, EventsBeyondTheHorizonLeaveInOrder)
 {
-    for (uint64_t maxDelay : {3ULL, 1000ULL, 1000000000ULL})
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
+    const uint64_t horizon = 4096 * 64;
+    q->Insert(MakeEv(3 * horizon + 5, 4)); // far: the heap
+    q->Insert(MakeEv(horizon + 70, 5));    // far: the heap
+    q->Insert(MakeEv(10, 6));              // the current slot
+    q->Insert(MakeEv(horizon - 1, 7));     // the wheel's last slot
+    q->Insert(MakeEv(3 * horizon + 5, 8)); // far, the same time stamp as 4
+    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(10, 6));
+    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(horizon - 1, 7)); // 5 is now within reach
+    q->Insert(MakeEv(horizon + 66, 9));                     // the same slot as 5, earlier
+    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(horizon + 66, 9));
+    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(horizon + 70, 5));
+    // the wheel is empty: the next slot is the heap's earliest
+    EXPECT_EQ(KeyOf(q->PeekNext()), Key(3 * horizon + 5, 4));
+    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(3 * horizon + 5, 4));
+    EXPECT_EQ(KeyOf(q->RemoveNext()), Key(3 * horizon + 5, 8));
+    EXPECT_TRUE(q->IsEmpty());
+}
+
+// Remove finds an event beyond the horizon too, and the heap keeps its order after it.
+TEST(TimingWheelScheduler, RemoveBeyondTheHorizon)
+{
+    Ptr<TimingWheelScheduler> q = CreateObject<TimingWheelScheduler>();
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        q->Insert(MakeEv(1000000 + 100000 * (7 - i), 4 + i)); // all far, inserted latest first
+    }
+    q->Remove(MakeEv(1000000 + 100000 * 3, 8));
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        if (i != 3)
+        {
+            EXPECT_EQ(KeyOf(q->RemoveNext()), Key(1000000 + 100000 * i, 11 - i));
+        }
+    }
+    EXPECT_TRUE(q->IsEmpty());
+}
+
+// Long random runs as a simulator drives it, at several spreads of delays (all events within
+// a few time steps, microseconds, about the wheel's horizon, seconds apart): the same order as
+// an ordered set.
+TEST(TimingWheelScheduler, RandomRunsMatchAnOrderedSet)
+{
+    for (uint64_t maxDelay : {3ULL, 1000ULL, 300000ULL, 1000000000ULL})
     {
         for (uint32_t seed = 1; seed <= 5; ++seed)
         {

@@ -7,6 +7,7 @@
 #include "ns3/event-impl.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
+#include "ns3/timing-wheel-scheduler.h"
 
 #include <type_traits>
 
@@ -70,6 +71,7 @@ LeanSimulatorImpl::DoDispose()
         }
     }
     m_events = nullptr;
+    m_wheel = nullptr;
     SimulatorImpl::DoDispose();
 }
 
@@ -101,6 +103,8 @@ LeanSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         }
     }
     m_events = scheduler;
+    // the module's queue is called without a virtual call (its hot methods are final and inline)
+    m_wheel = dynamic_cast<TimingWheelScheduler*>(PeekPointer(scheduler));
 }
 
 uint32_t
@@ -169,9 +173,10 @@ LeanSimulatorImpl::Run()
 
     // m_events each time round: an event may call SetScheduler. PeekPointer: Ptr's
     // operator-> asserts non-null and is not inlined in an assert-enabled build.
-    while (!m_stop && !PeekPointer(m_events)->IsEmpty())
+    while (!m_stop && !(m_wheel ? m_wheel->IsEmpty() : PeekPointer(m_events)->IsEmpty()))
     {
-        const Scheduler::Event next = PeekPointer(m_events)->RemoveNext();
+        const Scheduler::Event next =
+            m_wheel ? m_wheel->RemoveNext() : PeekPointer(m_events)->RemoveNext();
         NS_ASSERT(next.key.m_ts >= m_currentTs);
         --m_unscheduledEvents;
         ++m_eventCount;
@@ -211,7 +216,14 @@ LeanSimulatorImpl::Enqueue(uint32_t context, const Time& delay, EventImpl* event
     ev.key.m_context = context;
     ev.key.m_uid = m_uid++;
     ++m_unscheduledEvents;
-    PeekPointer(m_events)->Insert(ev);
+    if (m_wheel)
+    {
+        m_wheel->Insert(ev);
+    }
+    else
+    {
+        PeekPointer(m_events)->Insert(ev);
+    }
     return ev;
 }
 
@@ -232,7 +244,13 @@ LeanSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, Even
         Enqueue(context, delay, event);
         return;
     }
-    // another thread: the event is inserted, and its time fixed, after the running event
+    ScheduleFromAnotherThread(context, delay, event);
+}
+
+void
+LeanSimulatorImpl::ScheduleFromAnotherThread(uint32_t context, const Time& delay, EventImpl* event)
+{
+    // the event is inserted, and its time fixed, after the running event
     std::lock_guard<std::mutex> lock(m_foreignMutex);
     m_foreign.push_back({event, static_cast<uint64_t>(delay.GetTimeStep()), context});
     m_foreignPending.store(true, std::memory_order_release);

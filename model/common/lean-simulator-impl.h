@@ -21,6 +21,8 @@
 namespace ns3
 {
 
+class TimingWheelScheduler;
+
 /**
  * \ingroup presto
  * \brief ns-3's sequential simulator (DefaultSimulatorImpl's contract) with less work per
@@ -156,6 +158,14 @@ class LeanSimulatorImpl final : public SimulatorImpl
     /// \param event the event (the queue takes the caller's reference)
     /// \return the queued event
     Scheduler::Event Enqueue(uint32_t context, const Time& delay, EventImpl* event);
+    /// ScheduleWithContext from a thread other than the simulation's: the event waits for
+    /// InsertForeignEvents. Out of line, so that the usual path does not pay for the lock.
+    /// \param context the event's context
+    /// \param delay time from when it is inserted
+    /// \param event the event
+    [[gnu::noinline]] void ScheduleFromAnotherThread(uint32_t context,
+                                                     const Time& delay,
+                                                     EventImpl* event);
     /// Insert the events other threads scheduled, as of now.
     void InsertForeignEvents();
 
@@ -167,16 +177,17 @@ class LeanSimulatorImpl final : public SimulatorImpl
         uint32_t context; //!< its context
     };
 
-    Ptr<Scheduler> m_events;            //!< the event queue
-    std::list<EventId> m_destroyEvents; //!< run by Destroy, in order
-    bool m_stop{false};                 //!< Stop was called: Run returns
-    uint32_t m_uid;                     //!< the id of the next event
-    uint32_t m_currentUid;              //!< the id of the event that runs (or ran last)
-    uint64_t m_currentTs{0};            //!< now, in time steps
-    uint32_t m_currentContext;          //!< the context of the event that runs
-    uint64_t m_eventCount{0};           //!< events run
-    int64_t m_unscheduledEvents{0};     //!< events queued and not yet run
-    std::thread::id m_mainThreadId;     //!< the thread that runs the simulation
+    Ptr<Scheduler> m_events;                //!< the event queue
+    TimingWheelScheduler* m_wheel{nullptr}; //!< m_events, when it is the module's own
+    std::list<EventId> m_destroyEvents;     //!< run by Destroy, in order
+    bool m_stop{false};                     //!< Stop was called: Run returns
+    uint32_t m_uid;                         //!< the id of the next event
+    uint32_t m_currentUid;                  //!< the id of the event that runs (or ran last)
+    uint64_t m_currentTs{0};                //!< now, in time steps
+    uint32_t m_currentContext;              //!< the context of the event that runs
+    uint64_t m_eventCount{0};               //!< events run
+    int64_t m_unscheduledEvents{0};         //!< events queued and not yet run
+    std::thread::id m_mainThreadId;         //!< the thread that runs the simulation
 
     std::mutex m_foreignMutex;                 //!< guards m_foreign
     std::deque<ForeignEvent> m_foreign;        //!< events from other threads

@@ -207,7 +207,7 @@ TimingWheelScheduler::Rebuild(uint64_t slot)
 }
 
 void
-TimingWheelScheduler::Insert(const Event& ev)
+TimingWheelScheduler::InsertElsewhere(const Event& ev)
 {
     if (SlotOf(ev) < m_cur)
     {
@@ -215,12 +215,6 @@ TimingWheelScheduler::Insert(const Event& ev)
     }
     Place(ev);
     ++m_size;
-}
-
-bool
-TimingWheelScheduler::IsEmpty() const
-{
-    return m_size == 0;
 }
 
 Scheduler::Event
@@ -232,18 +226,6 @@ TimingWheelScheduler::PeekNext() const
         Advance();
     }
     return (*m_current)[m_head];
-}
-
-Scheduler::Event
-TimingWheelScheduler::RemoveNext()
-{
-    NS_ASSERT(m_size > 0);
-    if (m_head == m_current->size())
-    {
-        Advance();
-    }
-    --m_size;
-    return (*m_current)[m_head++];
 }
 
 void

@@ -4,6 +4,7 @@
 #ifndef PRESTO_TIMING_WHEEL_SCHEDULER_H
 #define PRESTO_TIMING_WHEEL_SCHEDULER_H
 
+#include "ns3/assert.h"
 #include "ns3/scheduler.h"
 
 #include <array>
@@ -57,10 +58,42 @@ class TimingWheelScheduler : public Scheduler
 
     TimingWheelScheduler();
 
-    void Insert(const Event& ev) override;
-    bool IsEmpty() const override;
+    // Insert, IsEmpty and RemoveNext are final and their common case inline:
+    // LeanSimulatorImpl calls them without the virtual call when this is its queue.
+
+    void Insert(const Event& ev) final
+    {
+        const uint64_t slot = SlotOf(ev);
+        if (slot > m_cur && slot - m_cur < kSlots) // the usual case: a later slot of the wheel
+        {
+            const uint64_t i = slot & kMask;
+            m_slots[i].push_back(ev);
+            m_used[i / 64] |= uint64_t{1} << (i % 64);
+            ++m_inWheel;
+            ++m_size;
+            return;
+        }
+        InsertElsewhere(ev);
+    }
+
+    bool IsEmpty() const final
+    {
+        return m_size == 0;
+    }
+
     Event PeekNext() const override;
-    Event RemoveNext() override;
+
+    Event RemoveNext() final
+    {
+        NS_ASSERT(m_size > 0);
+        if (m_head == m_current->size())
+        {
+            Advance();
+        }
+        --m_size;
+        return (*m_current)[m_head++];
+    }
+
     void Remove(const Event& ev) override;
 
   private:
@@ -82,6 +115,8 @@ class TimingWheelScheduler : public Scheduler
         return ev.key.m_ts >> kGrain;
     }
 
+    /// Insert \p ev in the current slot, beyond the horizon, or before the current slot.
+    void InsertElsewhere(const Event& ev);
     /// Put \p ev where it belongs given the current slot (not before it).
     void Place(const Event& ev) const;
     /// Put \p ev, of the current slot, in its place among the current slot's events.

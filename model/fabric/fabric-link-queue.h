@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -67,7 +67,7 @@ class FabricLinkQueue
     /** \return number of frames waiting (not on the wire) */
     uint32_t GetPackets() const
     {
-        return static_cast<uint32_t>(m_waiting.size());
+        return m_count;
     }
 
     /** \return when the last enqueued frame's transmission ends */
@@ -79,7 +79,7 @@ class FabricLinkQueue
     /** \return start of the first waiting frame's transmission, or -1 when none waits */
     int64_t GetNextStart() const
     {
-        return m_waiting.empty() ? -1 : m_waiting.front().start;
+        return m_count == 0 ? -1 : m_ring[m_head].start;
     }
 
   private:
@@ -90,9 +90,16 @@ class FabricLinkQueue
         uint32_t bytes; //!< its size
     };
 
-    std::deque<Waiting> m_waiting; //!< in start order
-    uint64_t m_bytes{0};           //!< sum of m_waiting's bytes
-    int64_t m_busyUntil{0};        //!< end of the last enqueued frame's transmission
+    /// Make room for one more waiting frame (the ring is full): double it, in order.
+    void Grow();
+
+    // A ring of waiting frames instead of a std::deque: the queue is read at every forward
+    // and a deque's pop_front and push_back check node boundaries each time.
+    std::vector<Waiting> m_ring; //!< the waiting frames, in start order from m_head
+    uint32_t m_head{0};          //!< the first waiting frame's index in m_ring
+    uint32_t m_count{0};         //!< waiting frames
+    uint64_t m_bytes{0};         //!< sum of the waiting frames' bytes
+    int64_t m_busyUntil{0};      //!< end of the last enqueued frame's transmission
 };
 
 // Inline: these run once or twice per packet-hop.
@@ -100,10 +107,11 @@ class FabricLinkQueue
 inline void
 FabricLinkQueue::Expire(int64_t now)
 {
-    while (!m_waiting.empty() && m_waiting.front().start <= now)
+    while (m_count > 0 && m_ring[m_head].start <= now)
     {
-        m_bytes -= m_waiting.front().bytes;
-        m_waiting.pop_front();
+        m_bytes -= m_ring[m_head].bytes;
+        m_head = (m_head + 1) & static_cast<uint32_t>(m_ring.size() - 1); // a power of 2
+        --m_count;
     }
 }
 
@@ -114,7 +122,7 @@ FabricLinkQueue::Admits(uint32_t bytes, uint64_t maxBytes, uint64_t maxPackets) 
     {
         return false;
     }
-    return maxPackets == 0 || m_waiting.size() + 1 <= maxPackets;
+    return maxPackets == 0 || uint64_t{m_count} + 1 <= maxPackets;
 }
 
 inline int64_t
@@ -124,7 +132,12 @@ FabricLinkQueue::Enqueue(int64_t now, uint32_t bytes, int64_t txTime)
     m_busyUntil = start + txTime;
     if (start > now)
     {
-        m_waiting.push_back({start, bytes});
+        if (m_count == m_ring.size())
+        {
+            Grow();
+        }
+        m_ring[(m_head + m_count) & static_cast<uint32_t>(m_ring.size() - 1)] = {start, bytes};
+        ++m_count;
         m_bytes += bytes;
     }
     return start;

@@ -290,9 +290,11 @@ class FastLinkTimingTestCase : public TestCase
 };
 
 /**
- * Flow control on a host's device (a NetDeviceQueueInterface aggregated, queue of 3 packets):
- * the fast link stops and wakes the transmit queue at the same times as a point-to-point
- * device whose queue drives it, and the fast one schedules no event unless it is stopped.
+ * Flow control on a host's device (a NetDeviceQueueInterface aggregated; a queue of 3
+ * packets, and a queue of 3,300 bytes with the Mtu attribute set to 400, which the decision
+ * to stop depends on): the fast link stops and wakes the transmit queue at the same times as
+ * a point-to-point device whose queue drives it, and the fast one schedules no event unless
+ * it is stopped.
  */
 class FastLinkFlowControlTestCase : public TestCase
 {
@@ -313,7 +315,7 @@ class FastLinkFlowControlTestCase : public TestCase
         stopped->push_back(txq->IsStopped());
     }
 
-    std::vector<bool> RunLink(bool fast)
+    std::vector<bool> RunLink(bool fast, QueueSize limit, uint16_t mtu)
     {
         Ptr<Node> a = CreateObject<Node>();
         Ptr<Node> b = CreateObject<Node>();
@@ -327,9 +329,10 @@ class FastLinkFlowControlTestCase : public TestCase
             ends[i] = fast ? Ptr<PointToPointNetDevice>(CreateObject<FabricLinkNetDevice>())
                            : CreateObject<PointToPointNetDevice>();
             ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            ends[i]->SetAttribute("Mtu", UintegerValue(mtu));
             ends[i]->SetAddress(Mac48Address::Allocate());
             Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
-            q->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, 3));
+            q->SetMaxSize(limit);
             ends[i]->SetQueue(q);
             (i == 0 ? a : b)->AddDevice(ends[i]);
             if (i == 0)
@@ -360,17 +363,25 @@ class FastLinkFlowControlTestCase : public TestCase
 
     void DoRun() override
     {
-        const std::vector<bool> p2p = RunLink(false);
-        const std::vector<bool> fast = RunLink(true);
-        NS_TEST_ASSERT_MSG_EQ(fast.size(), p2p.size(), "samples");
+        Compare(QueueSize(QueueSizeUnit::PACKETS, 3), 1500, "3 packets");
+        // 1,002-byte frames: two waiting leave room for a 400-byte MTU but not for 1,500
+        Compare(QueueSize(QueueSizeUnit::BYTES, 3300), 400, "3,300 bytes, MTU 400");
+    }
+
+    /// Run both links with \p limit and \p mtu and compare. \param what the case's name
+    void Compare(QueueSize limit, uint16_t mtu, const std::string& what)
+    {
+        const std::vector<bool> p2p = RunLink(false, limit, mtu);
+        const std::vector<bool> fast = RunLink(true, limit, mtu);
+        NS_TEST_ASSERT_MSG_EQ(fast.size(), p2p.size(), what << ": samples");
         bool sawStop = false;
         for (size_t i = 0; i < p2p.size(); ++i)
         {
-            NS_TEST_EXPECT_MSG_EQ(fast[i], p2p[i], "stopped at sample " << i);
+            NS_TEST_EXPECT_MSG_EQ(fast[i], p2p[i], what << ": stopped at sample " << i);
             sawStop = sawStop || p2p[i];
         }
-        NS_TEST_EXPECT_MSG_EQ(sawStop, true, "the queue fills and stops");
-        NS_TEST_EXPECT_MSG_EQ(fast.back(), false, "and wakes again");
+        NS_TEST_EXPECT_MSG_EQ(sawStop, true, what << ": the queue fills and stops");
+        NS_TEST_EXPECT_MSG_EQ(fast.back(), false, what << ": and wakes again");
     }
 };
 

@@ -71,7 +71,8 @@ FabricLinkNetDevice::GetTypeId()
 }
 
 FabricLinkNetDevice::FabricLinkNetDevice()
-    : m_framing(2)
+    : m_framing(2),
+      m_mtu(PointToPointNetDevice::GetMtu())
 {
     NS_LOG_FUNCTION(this);
 }
@@ -129,6 +130,17 @@ FabricLinkNetDevice::Resolve()
     }
     NS_LOG_LOGIC(this << " fast path to node " << m_peerContext << " delay " << m_delaySteps);
     m_peer->Resolve();
+}
+
+bool
+FabricLinkNetDevice::SetMtu(const uint16_t mtu)
+{
+    if (!PointToPointNetDevice::SetMtu(mtu))
+    {
+        return false;
+    }
+    m_mtu = mtu;
+    return true;
 }
 
 bool
@@ -300,7 +312,7 @@ FabricLinkNetDevice::MaybeStop()
 {
     // as NetDeviceQueue does for a real queue: stop when one more MTU-sized packet would
     // overflow it
-    if (!m_fifo.Admits(GetMtu(), m_maxBytes, m_maxPackets) && !m_txQueue->IsStopped())
+    if (!m_fifo.Admits(m_mtu, m_maxBytes, m_maxPackets) && !m_txQueue->IsStopped())
     {
         m_txQueue->Stop();
         if (!m_wake.IsExpired())
@@ -322,7 +334,7 @@ FabricLinkNetDevice::WakeCheck()
     const int64_t now = FastSimulator::Now().GetTimeStep();
     m_fifo.Expire(now);
     const int64_t next = m_fifo.GetNextStart();
-    if (!m_fifo.Admits(GetMtu(), m_maxBytes, m_maxPackets) && next >= 0)
+    if (!m_fifo.Admits(m_mtu, m_maxBytes, m_maxPackets) && next >= 0)
     {
         m_wake = Simulator::Schedule(TimeStep(next - now), &FabricLinkNetDevice::WakeCheck, this);
         return;

@@ -162,6 +162,14 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     bool IsFast();
 
     /**
+     * \brief PointToPointNetDevice::SetMtu, remembering the value for the flow-control check
+     * of every host send (GetMtu is a virtual call into ns-3 with a log check).
+     * \param mtu the MTU, bytes
+     * \return whether it was accepted
+     */
+    bool SetMtu(const uint16_t mtu) override;
+
+    /**
      * Write the device's frames to a pcap file (DLT_PPP), on either path: as
      * PointToPointHelper::EnablePcap does (the same file name, prefix-node-device.pcap), with
      * the fast path's "FastSniffer" hooked to the same file. (PointToPointHelper::EnablePcap
@@ -305,6 +313,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     bool m_resolved{false}; //!< Resolve done
     bool m_fast{false};     //!< fast path in use
     uint32_t m_framing;     //!< attribute FramingBytes
+    uint16_t m_mtu;         //!< the MTU as set (SetMtu)
     // Raw pointers: the channel holds both ends, and the device its aggregated queue
     // interface, for as long as events can run (PointToPointNetDevice::DoDispose is private,
     // so this class cannot release references there; two Ptrs to each other would leak).

@@ -216,7 +216,7 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
     // hot path: no NS_LOG (a log-enabled ns-3 build pays a call per macro even when off)
     const int64_t now = clock.GetTimeStep();
     m_fifo.Expire(now);
-    const uint32_t bytes = packet->GetSize() + m_framing;
+    const uint32_t bytes = PeekPointer(packet)->GetSize() + m_framing; // no asserting Ptr call
     if (!m_fifo.Admits(bytes, m_maxBytes, m_maxPackets))
     {
         ++m_txDrops;

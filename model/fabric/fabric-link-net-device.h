@@ -366,13 +366,13 @@ class FabricPortQueue
     /** \return bytes waiting */
     uint32_t GetBytes() const
     {
-        return m_link ? m_link->GetQueuedBytes() : m_queue->GetNBytes();
+        return m_link ? PeekPointer(m_link)->GetQueuedBytes() : m_queue->GetNBytes();
     }
 
     /** \param now the current simulation time \return bytes waiting */
     uint32_t GetBytes(const Time& now) const
     {
-        return m_link ? m_link->GetQueued(now).second : m_queue->GetNBytes();
+        return m_link ? PeekPointer(m_link)->GetQueued(now).second : m_queue->GetNBytes();
     }
 
     /** \return the port's device when it is a FabricLinkNetDevice, else null */
@@ -384,13 +384,13 @@ class FabricPortQueue
     /** \return frames waiting */
     uint32_t GetPackets() const
     {
-        return m_link ? m_link->GetQueuedPackets() : m_queue->GetNPackets();
+        return m_link ? PeekPointer(m_link)->GetQueuedPackets() : m_queue->GetNPackets();
     }
 
     /** \return bytes waiting, right after a Send on the port at the current time */
     uint32_t GetBytesAfterSend() const
     {
-        return m_link ? m_link->GetQueuedBytesAtSend() : m_queue->GetNBytes();
+        return m_link ? PeekPointer(m_link)->GetQueuedBytesAtSend() : m_queue->GetNBytes();
     }
 
   private:

@@ -442,13 +442,15 @@ void
 FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& now)
 {
     // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
+    // the raw pointer: Ptr's operator-> asserts and is a call in an assert-enabled build
+    Packet* const pkt = PeekPointer(packet);
     uint8_t hdr[PARSE_BYTES];
-    const uint32_t len = packet->CopyData(hdr, PARSE_BYTES);
+    const uint32_t len = pkt->CopyData(hdr, PARSE_BYTES);
     // Not an IPv4 packet with a complete header (a hostile or corrupted frame): nothing to
     // route it by, and the ECN mark below would parse past its end. Counted as no route.
     const uint32_t ihl = (hdr[0] & 0x0f) * 4u;
     if (protocol != IPV4_ETHERTYPE || len < 20 || (hdr[0] >> 4) != 4 || ihl < 20 ||
-        packet->GetSize() < ihl)
+        pkt->GetSize() < ihl)
     {
         Drop(packet, NO_PORT, false);
         return;
@@ -465,7 +467,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
     const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps
     // the drop counted with its reason and traced without that header
-    if (queued + packet->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
+    if (queued + pkt->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
     {
         Drop(packet, port, true);
         return;

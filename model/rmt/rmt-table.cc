@@ -180,9 +180,21 @@ RmtTable::RmtTable(RmtTableId id,
     m_actions.push_back(Action{NO_ACTION, RmtActionFn(), 0});
     m_actionIndex.emplace(NO_ACTION, 0);
     m_scratch.resize(m_keys.size());
-    if (m_allExact && m_keys.size() == 1 && layout.GetWidth(m_keys[0].field) <= DIRECT_KEY_BITS)
+    uint32_t keyBits = 0;
+    for (const RmtKeyField& k : m_keys)
     {
-        m_direct.assign(size_t{1} << layout.GetWidth(m_keys[0].field), 0);
+        keyBits += layout.GetWidth(k.field);
+    }
+    if (m_allExact && !m_keys.empty() && keyBits <= DIRECT_KEY_BITS)
+    {
+        m_direct.assign(size_t{1} << keyBits, 0);
+        m_directShift.resize(m_keys.size());
+        uint32_t below = 0; // the last key field lowest
+        for (size_t k = m_keys.size(); k-- > 0;)
+        {
+            m_directShift[k] = below;
+            below += layout.GetWidth(m_keys[k].field);
+        }
     }
 }
 
@@ -633,7 +645,7 @@ RmtTable::IndexInsert(uint32_t h)
     m_slots[j] = h + 1;
     if (!m_direct.empty())
     {
-        m_direct[m_entries[h].a[0]] = h + 1;
+        m_direct[DirectIndex(m_entries[h].a.data())] = h + 1;
     }
 }
 
@@ -648,7 +660,7 @@ RmtTable::IndexErase(uint32_t h)
     m_slots[i] = 0;
     if (!m_direct.empty())
     {
-        m_direct[m_entries[h].a[0]] = 0;
+        m_direct[DirectIndex(m_entries[h].a.data())] = 0;
     }
     // Backward shift: move later members of the probe chain into the hole when their home
     // slot does not lie cyclically in (hole, their position].
@@ -719,10 +731,24 @@ RmtTable::Match(const RmtPhv& phv) const
 {
     if (!m_direct.empty())
     {
-        // A PHV of this program keeps the field within its width; the bound also holds for
+        // A PHV of this program keeps each field within its width; the check also holds for
         // one of another program (Lookup refuses it; this stays a miss, not a stray read).
-        const uint64_t v = phv.Get(m_keys[0].field);
-        return v < m_direct.size() ? static_cast<int64_t>(m_direct[v]) - 1 : -1;
+        if (m_directShift.size() == 1) // the usual table: one narrow key field
+        {
+            const uint64_t v = phv.Get(m_keys[0].field);
+            return v < m_direct.size() ? static_cast<int64_t>(m_direct[v]) - 1 : -1;
+        }
+        uint64_t index = 0;
+        for (size_t k = 0; k < m_directShift.size(); ++k)
+        {
+            const uint64_t v = phv.Get(m_keys[k].field);
+            if ((v & ~m_keyMasks[k]) != 0)
+            {
+                return -1;
+            }
+            index |= v << m_directShift[k];
+        }
+        return static_cast<int64_t>(m_direct[index]) - 1;
     }
     const size_t n = m_keys.size();
     if (m_count == 0)

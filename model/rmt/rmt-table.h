@@ -422,8 +422,20 @@ class RmtTable
     /// Exact index: remove entry h (backward-shift deletion keeps probe chains intact).
     void IndexErase(uint32_t h);
 
-    /// Widest single exact key that gets a directly indexed lookup (2^8 slots).
+    /// Widest exact key (all key fields together) that gets a directly indexed lookup (2^8
+    /// slots).
     static constexpr uint32_t DIRECT_KEY_BITS = 8;
+
+    /// \param values key values within their fields' widths \return their direct index
+    uint64_t DirectIndex(const uint64_t* values) const
+    {
+        uint64_t index = 0;
+        for (size_t k = 0; k < m_directShift.size(); ++k)
+        {
+            index |= values[k] << m_directShift[k];
+        }
+        return index;
+    }
 
     RmtTableId m_id;                                            //!< handle in the pipeline
     std::string m_name;                                         //!< name
@@ -444,10 +456,12 @@ class RmtTable
     std::vector<uint32_t> m_free;                               //!< free slots
     std::vector<uint32_t> m_order; //!< valid entries in match order (non-exact)
     std::vector<uint32_t> m_slots; //!< exact index: open addressing, entry + 1 or 0
-    /// Exact table keyed on one field of at most DIRECT_KEY_BITS bits: the entry for each key
-    /// value (entry + 1, or 0), found with one load instead of a hash probe. A P4 compiler maps
-    /// such a table to a directly indexed memory; the matching rule is the same.
+    /// Exact table whose key fields together have at most DIRECT_KEY_BITS bits: the entry for
+    /// each key (entry + 1, or 0), at the key fields' values side by side (the first key
+    /// field highest), found with one load instead of a hash probe. A P4 compiler maps such a
+    /// table to a directly indexed memory; the matching rule is the same.
     std::vector<uint32_t> m_direct;
+    std::vector<uint32_t> m_directShift;     //!< per key field: its position in the direct index
     uint64_t m_slotMask{0};                  //!< m_slots.size() - 1 (a power of two)
     uint32_t m_count{0};                     //!< installed entries
     uint64_t m_seq{0};                       //!< next insertion number

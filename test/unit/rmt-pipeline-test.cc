@@ -300,6 +300,76 @@ TEST(RmtTable, SmallKeyTableMatchesAsTheHashedOneThroughChurn)
         Contains(ErrorOf([&] { direct.Lookup(foreign); }), {"'direct'", "another program"}));
 }
 
+TEST(RmtTable, TwoFieldSmallKeyTableMatchesAsTheHashedOne)
+{
+    // Two exact key fields of 3 and 5 bits (8 together) are looked up directly, 3 and 6 bits
+    // by hash: the same entries, every (a, b) pair, the same matches after churn; (1, 0) and
+    // (0, 1), (0, 8) and (1, 0) are different keys.
+    RmtPipeline p(SmallConfig("direct2"));
+    const RmtFieldId a = p.AddField("a", 3);
+    const RmtFieldId b = p.AddField("b", 5);
+    const RmtFieldId b6 = p.AddField("b6", 6);
+    RmtStage& st = p.AddStage("s");
+    RmtTable& direct =
+        st.AddTable("direct", {{a, RmtMatchKind::EXACT}, {b, RmtMatchKind::EXACT}}, 256);
+    RmtTable& hashed =
+        st.AddTable("hashed", {{a, RmtMatchKind::EXACT}, {b6, RmtMatchKind::EXACT}}, 256);
+    for (RmtTable* t : {&direct, &hashed})
+    {
+        t->AddAction(
+            "hit",
+            [](RmtActionContext&) {},
+            0);
+    }
+    p.Finalize();
+    std::vector<RmtEntryHandle> hd(256);
+    std::vector<RmtEntryHandle> hh(256);
+    auto add = [&](uint64_t key) {
+        hd[key] =
+            direct.AddEntry({RmtMatch::Exact(key / 32), RmtMatch::Exact(key % 32)}, "hit", {});
+        hh[key] =
+            hashed.AddEntry({RmtMatch::Exact(key / 32), RmtMatch::Exact(key % 32)}, "hit", {});
+    };
+    for (uint64_t key = 0; key < 256; key += 3)
+    {
+        add(key);
+    }
+    for (uint64_t key = 0; key < 256; key += 9)
+    {
+        direct.RemoveEntry(hd[key]);
+        hashed.RemoveEntry(hh[key]);
+    }
+    for (uint64_t key = 1; key < 256; key += 7) // some already there: the same key is refused
+    {
+        if (key % 3 != 0 || key % 9 == 0)
+        {
+            add(key);
+        }
+    }
+    RmtPhv phv = p.NewPhv();
+    uint32_t hits = 0;
+    for (uint64_t key = 0; key < 256; ++key)
+    {
+        phv.Clear();
+        phv.Set(a, key / 32);
+        phv.Set(b, key % 32);
+        phv.Set(b6, key % 32);
+        const auto d = direct.Lookup(phv);
+        const auto h = hashed.Lookup(phv);
+        const bool expected = (key % 3 == 0 && key % 9 != 0) || key % 7 == 1;
+        ASSERT_EQ(d.has_value(), expected) << "key " << key;
+        ASSERT_EQ(h.has_value(), expected) << "key " << key;
+        if (d)
+        {
+            ASSERT_EQ(*d, hd[key]) << "key " << key;
+            ASSERT_EQ(*h, hh[key]) << "key " << key;
+            ++hits;
+        }
+    }
+    EXPECT_EQ(hits, direct.GetEntryCount());
+    EXPECT_EQ(hits, hashed.GetEntryCount());
+}
+
 TEST(RmtTable, TernaryEntriesAreOrderedByPriorityThenInsertion)
 {
     RmtPipeline p(SmallConfig("ternary"));

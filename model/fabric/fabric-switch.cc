@@ -128,7 +128,7 @@ FabricSwitch::FabricSwitch()
       m_bufferBytes(0)
 {
     NS_LOG_FUNCTION(this);
-    m_rng = CreateObject<UniformRandomVariable>();
+    m_rng = CreateObject<IndexRandomVariable>();
 }
 
 FabricSwitch::~FabricSwitch()
@@ -380,7 +380,7 @@ FabricSwitch::ChoosePort(uint32_t host,
     case ECMP:
         return ports[FlowHash(hdr, len) % n];
     case SPRAY:
-        return ports[m_rng->GetInteger(0, n - 1)];
+        return ports[PeekPointer(m_rng)->GetIndex(n)];
     case SPRAY_RR:
         return ports[m_rrNext[host]++ % n];
     case LABEL:
@@ -394,7 +394,7 @@ FabricSwitch::ChoosePort(uint32_t host,
         const bool stale = std::find(ports.begin(), ports.end(), f.port) == ports.end();
         if (fresh || stale || now - f.lastNs > m_flowletGap.GetTimeStep())
         {
-            f.port = ports[m_rng->GetInteger(0, n - 1)];
+            f.port = ports[PeekPointer(m_rng)->GetIndex(n)];
         }
         f.lastNs = now;
         return f.port;

@@ -5,12 +5,12 @@
 #define PRESTO_FABRIC_SWITCH_H
 
 #include "ns3/fabric-link-net-device.h"
+#include "ns3/index-random-variable.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -185,7 +185,7 @@ class FabricSwitch : public Object, public FabricLinkSink
     };
 
     std::unordered_map<uint64_t, Flowlet> m_flowlets; //!< flow hash -> flowlet
-    Ptr<UniformRandomVariable> m_rng;                 //!< spraying and flowlet choices
+    Ptr<IndexRandomVariable> m_rng;                   //!< spraying and flowlet choices
 
     uint64_t m_forwarded{0};      //!< counter
     uint64_t m_droppedBuffer{0};  //!< counter: buffer full

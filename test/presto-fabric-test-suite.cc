@@ -1004,6 +1004,95 @@ class NoRouteTest : public TestCase
     }
 };
 
+/**
+ * SetRoutes with port lists shared between hosts, a host no port leads to, and addresses far
+ * apart (the sparse look-up) and then close (the dense one): every packet leaves on its
+ * host's own list, and the unreachable and unknown ones are no-route drops.
+ */
+class RouteTableTest : public TestCase
+{
+  public:
+    RouteTableTest()
+        : TestCase("routes: shared port lists, an unreachable host, sparse and dense addresses")
+    {
+    }
+
+  private:
+    /// \return the leaf's port whose link ends at host \p h's device
+    static uint32_t PortOfHost(FabricHelper& f, Ptr<FabricSwitch> sw, uint32_t h)
+    {
+        Ptr<NetDevice> host = f.GetHostDevices().Get(h);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            Ptr<Channel> ch = sw->GetPortDevice(p)->GetChannel();
+            for (std::size_t i = 0; i < ch->GetNDevices(); ++i)
+            {
+                if (ch->GetDevice(i) == host)
+                {
+                    return p;
+                }
+            }
+        }
+        return FabricSwitch::NO_PORT;
+    }
+
+    void DoRun() override
+    {
+        FabricHelper f;
+        f.Install(FabricTopology::LeafSpine(1, 1, 3, 1e9, 1e9, 0));
+        Ptr<FabricSwitch> sw = f.GetSwitchObjects()[0];
+        const uint32_t p0 = PortOfHost(f, sw, 0);
+        const uint32_t p1 = PortOfHost(f, sw, 1);
+        const uint32_t p2 = PortOfHost(f, sw, 2);
+        NS_TEST_ASSERT_MSG_NE(p1, FabricSwitch::NO_PORT, "host 1's port");
+        NS_TEST_ASSERT_MSG_NE(p2, FabricSwitch::NO_PORT, "host 2's port");
+        const uint32_t a[3] = {f.GetHostAddress(0).Get(),
+                               f.GetHostAddress(1).Get(),
+                               f.GetHostAddress(2).Get()};
+        const Ipv4Address far("172.16.0.5");
+        Sink sink1;
+        Sink sink2;
+        sink1.Attach(f, 1);
+        sink2.Attach(f, 2);
+        Ptr<NetDevice> dev = f.GetHostDevices().Get(0);
+        const Ipv4Address src = f.GetHostAddress(0);
+        auto send = [&](Time at, Ipv4Address dst, uint32_t seq) {
+            compat::Schedule(at, [=]() { SendRaw(dev, src, dst, 1, 2, 100, 0, seq); });
+        };
+        // sparse: host 2 unreachable, the far address on host 1's list (the same list)
+        sw->SetRoutes({a[0], a[1], a[2], far.Get()}, {{p0}, {p1}, {}, {p1}});
+        send(MicroSeconds(1), f.GetHostAddress(1), 1);
+        send(MicroSeconds(2), f.GetHostAddress(2), 2);
+        send(MicroSeconds(3), far, 3);
+        send(MicroSeconds(4), Ipv4Address("192.168.1.1"), 4);
+        // dense, hosts 1 and 2 swapped: each takes the other's port
+        compat::Schedule(MicroSeconds(10), [=]() {
+            sw->SetRoutes({a[0], a[1], a[2]}, {{p0}, {p2}, {p1}});
+        });
+        send(MicroSeconds(11), f.GetHostAddress(1), 5);
+        send(MicroSeconds(12), f.GetHostAddress(2), 6);
+        send(MicroSeconds(13), far, 7);
+        Simulator::Run();
+        auto seqs = [](const Sink& k) {
+            std::vector<uint32_t> v;
+            for (const auto& p : k.packets)
+            {
+                v.push_back(p.seq);
+            }
+            return v;
+        };
+        NS_TEST_EXPECT_MSG_EQ((seqs(sink1) == std::vector<uint32_t>{1, 3, 6}),
+                              true,
+                              "host 1's port carries 1, 3 (far) and 6 (swapped)");
+        NS_TEST_EXPECT_MSG_EQ((seqs(sink2) == std::vector<uint32_t>{5}),
+                              true,
+                              "host 2's port carries 5 (swapped) only");
+        NS_TEST_EXPECT_MSG_EQ(sw->GetDroppedNoRoute(), 3, "unreachable, unknown, far after");
+        NS_TEST_EXPECT_MSG_EQ(sw->GetForwarded(), 4, "the others forwarded");
+        Simulator::Destroy();
+    }
+};
+
 } // namespace
 
 /** The fabric's simulation tests. */
@@ -1029,6 +1118,7 @@ class PrestoFabricTestSuite : public TestSuite
         AddTestCase(new DeliveryTest(false, true), compat::TestDuration::QUICK);
         AddTestCase(new BadInputTest, compat::TestDuration::QUICK);
         AddTestCase(new NoRouteTest, compat::TestDuration::QUICK);
+        AddTestCase(new RouteTableTest, compat::TestDuration::QUICK);
     }
 };
 

@@ -15,6 +15,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace ns3
@@ -243,10 +244,27 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
             }
         }
     }
-    m_routes = portsPerHost;
+    // each distinct port list once
+    std::map<std::vector<uint32_t>, uint32_t> setOf;
+    std::vector<uint32_t> hostSet(portsPerHost.size(), NO_SET);
+    m_portSets.clear();
+    for (uint32_t h = 0; h < portsPerHost.size(); ++h)
+    {
+        if (portsPerHost[h].empty())
+        {
+            continue;
+        }
+        const auto [it, fresh] =
+            setOf.try_emplace(portsPerHost[h], static_cast<uint32_t>(m_portSets.size()));
+        if (fresh)
+        {
+            m_portSets.push_back(portsPerHost[h]);
+        }
+        hostSet[h] = it->second;
+    }
     m_rrNext.assign(portsPerHost.size(), 0);
-    m_hostByAddr.clear();
-    m_hostByOffset.clear();
+    m_routeByAddr.clear();
+    m_routeByOffset.clear();
     if (hostAddresses.empty())
     {
         return;
@@ -259,17 +277,17 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
     m_addrBase = *lo;
     if (dense)
     {
-        m_hostByOffset.assign(span, NO_HOST);
+        m_routeByOffset.assign(span, Route{NO_HOST, NO_SET});
     }
     for (uint32_t h = 0; h < hostAddresses.size(); ++h)
     {
         if (dense)
         {
-            m_hostByOffset[hostAddresses[h] - m_addrBase] = h;
+            m_routeByOffset[hostAddresses[h] - m_addrBase] = Route{h, hostSet[h]};
         }
         else
         {
-            m_hostByAddr[hostAddresses[h]] = h;
+            m_routeByAddr[hostAddresses[h]] = Route{h, hostSet[h]};
         }
     }
 }
@@ -340,16 +358,16 @@ FabricSwitch::GetHashSeed() const
     return m_seed;
 }
 
-uint32_t
-FabricSwitch::LookupHost(uint32_t addr) const
+FabricSwitch::Route
+FabricSwitch::LookupRoute(uint32_t addr) const
 {
-    if (!m_hostByOffset.empty())
+    if (!m_routeByOffset.empty())
     {
         uint32_t off = addr - m_addrBase; // wraps to a huge value below the base
-        return off < m_hostByOffset.size() ? m_hostByOffset[off] : NO_HOST;
+        return off < m_routeByOffset.size() ? m_routeByOffset[off] : Route{NO_HOST, NO_SET};
     }
-    auto it = m_hostByAddr.find(addr);
-    return it == m_hostByAddr.end() ? NO_HOST : it->second;
+    auto it = m_routeByAddr.find(addr);
+    return it == m_routeByAddr.end() ? Route{NO_HOST, NO_SET} : it->second;
 }
 
 uint64_t
@@ -455,14 +473,14 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
         Drop(packet, NO_PORT, false);
         return;
     }
-    const uint32_t host = LookupHost(Read32(hdr + 16));
-    if (host == NO_HOST || m_routes[host].empty())
+    const Route route = LookupRoute(Read32(hdr + 16));
+    if (route.set == NO_SET) // not a host's address, or no port leads there
     {
         Drop(packet, NO_PORT, false);
         return;
     }
-    const std::vector<uint32_t>& ports = m_routes[host];
-    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(host, ports, hdr, len);
+    const std::vector<uint32_t>& ports = m_portSets[route.set];
+    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(route.host, ports, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
     const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps

@@ -386,6 +386,88 @@ class FastLinkFlowControlTestCase : public TestCase
 };
 
 /**
+ * Links of different rates side by side in one simulation (the fast links share one
+ * transmission-time table per rate): each delivers its frames at the nanosecond a
+ * point-to-point link of its rate does.
+ */
+class FastLinkRatesTestCase : public TestCase
+{
+  public:
+    FastLinkRatesTestCase()
+        : TestCase("links of several rates at once: each at its own rate, as point-to-point")
+    {
+    }
+
+  private:
+    static void Send(Ptr<NetDevice> dev, uint32_t size)
+    {
+        dev->Send(Create<Packet>(size), dev->GetBroadcast(), 0x0800);
+    }
+
+    /// Three links (1, 10 and 1 Gbps again), the same frames on each. \return their logs
+    std::vector<LinkLog> Run(bool fast)
+    {
+        const char* rates[] = {"1Gbps", "10Gbps", "1Gbps"};
+        std::vector<LinkLog> logs(3);
+        std::vector<Ptr<PointToPointNetDevice>> senders;
+        for (uint32_t l = 0; l < 3; ++l)
+        {
+            Ptr<PointToPointChannel> channel =
+                fast ? Ptr<PointToPointChannel>(CreateObject<FabricLinkChannel>())
+                     : CreateObject<PointToPointChannel>();
+            Ptr<PointToPointNetDevice> ends[2];
+            for (int i = 0; i < 2; ++i)
+            {
+                ends[i] = fast ? Ptr<PointToPointNetDevice>(CreateObject<FabricLinkNetDevice>())
+                               : CreateObject<PointToPointNetDevice>();
+                ends[i]->SetAttribute("DataRate", DataRateValue(DataRate(rates[l])));
+                ends[i]->SetAddress(Mac48Address::Allocate());
+                ends[i]->SetQueue(CreateObject<DropTailQueue<Packet>>());
+                CreateObject<Node>()->AddDevice(ends[i]);
+                ends[i]->Attach(channel);
+            }
+            ends[1]->SetReceiveCallback(MakeCallback(&LinkLog::Receive, &logs[l]));
+            senders.push_back(ends[0]);
+        }
+        const uint32_t sizes[] = {1500, 64, 1500, 700, 1500};
+        for (uint32_t i = 0; i < 5; ++i)
+        {
+            for (uint32_t l = 0; l < 3; ++l)
+            {
+                Simulator::Schedule(NanoSeconds(i * 10),
+                                    &FastLinkRatesTestCase::Send,
+                                    Ptr<NetDevice>(senders[l]),
+                                    sizes[i]);
+            }
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return logs;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<LinkLog> p2p = Run(false);
+        const std::vector<LinkLog> fast = Run(true);
+        for (uint32_t l = 0; l < 3; ++l)
+        {
+            NS_TEST_ASSERT_MSG_EQ(p2p[l].arrivals.size(), 5, "every frame arrives, link " << l);
+            NS_TEST_ASSERT_MSG_EQ(fast[l].arrivals.size(), 5, "every frame arrives, link " << l);
+            for (uint32_t i = 0; i < 5; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(fast[l].arrivals[i].first,
+                                      p2p[l].arrivals[i].first,
+                                      "link " << l << " frame " << i);
+            }
+        }
+        // the two rates differ: a 1 Gbps link delivers its last frame later than 10 Gbps
+        NS_TEST_EXPECT_MSG_GT(fast[0].arrivals.back().first,
+                              fast[1].arrivals.back().first,
+                              "the rates apply");
+    }
+};
+
+/**
  * HasRoomFor answers as Send decides, at every step of a queue filling up to its limit, in
  * packets and in bytes (the framing counted as Send counts it), on the fast path and on the
  * point-to-point path of a FabricLinkNetDevice (a plain PointToPointChannel).
@@ -950,6 +1032,7 @@ class PrestoFastLinkTestSuite : public TestSuite
         AddTestCase(new FastLinkTimingTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkFlowControlTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkHasRoomTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkRatesTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkFctTestCase("spray", 0.6, "host-tcp"), compat::TestDuration::QUICK);
         AddTestCase(new FastLinkFctTestCase("ecmp", 0.5, "host-tcp"), compat::TestDuration::QUICK);
         for (const char* design : {"presto", "flextoe", "cora"})

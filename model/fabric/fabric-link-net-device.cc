@@ -14,6 +14,8 @@
 #include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
+#include <map>
+
 namespace ns3
 {
 
@@ -21,6 +23,25 @@ NS_LOG_COMPONENT_DEFINE("FabricLinkNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(FabricLinkChannel);
 NS_OBJECT_ENSURE_REGISTERED(FabricLinkNetDevice);
+
+namespace
+{
+/// The transmission-time table of \p rate at the current time resolution, shared by every
+/// device of that rate while one of them holds it.
+std::shared_ptr<std::vector<int64_t>>
+SharedTxTable(const DataRate& rate)
+{
+    static std::map<std::pair<uint64_t, int>, std::weak_ptr<std::vector<int64_t>>> tables;
+    const auto key = std::make_pair(rate.GetBitRate(), static_cast<int>(Time::GetResolution()));
+    std::shared_ptr<std::vector<int64_t>> table = tables[key].lock();
+    if (!table)
+    {
+        table = std::make_shared<std::vector<int64_t>>();
+        tables[key] = table;
+    }
+    return table;
+}
+} // namespace
 
 TypeId
 FabricLinkChannel::GetTypeId()
@@ -72,7 +93,8 @@ FabricLinkNetDevice::GetTypeId()
 
 FabricLinkNetDevice::FabricLinkNetDevice()
     : m_framing(2),
-      m_mtu(PointToPointNetDevice::GetMtu())
+      m_mtu(PointToPointNetDevice::GetMtu()),
+      m_txSteps(std::make_shared<std::vector<int64_t>>()) // until SetLinkRate
 {
     NS_LOG_FUNCTION(this);
 }
@@ -170,17 +192,18 @@ FabricLinkNetDevice::SetLinkRate(DataRate rate)
     NS_LOG_FUNCTION(this << rate);
     SetDataRate(rate);
     m_rate = rate;
-    m_txSteps.assign(m_txSteps.size(), 0);
+    m_txSteps = SharedTxTable(rate);
 }
 
 int64_t
 FabricLinkNetDevice::TxStepsSlow(uint32_t bytes)
 {
-    if (bytes >= m_txSteps.size())
+    std::vector<int64_t>& table = *m_txSteps;
+    if (bytes >= table.size())
     {
-        m_txSteps.resize(bytes + 1, 0);
+        table.resize(bytes + 1, 0);
     }
-    int64_t& steps = m_txSteps[bytes];
+    int64_t& steps = table[bytes];
     if (steps == 0)
     {
         // the same rounding as PointToPointNetDevice's per-frame division, done once per size

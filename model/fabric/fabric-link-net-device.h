@@ -19,6 +19,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -278,7 +279,8 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      */
     int64_t TxSteps(uint32_t bytes)
     {
-        const int64_t steps = bytes < m_txSteps.size() ? m_txSteps[bytes] : 0;
+        const std::vector<int64_t>& table = *m_txSteps;
+        const int64_t steps = bytes < table.size() ? table[bytes] : 0;
         return steps > 0 ? steps : TxStepsSlow(bytes);
     }
 
@@ -325,8 +327,11 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint64_t m_maxBytes{0};               //!< queue limit in bytes (0: in packets)
     uint64_t m_maxPackets{0};             //!< queue limit in packets (0: in bytes)
     DataRate m_rate;                      //!< the rate used for m_txSteps
-    std::vector<int64_t> m_txSteps;       //!< transmission time by frame size (0: not yet)
-    FabricLinkQueue m_fifo;               //!< the waiting frames
+    /// Transmission time by frame size (0: not yet), shared by every device of the same rate
+    /// (a pure function of the rate and the time resolution): one 12 KB table per device was
+    /// 74 MB in a 1,024-host fat-tree, two tables now.
+    std::shared_ptr<std::vector<int64_t>> m_txSteps;
+    FabricLinkQueue m_fifo; //!< the waiting frames
     /// the arrival events of the frames in flight, reused
     EventPool<FabricLinkNetDevice, Arrival> m_arrivals{this, &FabricLinkNetDevice::DeliverToPeer};
     Ptr<Queue<Packet>> m_queue;                    //!< the device queue (only its MaxSize is used)

@@ -366,6 +366,9 @@ class FastLinkFlowControlTestCase : public TestCase
         Compare(QueueSize(QueueSizeUnit::PACKETS, 3), 1500, "3 packets");
         // 1,002-byte frames: two waiting leave room for a 400-byte MTU but not for 1,500
         Compare(QueueSize(QueueSizeUnit::BYTES, 3300), 400, "3,300 bytes, MTU 400");
+        // the sender ignores the stop: frames 5 and 6 are refused, and a refusal stops the
+        // queue as on a point-to-point device (NetDeviceQueue::PacketDiscarded)
+        Compare(QueueSize(QueueSizeUnit::BYTES, 3500), 400, "3,500 bytes, MTU 400, refusals");
     }
 
     /// Run both links with \p limit and \p mtu and compare. \param what the case's name

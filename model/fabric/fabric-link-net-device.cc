@@ -244,6 +244,12 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
     {
         ++m_txDrops;
         m_txDropTrace(packet);
+        if (m_txQueue)
+        {
+            // as NetDeviceQueue::PacketDiscarded does for a point-to-point device: a sender
+            // that ignored the stopped queue finds it stopped until there is room again
+            StopUntilRoom();
+        }
         return false;
     }
     const int64_t tx = TxSteps(bytes);
@@ -335,19 +341,29 @@ FabricLinkNetDevice::MaybeStop()
 {
     // as NetDeviceQueue does for a real queue: stop when one more MTU-sized packet would
     // overflow it
-    if (!m_fifo.Admits(m_mtu, m_maxBytes, m_maxPackets) && !m_txQueue->IsStopped())
+    if (!m_fifo.Admits(m_mtu, m_maxBytes, m_maxPackets))
     {
-        m_txQueue->Stop();
-        if (!m_wake.IsExpired())
-        {
-            return;
-        }
-        const int64_t next = m_fifo.GetNextStart();
-        const int64_t now = FastSimulator::Now().GetTimeStep();
-        m_wake = Simulator::Schedule(TimeStep(next < now ? 0 : next - now),
-                                     &FabricLinkNetDevice::WakeCheck,
-                                     this);
+        StopUntilRoom();
     }
+}
+
+void
+FabricLinkNetDevice::StopUntilRoom()
+{
+    if (m_txQueue->IsStopped())
+    {
+        return;
+    }
+    m_txQueue->Stop();
+    if (!m_wake.IsExpired())
+    {
+        return;
+    }
+    const int64_t next = m_fifo.GetNextStart();
+    const int64_t now = FastSimulator::Now().GetTimeStep();
+    m_wake = Simulator::Schedule(TimeStep(next < now ? 0 : next - now),
+                                 &FabricLinkNetDevice::WakeCheck,
+                                 this);
 }
 
 void

@@ -309,6 +309,12 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     /** Stop the transmit queue if another MTU-sized frame would not fit. */
     void MaybeStop();
 
+    /**
+     * Stop the transmit queue (m_txQueue, not null) and schedule WakeCheck at the next frame's
+     * start, unless it is stopped already.
+     */
+    void StopUntilRoom();
+
     /** Wake the transmit queue if a frame fits again, else wait for the next start. */
     void WakeCheck();
 

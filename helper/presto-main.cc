@@ -9,8 +9,8 @@
 #include "ns3/lean-simulator-impl.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
-#include "ns3/timing-wheel-scheduler.h"
 #include "ns3/string.h"
+#include "ns3/timing-wheel-scheduler.h"
 #include "ns3/type-id.h"
 
 #include <cstdlib>

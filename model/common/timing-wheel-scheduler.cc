@@ -102,10 +102,7 @@ TimingWheelScheduler::Place(const Event& ev) const
     }
     else if (slot - m_cur < kSlots)
     {
-        const uint64_t i = slot & kMask;
-        m_slots[i].push_back(ev);
-        m_used[i / 64] |= uint64_t{1} << (i % 64);
-        ++m_inWheel;
+        PutInSlot(ev, slot);
     }
     else
     {

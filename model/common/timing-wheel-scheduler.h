@@ -66,10 +66,7 @@ class TimingWheelScheduler : public Scheduler
         const uint64_t slot = SlotOf(ev);
         if (slot > m_cur && slot - m_cur < kSlots) // the usual case: a later slot of the wheel
         {
-            const uint64_t i = slot & kMask;
-            m_slots[i].push_back(ev);
-            m_used[i / 64] |= uint64_t{1} << (i % 64);
-            ++m_inWheel;
+            PutInSlot(ev, slot);
             ++m_size;
             return;
         }
@@ -119,6 +116,16 @@ class TimingWheelScheduler : public Scheduler
     void InsertElsewhere(const Event& ev);
     /// Put \p ev where it belongs given the current slot (not before it).
     void Place(const Event& ev) const;
+
+    /// Put \p ev in the wheel's slot \p slot, a later one than the current, within reach.
+    void PutInSlot(const Event& ev, uint64_t slot) const
+    {
+        const uint64_t i = slot & kMask;
+        m_slots[i].push_back(ev);
+        m_used[i / 64] |= uint64_t{1} << (i % 64);
+        ++m_inWheel;
+    }
+
     /// Put \p ev, of the current slot, in its place among the current slot's events.
     void PlaceCurrent(const Event& ev) const;
     /// Make the earliest event the current slot's next (the current slot is exhausted).

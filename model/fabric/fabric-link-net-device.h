@@ -223,13 +223,19 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint64_t GetTxDrops() const;   //!< \return frames refused by Send (queue full, link down)
     uint64_t GetRxDrops() const;   //!< \return frames dropped by the receive error model
 
-    /**
-     * \return arrival events this end has made for its frames (they are reused: the most
-     * frames it ever had in flight at once, give or take one)
-     */
-    std::size_t GetArrivalEventsMade() const
+    /** \return the most frames this end ever had in flight at once (arrival events queued) */
+    std::size_t GetMostArrivalsPending() const
     {
-        return m_arrivals.GetEventsMade();
+        return m_arrivals.GetMostPending();
+    }
+
+    /**
+     * \return arrival events that exist, all fast links of the process together (they are
+     * reused from one free list: about the most frames ever in flight at once)
+     */
+    static std::size_t GetArrivalEventsMade()
+    {
+        return EventPool<FabricLinkNetDevice, Arrival>::GetEventsMade();
     }
 
   protected:

@@ -93,8 +93,8 @@ FabricLinkNetDevice::GetTypeId()
 
 FabricLinkNetDevice::FabricLinkNetDevice()
     : m_framing(2),
-      m_mtu(PointToPointNetDevice::GetMtu()),
-      m_txSteps(std::make_shared<std::vector<int64_t>>()) // until SetLinkRate
+      m_txSteps(std::make_shared<std::vector<int64_t>>()), // until SetLinkRate
+      m_mtu(PointToPointNetDevice::GetMtu())
 {
     NS_LOG_FUNCTION(this);
 }

@@ -23,6 +23,7 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -1006,8 +1007,9 @@ class NoRouteTest : public TestCase
 
 /**
  * SetRoutes with port lists shared between hosts, a host no port leads to, and addresses far
- * apart (the sparse look-up) and then close (the dense one): every packet leaves on its
- * host's own list, and the unreachable and unknown ones are no-route drops.
+ * apart (the sparse look-up), then close (the dense one), then close with more distinct lists
+ * than the dense table can number: every packet leaves on its host's own list, and the
+ * unreachable and unknown ones are no-route drops.
  */
 class RouteTableTest : public TestCase
 {
@@ -1072,6 +1074,34 @@ class RouteTableTest : public TestCase
         send(MicroSeconds(11), f.GetHostAddress(1), 5);
         send(MicroSeconds(12), f.GetHostAddress(2), 6);
         send(MicroSeconds(13), far, 7);
+        // More distinct lists than the dense table's 16-bit entries can number: the look-up
+        // falls back to the map. 65,536 addresses right after the hosts' (dense by span), each
+        // with its own list over host 0's port and the spine port, come first, so the real
+        // hosts' list numbers are 65,536 and above (16 bits would make them 0 to 2: lists
+        // that never lead to host 1 or 2). Hosts 1 and 2 back on their own ports.
+        uint32_t spine = 0;
+        while (spine == p0 || spine == p1 || spine == p2)
+        {
+            ++spine;
+        }
+        std::vector<uint32_t> many;
+        std::vector<std::vector<uint32_t>> manyLists;
+        const uint32_t top = *std::max_element(a, a + 3);
+        for (uint32_t i = 0; i < 65536; ++i)
+        {
+            many.push_back(top + 1 + i);
+            std::vector<uint32_t> list;
+            for (uint32_t bit = 0; bit < 16; ++bit)
+            {
+                list.push_back((i >> bit) & 1 ? spine : p0);
+            }
+            manyLists.push_back(std::move(list));
+        }
+        many.insert(many.end(), {a[0], a[1], a[2]});
+        manyLists.insert(manyLists.end(), {{p0}, {p1}, {p2}});
+        compat::Schedule(MicroSeconds(20), [=]() { sw->SetRoutes(many, manyLists); });
+        send(MicroSeconds(21), f.GetHostAddress(1), 8);
+        send(MicroSeconds(22), f.GetHostAddress(2), 9);
         Simulator::Run();
         auto seqs = [](const Sink& k) {
             std::vector<uint32_t> v;
@@ -1081,14 +1111,14 @@ class RouteTableTest : public TestCase
             }
             return v;
         };
-        NS_TEST_EXPECT_MSG_EQ((seqs(sink1) == std::vector<uint32_t>{1, 3, 6}),
+        NS_TEST_EXPECT_MSG_EQ((seqs(sink1) == std::vector<uint32_t>{1, 3, 6, 8}),
                               true,
-                              "host 1's port carries 1, 3 (far) and 6 (swapped)");
-        NS_TEST_EXPECT_MSG_EQ((seqs(sink2) == std::vector<uint32_t>{5}),
+                              "host 1's port carries 1, 3 (far), 6 (swapped) and 8 (many lists)");
+        NS_TEST_EXPECT_MSG_EQ((seqs(sink2) == std::vector<uint32_t>{5, 9}),
                               true,
-                              "host 2's port carries 5 (swapped) only");
+                              "host 2's port carries 5 (swapped) and 9 (many lists)");
         NS_TEST_EXPECT_MSG_EQ(sw->GetDroppedNoRoute(), 3, "unreachable, unknown, far after");
-        NS_TEST_EXPECT_MSG_EQ(sw->GetForwarded(), 4, "the others forwarded");
+        NS_TEST_EXPECT_MSG_EQ(sw->GetForwarded(), 6, "the others forwarded");
         Simulator::Destroy();
     }
 };

@@ -264,7 +264,8 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
     }
     m_rrNext.assign(portsPerHost.size(), 0);
     m_routeByAddr.clear();
-    m_routeByOffset.clear();
+    m_setByOffset.clear();
+    m_hostByOffset.clear();
     if (hostAddresses.empty())
     {
         return;
@@ -272,18 +273,23 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
     const auto [lo, hi] = std::minmax_element(hostAddresses.begin(), hostAddresses.end());
     const uint64_t span = uint64_t(*hi) - *lo + 1;
     // A vector indexed by address offset is one bounds check and one load per packet; use it
-    // whenever the addresses are nearly contiguous (always, with FabricHelper's plan).
-    const bool dense = span <= 4 * uint64_t(hostAddresses.size()) + 64;
+    // whenever the addresses are nearly contiguous (always, with FabricHelper's plan) and the
+    // list numbers fit its 16-bit entries.
+    const bool dense =
+        span <= 4 * uint64_t(hostAddresses.size()) + 64 && m_portSets.size() < NO_SET16;
     m_addrBase = *lo;
     if (dense)
     {
-        m_routeByOffset.assign(span, Route{NO_HOST, NO_SET});
+        m_setByOffset.assign(span, NO_SET16);
+        m_hostByOffset.assign(span, NO_HOST);
     }
     for (uint32_t h = 0; h < hostAddresses.size(); ++h)
     {
         if (dense)
         {
-            m_routeByOffset[hostAddresses[h] - m_addrBase] = Route{h, hostSet[h]};
+            const uint32_t off = hostAddresses[h] - m_addrBase;
+            m_setByOffset[off] = hostSet[h] == NO_SET ? NO_SET16 : uint16_t(hostSet[h]);
+            m_hostByOffset[off] = h;
         }
         else
         {
@@ -358,16 +364,14 @@ FabricSwitch::GetHashSeed() const
     return m_seed;
 }
 
-FabricSwitch::Route
-FabricSwitch::LookupRoute(uint32_t addr) const
+uint32_t
+FabricSwitch::LookupHost(uint32_t addr) const
 {
-    if (!m_routeByOffset.empty())
+    if (!m_hostByOffset.empty())
     {
-        uint32_t off = addr - m_addrBase; // wraps to a huge value below the base
-        return off < m_routeByOffset.size() ? m_routeByOffset[off] : Route{NO_HOST, NO_SET};
+        return m_hostByOffset[addr - m_addrBase];
     }
-    auto it = m_routeByAddr.find(addr);
-    return it == m_routeByAddr.end() ? Route{NO_HOST, NO_SET} : it->second;
+    return m_routeByAddr.at(addr).host;
 }
 
 uint64_t
@@ -387,7 +391,7 @@ FabricSwitch::FlowHash(const uint8_t* hdr, uint32_t len) const
 }
 
 uint32_t
-FabricSwitch::ChoosePort(uint32_t host,
+FabricSwitch::ChoosePort(uint32_t dest,
                          const std::vector<uint32_t>& ports,
                          const uint8_t* hdr,
                          uint32_t len)
@@ -400,7 +404,7 @@ FabricSwitch::ChoosePort(uint32_t host,
     case SPRAY:
         return ports[PeekPointer(m_rng)->GetIndex(n)];
     case SPRAY_RR:
-        return ports[m_rrNext[host]++ % n];
+        return ports[m_rrNext[LookupHost(dest)]++ % n];
     case LABEL:
         // the same label takes the same port at every switch: label p goes up through the
         // p mod n-th equal-cost port of each tier
@@ -473,14 +477,15 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
         Drop(packet, NO_PORT, false);
         return;
     }
-    const Route route = LookupRoute(Read32(hdr + 16));
-    if (route.set == NO_SET) // not a host's address, or no port leads there
+    const uint32_t dest = Read32(hdr + 16);
+    const uint32_t set = LookupPortSet(dest);
+    if (set == NO_SET) // not a host's address, or no port leads there
     {
         Drop(packet, NO_PORT, false);
         return;
     }
-    const std::vector<uint32_t>& ports = m_portSets[route.set];
-    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(route.host, ports, hdr, len);
+    const std::vector<uint32_t>& ports = m_portSets[set];
+    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(dest, ports, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
     const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps

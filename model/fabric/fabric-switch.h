@@ -141,13 +141,13 @@ class FabricSwitch : public Object, public FabricLinkSink
                  uint16_t protocol,
                  const Address& from);
     /**
-     * \param host destination host index
+     * \param dest destination IPv4 address (host order), a host's
      * \param ports its equal-cost ports (non-empty)
      * \param hdr the packet's first bytes (IPv4 header, then transport ports)
      * \param len valid bytes in hdr (>= 20)
      * \return the output port chosen among ports for this packet
      */
-    uint32_t ChoosePort(uint32_t host,
+    uint32_t ChoosePort(uint32_t dest,
                         const std::vector<uint32_t>& ports,
                         const uint8_t* hdr,
                         uint32_t len);
@@ -155,19 +155,43 @@ class FabricSwitch : public Object, public FabricLinkSink
     /// A destination host and its equal-cost ports.
     struct Route
     {
-        uint32_t host; //!< host index, or NO_HOST
+        uint32_t host; //!< host index
         uint32_t set;  //!< index in m_portSets, or NO_SET (no port leads there)
     };
 
-    /** \return the route of an IPv4 address (host order); host NO_HOST if not a host's */
-    Route LookupRoute(uint32_t addr) const;
+    /**
+     * \param addr an IPv4 address (host order)
+     * \return its port list (index in m_portSets), NO_SET if not a host's or no port leads there
+     */
+    uint32_t LookupPortSet(uint32_t addr) const
+    {
+        if (!m_setByOffset.empty())
+        {
+            const uint32_t off = addr - m_addrBase; // wraps to a huge value below the base
+            if (off >= m_setByOffset.size())
+            {
+                return NO_SET;
+            }
+            const uint16_t set = m_setByOffset[off];
+            return set == NO_SET16 ? NO_SET : set;
+        }
+        auto it = m_routeByAddr.find(addr);
+        return it == m_routeByAddr.end() ? NO_SET : it->second.set;
+    }
+
+    /**
+     * \param addr a host's IPv4 address (host order; LookupPortSet found it)
+     * \return the host's index
+     */
+    uint32_t LookupHost(uint32_t addr) const;
     /** \return the seeded 64-bit hash of the packet's 5-tuple */
     uint64_t FlowHash(const uint8_t* hdr, uint32_t len) const;
     /** Count and trace a dropped packet. */
     void Drop(Ptr<const Packet> packet, uint32_t port, bool bufferFull);
 
-    static constexpr uint32_t NO_HOST = 0xffffffff; //!< LookupRoute miss
+    static constexpr uint32_t NO_HOST = 0xffffffff; //!< no host at that address offset
     static constexpr uint32_t NO_SET = 0xffffffff;  //!< a host no port leads to
+    static constexpr uint16_t NO_SET16 = 0xffff;    //!< NO_SET in m_setByOffset
 
     // attributes
     LoadBalancing m_lb;      //!< policy
@@ -179,15 +203,18 @@ class FabricSwitch : public Object, public FabricLinkSink
     std::vector<Ptr<PointToPointNetDevice>> m_ports; //!< by port number
     std::vector<FabricPortQueue> m_queues;           //!< each port's queue occupancy
     Address m_dest;                                  //!< Send destination (ignored by p2p)
-    // The routes, compact: one 8-byte entry per host address and the few distinct port lists
-    // a switch has (its down ports and its up-port set), instead of a heap vector per host.
-    // A 1,024-host fat-tree's 320 switches held 327,680 vectors (about 20 MB, two cache
-    // misses per look-up); now 8 KB per switch.
+    // The routes, compact: the few distinct port lists a switch has (its down ports and its
+    // up-port set) and, per host address, which one leads there: 2 bytes per host. A
+    // 1,024-host fat-tree's 320 switches held 327,680 heap vectors (about 20 MB, two cache
+    // misses per look-up), then 8-byte entries (2.6 MB, more than a core's second-level
+    // cache); now 2 KB per switch. The host index is read only by round-robin spraying.
     std::unordered_map<uint32_t, Route> m_routeByAddr; //!< IPv4 address -> route
     uint32_t m_addrBase{0};                            //!< lowest host address
-    std::vector<Route> m_routeByOffset; //!< dense table: address - m_addrBase -> route
-                                        //!< (used instead of m_routeByAddr when addresses
-                                        //!< are nearly contiguous, as the helper makes them)
+    std::vector<uint16_t> m_setByOffset;  //!< dense table: address - m_addrBase -> port list
+                                          //!< (used instead of m_routeByAddr when addresses
+                                          //!< are nearly contiguous, as the helper makes
+                                          //!< them, and there are fewer than NO_SET16 lists)
+    std::vector<uint32_t> m_hostByOffset; //!< beside it: address - m_addrBase -> host index
     std::vector<std::vector<uint32_t>> m_portSets; //!< the distinct equal-cost port lists
     std::vector<uint32_t> m_rrNext;                //!< round-robin counter per host
 

@@ -124,9 +124,9 @@ FabricSwitch::GetTypeId()
 
 FabricSwitch::FabricSwitch()
     : m_lb(ECMP),
-      m_seed(0),
       m_ecnThreshold(0),
-      m_bufferBytes(0)
+      m_bufferBytes(0),
+      m_seed(0)
 {
     NS_LOG_FUNCTION(this);
     m_rng = CreateObject<IndexRandomVariable>();

@@ -461,6 +461,12 @@ FabricLinkNetDevice::FlushQueue()
     return m_fifo.Flush(FastSimulator::Now().GetTimeStep());
 }
 
+std::size_t
+FabricLinkNetDevice::GetArrivalEventsMade()
+{
+    return EventPool<FabricLinkNetDevice, Arrival>::GetEventsMade();
+}
+
 std::pair<uint32_t, uint32_t>
 FabricLinkNetDevice::GetQueued()
 {

@@ -231,12 +231,10 @@ class FabricLinkNetDevice : public PointToPointNetDevice
 
     /**
      * \return arrival events that exist, all fast links of the process together (they are
-     * reused from one free list: about the most frames ever in flight at once)
+     * reused from one free list: about the most frames ever in flight at once). Out of line,
+     * so that it reads the library's list and not a copy in the caller's binary.
      */
-    static std::size_t GetArrivalEventsMade()
-    {
-        return EventPool<FabricLinkNetDevice, Arrival>::GetEventsMade();
-    }
+    static std::size_t GetArrivalEventsMade();
 
   protected:
     /**

@@ -325,8 +325,8 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     // The members a packet-hop reads come first, in the order it reads them, from a cache
     // line's start: the sender's (GetQueued, SendAt, then DeliverToPeer) in three lines, the
     // receiver's (FastReceive) in the fourth, which also reads the sniffer at the end of the
-    // third. Scattered over seven lines, they were about four of the 17 second-level cache
-    // misses per packet-hop in a 1,024-host fat-tree.
+    // third. Scattered over seven lines, they cost a 1,024-host fat-tree 5.4 more cache misses
+    // per packet-hop (callgrind, 2 MB simulated last level: 17.0 against 11.6).
 
     // the sender's
     alignas(64) FabricLinkQueue m_fifo; //!< the waiting frames

@@ -76,7 +76,11 @@ Parse(Ptr<const Packet> p, uint32_t offset)
     return r;
 }
 
-/** Build an IPv4/UDP packet (checksum on) carrying seq, and hand it to a host device. */
+/**
+ * Build an IPv4/UDP packet (checksum on) carrying seq, and hand it to a host device: through
+ * NetDevice::Send, or with withFields through FabricLinkNetDevice::SendAt with its header's
+ * fields beside it (as the offload NIC sends).
+ */
 void
 SendRaw(Ptr<NetDevice> dev,
         Ipv4Address src,
@@ -85,7 +89,8 @@ SendRaw(Ptr<NetDevice> dev,
         uint16_t dport,
         uint32_t payload,
         uint8_t ecn,
-        uint32_t seq)
+        uint32_t seq,
+        bool withFields = false)
 {
     std::vector<uint8_t> data(payload, 0);
     std::memcpy(data.data(), &seq, 4);
@@ -103,6 +108,16 @@ SendRaw(Ptr<NetDevice> dev,
     ip.SetEcn(Ipv4Header::EcnType(ecn));
     ip.SetPayloadSize(p->GetSize());
     p->AddHeader(ip);
+    if (withFields)
+    {
+        const FabricFrameFields fields{dst.Get(), ip.GetTos(), true};
+        DynamicCast<FabricLinkNetDevice>(dev)->SendAt(p,
+                                                      dev->GetBroadcast(),
+                                                      0x0800,
+                                                      Simulator::Now(),
+                                                      fields);
+        return;
+    }
     dev->Send(p, dev->GetBroadcast(), 0x0800);
 }
 
@@ -117,7 +132,8 @@ ScheduleFlow(FabricHelper& f,
              Time interval,
              uint32_t payload = 1000,
              uint8_t ecn = Ipv4Header::ECN_NotECT,
-             uint32_t firstSeq = 0)
+             uint32_t firstSeq = 0,
+             bool withFields = false)
 {
     Ptr<NetDevice> dev = f.GetHostDevices().Get(srcHost);
     const Ipv4Address src = f.GetHostAddress(srcHost);
@@ -125,8 +141,9 @@ ScheduleFlow(FabricHelper& f,
     for (uint32_t i = 0; i < count; ++i)
     {
         const uint32_t seq = firstSeq + i;
-        compat::Schedule(start + interval * i,
-                         [=]() { SendRaw(dev, src, dst, sport, 9, payload, ecn, seq); });
+        compat::Schedule(start + interval * i, [=]() {
+            SendRaw(dev, src, dst, sport, 9, payload, ecn, seq, withFields);
+        });
     }
 }
 
@@ -686,6 +703,155 @@ class CongestionTest : public TestCase
     }
 };
 
+/**
+ * Header fields beside the frame (FabricFrameFields): senders that hand the switches the
+ * destination and TOS with the frame get exactly what senders of bare bytes get. Four ECT
+ * line-rate senders on three leaves and `spines` spines into one host, so that queues build
+ * at the first leaves' uplinks and at the spine: a packet marked at a leaf must not be marked
+ * again at the spine (the switch that marks updates the fields it passes on), and a policy
+ * that hashes the ports (ECMP) reads them from the bytes although the fields came along.
+ */
+class FrameFieldsTest : public TestCase
+{
+  public:
+    /**
+     * \param lb the switches' LoadBalancing
+     * \param spines spines of the leaf-spine (one: every packet crosses the spine's queue)
+     */
+    FrameFieldsTest(const std::string& lb, uint32_t spines)
+        : TestCase("header fields beside the frame route, mark and hash as the bytes do (" + lb +
+                   ", " + std::to_string(spines) + " spines)"),
+          m_lb(lb),
+          m_spines(spines)
+    {
+    }
+
+  private:
+    /** One run's observations. */
+    struct Run
+    {
+        std::vector<Parsed> packets;           //!< at the receiver, in order
+        std::vector<Time> times;               //!< their arrival times
+        uint32_t badChecksum{0};               //!< at the receiver
+        std::map<uint64_t, uint32_t> markedAt; //!< marks per packet (source port, seq)
+        uint64_t leafMarks{0};                 //!< switch counters, leaves
+        uint64_t spineMarks{0};                //!< switch counters, spines
+    };
+
+    /** A switch's mark trace. */
+    struct MarkLog
+    {
+        Run* run; //!< where to count
+
+        void Mark(Ptr<const Packet> p, uint32_t)
+        {
+            const Parsed h = Parse(p, 0);
+            ++run->markedAt[(uint64_t(h.sport) << 32) | h.seq];
+        }
+    };
+
+    Run Simulate(bool withFields)
+    {
+        Run r;
+        auto topo = FabricTopology::LeafSpine(3, m_spines, 2, 10e9, 10e9, 1000);
+        FabricHelper f;
+        f.SetSwitchAttribute("LoadBalancing", StringValue(m_lb));
+        f.SetSwitchAttribute("EcnThreshold", UintegerValue(10000));
+        f.SetSwitchAttribute("BufferBytes", UintegerValue(5000000));
+        f.SetHostDeviceQueuePackets(100000);
+        f.SetFastLinks(true);
+        f.Install(topo);
+        std::vector<MarkLog> logs(topo.GetNNodes(), MarkLog{&r});
+        for (uint32_t n = 0; n < topo.GetNNodes(); ++n)
+        {
+            if (!topo.IsHost(n))
+            {
+                SwitchAt(f, n)->TraceConnectWithoutContext("Mark",
+                                                           MakeCallback(&MarkLog::Mark, &logs[n]));
+            }
+        }
+        Sink sink;
+        sink.Attach(f, 4);
+        const uint32_t n = 1000;
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            ScheduleFlow(f,
+                         h,
+                         4,
+                         uint16_t(100 + h),
+                         n,
+                         NanoSeconds(100 * h),
+                         NanoSeconds(823),
+                         1000,
+                         Ipv4Header::ECN_ECT0,
+                         0,
+                         withFields);
+        }
+        Simulator::Run();
+        for (uint32_t node = 0; node < topo.GetNNodes(); ++node)
+        {
+            if (!topo.IsHost(node))
+            {
+                (topo.GetTier(node) == 0 ? r.leafMarks : r.spineMarks) +=
+                    SwitchAt(f, node)->GetMarked();
+            }
+        }
+        r.packets = sink.packets;
+        r.times = sink.times;
+        r.badChecksum = sink.badChecksum;
+        Simulator::Destroy();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        const Run bytes = Simulate(false);
+        const Run fields = Simulate(true);
+        for (const Run* r : {&bytes, &fields})
+        {
+            const bool f = r == &fields;
+            NS_TEST_ASSERT_MSG_EQ(r->packets.size(),
+                                  4000,
+                                  (f ? "fields" : "bytes") << ": all arrive");
+            NS_TEST_EXPECT_MSG_EQ(r->badChecksum, 0, "IPv4 checksums stay valid after marking");
+            uint32_t ce = 0;
+            for (const auto& p : r->packets)
+            {
+                ce += p.ecn == Ipv4Header::ECN_CE ? 1 : 0;
+            }
+            uint32_t twice = 0;
+            for (const auto& [key, marks] : r->markedAt)
+            {
+                twice += marks > 1 ? 1 : 0;
+            }
+            NS_TEST_EXPECT_MSG_EQ(twice, 0, (f ? "fields" : "bytes") << ": no packet marked twice");
+            NS_TEST_EXPECT_MSG_EQ(r->leafMarks + r->spineMarks,
+                                  ce,
+                                  (f ? "fields" : "bytes") << ": every mark reaches the receiver");
+        }
+        if (m_spines == 1)
+        {
+            // the case that tells: queues, and marks, at both tiers
+            NS_TEST_EXPECT_MSG_GT(bytes.leafMarks, 100, "marks at the leaves");
+            NS_TEST_EXPECT_MSG_GT(bytes.spineMarks, 10, "marks at the spine");
+        }
+        NS_TEST_EXPECT_MSG_EQ(fields.leafMarks, bytes.leafMarks, "the same marks at the leaves");
+        NS_TEST_EXPECT_MSG_EQ(fields.spineMarks, bytes.spineMarks, "the same marks at the spines");
+        bool same = fields.packets.size() == bytes.packets.size();
+        for (size_t i = 0; same && i < bytes.packets.size(); ++i)
+        {
+            const Parsed& a = bytes.packets[i];
+            const Parsed& b = fields.packets[i];
+            same = a.sport == b.sport && a.seq == b.seq && a.ecn == b.ecn &&
+                   bytes.times[i] == fields.times[i];
+        }
+        NS_TEST_EXPECT_MSG_EQ(same, true, "the same packets, marks and times at the receiver");
+    }
+
+    std::string m_lb;  //!< load balancing
+    uint32_t m_spines; //!< spines
+};
+
 /** FailLink: the failed link carries nothing afterwards and traffic still flows. */
 class FailLinkTest : public TestCase
 {
@@ -1140,6 +1306,8 @@ class PrestoFabricTestSuite : public TestSuite
         AddTestCase(new CongestionTest(true), compat::TestDuration::QUICK);
         AddTestCase(new CongestionTest(false, true), compat::TestDuration::QUICK);
         AddTestCase(new CongestionTest(true, true), compat::TestDuration::QUICK);
+        AddTestCase(new FrameFieldsTest("Spray", 1), compat::TestDuration::QUICK);
+        AddTestCase(new FrameFieldsTest("Ecmp", 2), compat::TestDuration::QUICK);
         AddTestCase(new FailLinkTest(false), compat::TestDuration::QUICK);
         AddTestCase(new FailLinkTest(true), compat::TestDuration::QUICK);
         AddTestCase(new FailLinkTest(false, true), compat::TestDuration::QUICK);

@@ -226,7 +226,8 @@ bool
 FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
                             const Address& dest,
                             uint16_t protocolNumber,
-                            const Time& clock)
+                            const Time& clock,
+                            const FabricFrameFields& fields)
 {
     if (!m_fast)
     {
@@ -276,10 +277,13 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
     const int64_t at = start + tx + m_delaySteps;
     m_arrivals.ScheduleWith(m_peerContext,
                             TimeStep(at - now),
-                            [&packet, protocolNumber, at](Arrival& a) {
+                            [&packet, protocolNumber, at, &fields](Arrival& a) {
                                 a.packet = packet;
-                                a.protocol = protocolNumber;
                                 a.at = at;
+                                a.destination = fields.destination;
+                                a.protocol = protocolNumber;
+                                a.tos = fields.tos;
+                                a.known = fields.known;
                             });
     if (m_txQueue)
     {
@@ -388,11 +392,17 @@ void
 FabricLinkNetDevice::DeliverToPeer(Arrival& arrival)
 {
     // the pool releases the packet after
-    m_peer->FastReceive(arrival.packet, arrival.protocol, TimeStep(arrival.at));
+    m_peer->FastReceive(arrival.packet,
+                        arrival.protocol,
+                        TimeStep(arrival.at),
+                        FabricFrameFields{arrival.destination, arrival.tos, arrival.known});
 }
 
 void
-FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet, uint16_t protocol, const Time& now)
+FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet,
+                                 uint16_t protocol,
+                                 const Time& now,
+                                 const FabricFrameFields& fields)
 {
     if (m_errorModel && m_errorModel->IsCorrupt(packet))
     {
@@ -411,7 +421,7 @@ FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet, uint16_t protocol, c
     }
     if (m_sink)
     {
-        m_sink->ReceiveFromLink(m_sinkPort, packet, protocol, now);
+        m_sink->ReceiveFromLink(m_sinkPort, packet, protocol, now, fields);
     }
     else if (!m_rxCb.IsNull())
     {

@@ -393,10 +393,16 @@ FabricSwitch::FlowHash(const uint8_t* hdr, uint32_t len) const
 uint32_t
 FabricSwitch::ChoosePort(uint32_t dest,
                          const std::vector<uint32_t>& ports,
-                         const uint8_t* hdr,
+                         const Packet* packet,
+                         uint8_t* hdr,
                          uint32_t len)
 {
     const uint32_t n = static_cast<uint32_t>(ports.size());
+    if (len == 0 && (m_lb == ECMP || m_lb == LABEL || m_lb == FLOWLET))
+    {
+        // the header's fields came with the frame, but this policy reads more of it
+        len = packet->CopyData(hdr, PARSE_BYTES);
+    }
     switch (m_lb)
     {
     case ECMP:
@@ -447,7 +453,7 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
                       uint16_t protocol,
                       const Address& from)
 {
-    Forward(ConstCast<Packet>(packet), protocol, FastSimulator::Now());
+    Forward(ConstCast<Packet>(packet), protocol, FastSimulator::Now(), FabricFrameFields{});
     return true;
 }
 
@@ -455,29 +461,41 @@ void
 FabricSwitch::ReceiveFromLink(uint32_t port,
                               const Ptr<Packet>& packet,
                               uint16_t protocol,
-                              const Time& now)
+                              const Time& now,
+                              const FabricFrameFields& fields)
 {
-    Forward(packet, protocol, now);
+    Forward(packet, protocol, now, fields);
 }
 
 void
-FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& now)
+FabricSwitch::Forward(const Ptr<Packet>& packet,
+                      uint16_t protocol,
+                      const Time& now,
+                      const FabricFrameFields& fields)
 {
-    // Hot path: one 40-byte copy, an array lookup, the policy, and the device Send.
+    // Hot path: an array lookup, the policy, and the device Send; the packet's bytes are read
+    // (a 40-byte copy) only when the sender did not give the header's fields or the policy
+    // hashes more than the destination.
     // the raw pointer: Ptr's operator-> asserts and is a call in an assert-enabled build
     Packet* const pkt = PeekPointer(packet);
     uint8_t hdr[PARSE_BYTES];
-    const uint32_t len = pkt->CopyData(hdr, PARSE_BYTES);
-    // Not an IPv4 packet with a complete header (a hostile or corrupted frame): nothing to
-    // route it by, and the ECN mark below would parse past its end. Counted as no route.
-    const uint32_t ihl = (hdr[0] & 0x0f) * 4u;
-    if (protocol != IPV4_ETHERTYPE || len < 20 || (hdr[0] >> 4) != 4 || ihl < 20 ||
-        pkt->GetSize() < ihl)
+    uint32_t len = 0;
+    FabricFrameFields out = fields;
+    if (!fields.known)
     {
-        Drop(packet, NO_PORT, false);
-        return;
+        len = pkt->CopyData(hdr, PARSE_BYTES);
+        // Not an IPv4 packet with a complete header (a hostile or corrupted frame): nothing to
+        // route it by, and the ECN mark below would parse past its end. Counted as no route.
+        const uint32_t ihl = (hdr[0] & 0x0f) * 4u;
+        if (protocol != IPV4_ETHERTYPE || len < 20 || (hdr[0] >> 4) != 4 || ihl < 20 ||
+            pkt->GetSize() < ihl)
+        {
+            Drop(packet, NO_PORT, false);
+            return;
+        }
+        out = FabricFrameFields{Read32(hdr + 16), hdr[1], true};
     }
-    const uint32_t dest = Read32(hdr + 16);
+    const uint32_t dest = out.destination;
     const uint32_t set = LookupPortSet(dest);
     if (set == NO_SET) // not a host's address, or no port leads there
     {
@@ -485,7 +503,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
         return;
     }
     const std::vector<uint32_t>& ports = m_portSets[set];
-    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(dest, ports, hdr, len);
+    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(dest, ports, pkt, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
     const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps
@@ -498,20 +516,23 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
     // The device is done with the packet (it only traced it before this callback), so it is
     // forwarded as is instead of being copied.
     const Ptr<Packet>& p = packet;
-    const uint8_t ecn = hdr[1] & 0x03;
+    const uint8_t ecn = out.tos & 0x03;
     if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
         (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
     {
         // Only marked packets pay for a header round trip. A nonzero checksum field means the
         // sender computed it: recompute it for the new TOS byte.
+        uint8_t head[12];
+        p->CopyData(head, sizeof(head));
         Ipv4Header ip;
-        if (hdr[10] != 0 || hdr[11] != 0)
+        if (head[10] != 0 || head[11] != 0)
         {
             ip.EnableChecksum();
         }
         p->RemoveHeader(ip);
         ip.SetEcn(Ipv4Header::ECN_CE);
         p->AddHeader(ip);
+        out.tos = ip.GetTos();
         ++m_marked;
         m_markTrace(p, port);
     }
@@ -520,7 +541,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& 
         m_enqueueTrace(p, port);
     }
     FabricLinkNetDevice* link = queue.GetLink();
-    if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now)
+    if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now, out)
                : m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE)))
     {
         Drop(p, port, true);

@@ -120,11 +120,13 @@ class FabricSwitch : public Object, public FabricLinkSink
      * \param packet the packet
      * \param protocol its protocol number
      * \param now the current time
+     * \param fields its IPv4 header fields, if the sender or the previous switch knew them
      */
     void ReceiveFromLink(uint32_t port,
                          const Ptr<Packet>& packet,
                          uint16_t protocol,
-                         const Time& now) override;
+                         const Time& now,
+                         const FabricFrameFields& fields) override;
 
   private:
     /**
@@ -132,8 +134,13 @@ class FabricSwitch : public Object, public FabricLinkSink
      * \param packet the packet, which this switch may forward as is
      * \param protocol its protocol number
      * \param now the current time, Simulator::Now()
+     * \param fields its IPv4 header fields, if known (then the bytes are read only by a policy
+     * that hashes the TCP ports or reads the path label)
      */
-    void Forward(const Ptr<Packet>& packet, uint16_t protocol, const Time& now);
+    void Forward(const Ptr<Packet>& packet,
+                 uint16_t protocol,
+                 const Time& now,
+                 const FabricFrameFields& fields);
 
     /** Device receive callback: forward one packet. */
     bool Receive(Ptr<NetDevice> device,
@@ -143,13 +150,16 @@ class FabricSwitch : public Object, public FabricLinkSink
     /**
      * \param dest destination IPv4 address (host order), a host's
      * \param ports its equal-cost ports (non-empty)
-     * \param hdr the packet's first bytes (IPv4 header, then transport ports)
-     * \param len valid bytes in hdr (>= 20)
+     * \param packet the packet
+     * \param[in,out] hdr the packet's first bytes (IPv4 header, then transport ports), 40 bytes
+     * of room; read here when len is 0 and the policy needs them
+     * \param len valid bytes in hdr (>= 20), or 0 when they have not been read
      * \return the output port chosen among ports for this packet
      */
     uint32_t ChoosePort(uint32_t dest,
                         const std::vector<uint32_t>& ports,
-                        const uint8_t* hdr,
+                        const Packet* packet,
+                        uint8_t* hdr,
                         uint32_t len);
 
     /// A destination host and its equal-cost ports.

@@ -1736,11 +1736,14 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint
     OffloadSegment seg; // what the drop trace reports
     seg.seq = w.seq;
     seg.payloadLen = w.payloadLen;
-    ToWire(p, id, seg);
+    ToWire(p, id, seg, FabricFrameFields{w.dst, WireTos(w), true});
 }
 
 void
-OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
+OffloadNetDevice::ToWire(Ptr<Packet> p,
+                         uint32_t id,
+                         const OffloadSegment& seg,
+                         const FabricFrameFields& fields)
 {
     // A segment waits behind those already waiting (the NIC never reorders its output), and
     // waits when the device queue is full: ACKs and handshake segments are sent beside the
@@ -1748,7 +1751,7 @@ OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
     // connections opening) would otherwise be lost to the host's own queue.
     if (m_txBacklog.empty() && QueueHasRoom(p))
     {
-        FabricLinkNetDevice::Send(p, m_wireDest, IPV4);
+        FabricLinkNetDevice::SendAt(p, m_wireDest, IPV4, FastSimulator::Now(), fields);
         return;
     }
     if (!IsLinkUp() || m_txBacklog.size() >= m_txBacklogPackets)
@@ -1757,7 +1760,7 @@ OffloadNetDevice::ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg)
         m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::WIRE_QUEUE);
         return;
     }
-    m_txBacklog.push_back(p);
+    m_txBacklog.emplace_back(p, fields);
     m_txBacklogMax = std::max<uint64_t>(m_txBacklogMax, m_txBacklog.size());
     ArmRefill();
 }
@@ -1771,9 +1774,10 @@ OffloadNetDevice::QueueHasRoom(Ptr<const Packet> p)
 void
 OffloadNetDevice::DrainBacklog()
 {
-    while (!m_txBacklog.empty() && QueueHasRoom(m_txBacklog.front()))
+    while (!m_txBacklog.empty() && QueueHasRoom(m_txBacklog.front().first))
     {
-        FabricLinkNetDevice::Send(m_txBacklog.front(), m_wireDest, IPV4);
+        const auto& [p, fields] = m_txBacklog.front();
+        FabricLinkNetDevice::SendAt(p, m_wireDest, IPV4, FastSimulator::Now(), fields);
         m_txBacklog.pop_front();
     }
 }

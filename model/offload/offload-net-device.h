@@ -559,8 +559,16 @@ class OffloadNetDevice : public FabricLinkNetDevice
      * \param id the slot (for the drop trace), or NO_SLOT
      */
     void SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint32_t id);
-    /** Hand a packet to the wire; it waits in the backlog while the device queue is full. */
-    void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg);
+    /**
+     * Hand a packet to the wire; it waits in the backlog while the device queue is full.
+     * \param p the packet (IPv4 header first) \param id the slot (for the drop trace)
+     * \param seg what the drop trace reports
+     * \param fields its IPv4 header's fields, for the switches (FabricLinkNetDevice::SendAt)
+     */
+    void ToWire(Ptr<Packet> p,
+                uint32_t id,
+                const OffloadSegment& seg,
+                const FabricFrameFields& fields);
     /** \return true if the device queue can take p now */
     bool QueueHasRoom(Ptr<const Packet> p);
     /** Move waiting segments into the device queue while it has room. */
@@ -637,11 +645,12 @@ class OffloadNetDevice : public FabricLinkNetDevice
     std::unordered_map<uint64_t, uint32_t> m_lookup;    //!< 4-tuple -> slot
     std::map<uint16_t, Ptr<OffloadSocket>> m_listeners; //!< port -> listener
     OffloadControlPlane m_cp;                           //!< ports, handshake, TIME-WAIT
-    OffloadTxScheduler m_txScheduler;    //!< which connection sends next, and whether it may
-    std::deque<Ptr<Packet>> m_txBacklog; //!< segments waiting for room in the device queue
-    uint32_t m_txBacklogPackets;         //!< attribute TxBacklogPackets
-    uint64_t m_txBacklogMax{0};          //!< longest backlog seen
-    EventId m_scanEvent;                 //!< next timer scan
+    OffloadTxScheduler m_txScheduler; //!< which connection sends next, and whether it may
+    /// segments waiting for room in the device queue, with their header fields
+    std::deque<std::pair<Ptr<Packet>, FabricFrameFields>> m_txBacklog;
+    uint32_t m_txBacklogPackets; //!< attribute TxBacklogPackets
+    uint64_t m_txBacklogMax{0};  //!< longest backlog seen
+    EventId m_scanEvent;         //!< next timer scan
     /// the frequent events (ACK after latency, leaving the NIC, readable, refill), reused
     EventPool<OffloadNetDevice, DeviceEvent> m_events{this, &OffloadNetDevice::RunDeviceEvent};
     /// Whether m_scanEvent / the refill is still to run, kept here because

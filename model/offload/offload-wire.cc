@@ -322,8 +322,8 @@ BuildWire(const WireSegmentOut& s, uint8_t* out)
     const uint32_t tcpHeader = static_cast<uint32_t>(o - tcp);
     // IPv4
     uint8_t* p = out;
-    *p++ = 0x45;                // version 4, 5 words
-    *p++ = s.ect ? 0x02 : 0x00; // DSCP 0, ECN ECT(0) or Not-ECT
+    *p++ = 0x45;       // version 4, 5 words
+    *p++ = WireTos(s); // DSCP 0, ECN ECT(0) or Not-ECT
     p = PutBe16(p, static_cast<uint16_t>(20 + tcpHeader + s.payloadLen));
     p = PutBe16(p, s.ipId);
     *p++ = 0x40; // Don't Fragment, offset 0

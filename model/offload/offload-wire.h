@@ -114,6 +114,18 @@ struct WireSegmentOut
     uint32_t payloadLen{0};    //!< payload bytes after the headers
 };
 
+/**
+ * \ingroup presto
+ * \brief The IPv4 TOS byte of a segment the offload NIC sends (DSCP 0). Pure logic.
+ * \param s the fields
+ * \return ECT(0) in the ECN bits if s.ect, else 0
+ */
+inline uint8_t
+WireTos(const WireSegmentOut& s)
+{
+    return s.ect ? 0x02 : 0x00;
+}
+
 /// The longest header BuildWire writes: IPv4 without options and TCP with 40 option bytes.
 constexpr uint32_t WIRE_MAX_HEADER_BYTES = 80;
 

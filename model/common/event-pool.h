@@ -30,7 +30,7 @@ namespace ns3
  * the order of scheduling) and every result stay the same. There is no EventId: these events
  * are never cancelled (an owner that must ignore one checks its own state when it runs).
  *
- * The free list is shared by every pool of the same Owner and Payload, last in, first out.
+ * The free list is shared by every pool of the same type, last in, first out.
  * A packet-hop frees its arrival event and, a few calls later, the next link takes that same
  * event, still in the cache. With a free list per pool, each link reused its own events, cold
  * again by the time the link sent next: in a 1,024-host fat-tree (callgrind, 2 MB simulated
@@ -42,23 +42,23 @@ namespace ns3
  * reused only once the simulator let go of it, so it is never queued twice. When a pool goes
  * before its queued events ran, they run nothing.
  *
+ * The handler is a template argument, not a member: a direct call instead of one through a
+ * member pointer, and 16 bytes less in the owner's object, where the pool sits among the
+ * members a packet-hop reads (FabricLinkNetDevice).
+ *
  * \tparam Owner the class whose member runs the events
  * \tparam Payload what an event carries (moved in, handed to the handler, then reset)
+ * \tparam Handler the owner's member that runs one, given the event's payload
  */
-template <typename Owner, typename Payload>
+template <typename Owner, typename Payload, void (Owner::*Handler)(Payload& payload)>
 class EventPool
 {
   public:
-    /// runs an event: a member of the owner, given the event's payload
-    using Handler = void (Owner::*)(Payload& payload);
-
     /**
      * \param owner the object whose handler runs the events (outlives the pool's use)
-     * \param handler its member that runs one
      */
-    EventPool(Owner* owner, Handler handler)
-        : m_owner(owner),
-          m_handler(handler)
+    explicit EventPool(Owner* owner)
+        : m_owner(owner)
     {
     }
 
@@ -131,7 +131,7 @@ class EventPool
         return m_mostPending;
     }
 
-    /** \return events of this Owner and Payload that exist, queued or free, all pools together */
+    /** \return events of this pool type that exist, queued or free, all pools together */
     static std::size_t GetEventsMade()
     {
         return Shared().all.size();
@@ -170,7 +170,7 @@ class EventPool
             if (pool)
             {
                 --pool->m_pending;
-                (pool->m_owner->*pool->m_handler)(m_payload);
+                (pool->m_owner->*Handler)(m_payload);
             }
             m_payload = Payload{}; // release what it holds now, not at its next use
             // back on the list only now: an event scheduled by the handler above takes
@@ -202,7 +202,6 @@ class EventPool
     }
 
     Owner* m_owner;               //!< runs the events
-    Handler m_handler;            //!< its member that does
     std::size_t m_pending{0};     //!< events queued and not run
     std::size_t m_mostPending{0}; //!< the most ever queued at once
 };

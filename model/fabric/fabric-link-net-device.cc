@@ -474,7 +474,7 @@ FabricLinkNetDevice::FlushQueue()
 std::size_t
 FabricLinkNetDevice::GetArrivalEventsMade()
 {
-    return EventPool<FabricLinkNetDevice, Arrival>::GetEventsMade();
+    return ArrivalPool::GetEventsMade();
 }
 
 std::pair<uint32_t, uint32_t>

@@ -292,6 +292,10 @@ class FabricLinkNetDevice : public PointToPointNetDevice
      */
     void DeliverToPeer(Arrival& arrival);
 
+    /// the arrival events' pool type
+    using ArrivalPool =
+        EventPool<FabricLinkNetDevice, Arrival, &FabricLinkNetDevice::DeliverToPeer>;
+
     /** Decide, once, whether the fast path applies, and cache what it needs. */
     void Resolve();
 
@@ -375,7 +379,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     NetDeviceQueue* m_txQueue{nullptr}; //!< flow control (hosts), or null
     uint64_t m_txPackets{0};            //!< counter
     /// the arrival events of the frames in flight, reused
-    EventPool<FabricLinkNetDevice, Arrival> m_arrivals{this, &FabricLinkNetDevice::DeliverToPeer};
+    ArrivalPool m_arrivals{this};
     // Raw pointers: the channel holds both ends, and the device its aggregated queue
     // interface, for as long as events can run (PointToPointNetDevice::DoDispose is private,
     // so this class cannot release references there; two Ptrs to each other would leak).

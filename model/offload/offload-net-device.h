@@ -652,7 +652,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
     uint64_t m_txBacklogMax{0};  //!< longest backlog seen
     EventId m_scanEvent;         //!< next timer scan
     /// the frequent events (ACK after latency, leaving the NIC, readable, refill), reused
-    EventPool<OffloadNetDevice, DeviceEvent> m_events{this, &OffloadNetDevice::RunDeviceEvent};
+    EventPool<OffloadNetDevice, DeviceEvent, &OffloadNetDevice::RunDeviceEvent> m_events{this};
     /// Whether m_scanEvent / the refill is still to run, kept here because
     /// EventId::IsPending asks the simulator (about 280 instructions in Debian's ns-3) and the
     /// transmit path asked once per segment. Set where the event is scheduled, cleared first

@@ -11,6 +11,7 @@
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/drop-tail-queue.h"
+#include "ns3/error-model.h"
 #include "ns3/fabric-link-net-device.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device-queue-interface.h"
@@ -952,6 +953,187 @@ class FastLinkSnifferFlushTestCase : public TestCase
 };
 
 /**
+ * A far end hands frames straight to the receiver's sink only while the receiver would do
+ * nothing else with them (FabricLinkNetDevice::PushReceiveState). Frames every 2 us, one run
+ * left alone and one in which the receiver's state changes between frames, one thing at a
+ * time: an error model that corrupts every frame set and removed, a sniffer connected and
+ * disconnected, a promiscuous callback set and cleared; then an error model set and removed
+ * while a sniffer is connected (the sniffer alone must still keep the far end from delivering
+ * directly). The changed run must drop exactly the
+ * frames that arrive under the error model, sniff exactly those that arrive (uncorrupted)
+ * while the sniffer is connected, show the promiscuous callback exactly those of its window,
+ * deliver every other frame at the same time as the run left alone, and count them all.
+ */
+class FastLinkReceiveStateTestCase : public TestCase
+{
+  public:
+    FastLinkReceiveStateTestCase()
+        : TestCase("receiver changes mid-run: the far end stops and resumes delivering directly")
+    {
+    }
+
+  private:
+    static constexpr uint32_t FRAMES = 50;
+    static constexpr uint32_t SIZE = 1000; //!< frame i has SIZE + i bytes
+
+    /// A sink that logs (arrival ns, frame index).
+    struct Sink : public FabricLinkSink
+    {
+        std::vector<std::pair<int64_t, uint32_t>> got;
+        uint32_t port{0};
+
+        void ReceiveFromLink(uint32_t p,
+                             const Ptr<Packet>& packet,
+                             uint16_t,
+                             const Time& now,
+                             const FabricFrameFields&) override
+        {
+            port = p;
+            got.emplace_back(now.GetNanoSeconds(), packet->GetSize() - SIZE);
+        }
+    };
+
+    /// \param log frame indices seen \param p the frame (with its PPP header: 2 bytes)
+    static void Sniffed(std::vector<uint32_t>* log, Ptr<const Packet> p)
+    {
+        log->push_back(p->GetSize() - 2 - SIZE);
+    }
+
+    /// \param log frame indices seen \return true
+    static bool Promisc(std::vector<uint32_t>* log,
+                        Ptr<NetDevice>,
+                        Ptr<const Packet> p,
+                        uint16_t,
+                        const Address&,
+                        const Address&,
+                        NetDevice::PacketType)
+    {
+        log->push_back(p->GetSize() - SIZE);
+        return true;
+    }
+
+    static void SetErrorModel(Ptr<FabricLinkNetDevice> dev, Ptr<ErrorModel> em)
+    {
+        dev->SetLinkReceiveErrorModel(em);
+    }
+
+    static void SetPromisc(Ptr<FabricLinkNetDevice> dev, std::vector<uint32_t>* log)
+    {
+        dev->SetPromiscReceiveCallback(log ? MakeBoundCallback(&Promisc, log)
+                                           : NetDevice::PromiscReceiveCallback());
+    }
+
+    static void Connect(Ptr<FabricLinkNetDevice> dev, std::vector<uint32_t>* log, bool on)
+    {
+        if (on)
+        {
+            dev->TraceConnectWithoutContext("FastSniffer", MakeBoundCallback(&Sniffed, log));
+        }
+        else
+        {
+            dev->TraceDisconnectWithoutContext("FastSniffer", MakeBoundCallback(&Sniffed, log));
+        }
+    }
+
+    struct Run
+    {
+        Sink sink;
+        std::vector<uint32_t> sniffed;
+        std::vector<uint32_t> promisc;
+        uint64_t rxPackets{0};
+        uint64_t rxDrops{0};
+    };
+
+    /// \param change change the receiver's state during the run
+    void RunLink(bool change, Run& run)
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        Ptr<FabricLinkChannel> channel = CreateObject<FabricLinkChannel>();
+        channel->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
+        Ptr<FabricLinkNetDevice> ends[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            ends[i] = CreateObject<FabricLinkNetDevice>();
+            ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            ends[i]->SetAddress(Mac48Address::Allocate());
+            ends[i]->SetQueue(CreateObject<DropTailQueue<Packet>>());
+            (i == 0 ? a : b)->AddDevice(ends[i]);
+            ends[i]->Attach(channel);
+        }
+        ends[1]->SetLinkSink(&run.sink, 7);
+        for (uint32_t i = 0; i < FRAMES; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(2 * i), [ends, i]() {
+                ends[0]->Send(Create<Packet>(SIZE + i), ends[1]->GetAddress(), 0x0800);
+            });
+        }
+        if (change)
+        {
+            Ptr<RateErrorModel> all = CreateObject<RateErrorModel>();
+            all->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            all->SetRate(1.0);
+            // each change alone, then an error model set and removed under a sniffer
+            Simulator::Schedule(NanoSeconds(10500), &SetErrorModel, ends[1], all);
+            Simulator::Schedule(NanoSeconds(20500), &SetErrorModel, ends[1], nullptr);
+            Simulator::Schedule(NanoSeconds(30500), &Connect, ends[1], &run.sniffed, true);
+            Simulator::Schedule(NanoSeconds(40500), &Connect, ends[1], &run.sniffed, false);
+            Simulator::Schedule(NanoSeconds(50500), &SetPromisc, ends[1], &run.promisc);
+            Simulator::Schedule(NanoSeconds(60500), &SetPromisc, ends[1], nullptr);
+            Simulator::Schedule(NanoSeconds(70500), &Connect, ends[1], &run.sniffed, true);
+            Simulator::Schedule(NanoSeconds(75500), &SetErrorModel, ends[1], all);
+            Simulator::Schedule(NanoSeconds(80500), &SetErrorModel, ends[1], nullptr);
+            Simulator::Schedule(NanoSeconds(90500), &Connect, ends[1], &run.sniffed, false);
+        }
+        Simulator::Run();
+        run.rxPackets = ends[1]->GetRxPackets();
+        run.rxDrops = ends[1]->GetRxDrops();
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        Run plain;
+        Run changed;
+        RunLink(false, plain);
+        RunLink(true, changed);
+        NS_TEST_ASSERT_MSG_EQ(plain.sink.got.size(), FRAMES, "left alone: every frame");
+        NS_TEST_EXPECT_MSG_EQ(plain.sink.port, 7, "the sink's port number");
+        NS_TEST_EXPECT_MSG_EQ(plain.rxPackets, FRAMES, "left alone: every frame counted");
+        // what the changed run must show, by each frame's arrival time in the run left alone
+        std::vector<std::pair<int64_t, uint32_t>> delivered;
+        std::vector<uint32_t> sniffed;
+        std::vector<uint32_t> promisc;
+        uint32_t dropped = 0;
+        for (const auto& [at, i] : plain.sink.got)
+        {
+            const bool corrupt = (at >= 10500 && at < 20500) || (at >= 75500 && at < 80500);
+            dropped += corrupt;
+            if (!corrupt)
+            {
+                delivered.emplace_back(at, i);
+            }
+            if (!corrupt && ((at >= 30500 && at < 40500) || (at >= 70500 && at < 90500)))
+            {
+                sniffed.push_back(i);
+            }
+            if (at >= 50500 && at < 60500)
+            {
+                promisc.push_back(i);
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(dropped, 0, "frames arrive under the error model");
+        NS_TEST_ASSERT_MSG_GT(sniffed.size(), 0, "frames arrive while sniffed");
+        NS_TEST_ASSERT_MSG_GT(promisc.size(), 0, "frames arrive under the callback");
+        NS_TEST_EXPECT_MSG_EQ(changed.rxDrops, dropped, "drops counted");
+        NS_TEST_EXPECT_MSG_EQ(changed.rxPackets, delivered.size(), "arrivals counted");
+        NS_TEST_EXPECT_MSG_EQ((changed.sink.got == delivered), true, "the same frames and times");
+        NS_TEST_EXPECT_MSG_EQ((changed.sniffed == sniffed), true, "sniffed: those in its window");
+        NS_TEST_EXPECT_MSG_EQ((changed.promisc == promisc), true, "promiscuous: its window");
+    }
+};
+
+/**
  * --links=auto, the default: fast links on the module's switches, point-to-point links with
  * ns-3's routers (which need ns-3's devices); summary.json records which.
  */
@@ -1054,6 +1236,7 @@ class PrestoFastLinkTestSuite : public TestSuite
         AddTestCase(new FastLinkPcapTestCase("host-tcp"), compat::TestDuration::QUICK);
         AddTestCase(new FastLinkPcapTestCase("presto"), compat::TestDuration::QUICK);
         AddTestCase(new FastLinkSnifferFlushTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkReceiveStateTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkAutoTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkBadConfigTestCase, compat::TestDuration::QUICK);
     }

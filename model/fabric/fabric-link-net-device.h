@@ -296,6 +296,51 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     using ArrivalPool =
         EventPool<FabricLinkNetDevice, Arrival, &FabricLinkNetDevice::DeliverToPeer>;
 
+    /**
+     * The "FastSniffer" trace source: a TracedCallback that tells its device when a sink is
+     * connected or disconnected (ReceiveStateChanged). The per-hop path then reads a flag
+     * among the members it reads anyway (m_sniffing) instead of this list, and the far end
+     * knows whether it may deliver here directly (m_peerSink).
+     */
+    class SnifferTrace : public TracedCallback<Ptr<const Packet>>
+    {
+      public:
+        /// \param device the device whose trace source this is
+        explicit SnifferTrace(FabricLinkNetDevice* device)
+            : m_device(device)
+        {
+        }
+
+        /// TracedCallback::ConnectWithoutContext, then tell the device \param cb the sink
+        void ConnectWithoutContext(const CallbackBase& cb);
+        /// TracedCallback::Connect, then tell the device \param cb the sink \param path context
+        void Connect(const CallbackBase& cb, std::string path);
+        /// TracedCallback::DisconnectWithoutContext, then tell the device \param cb the sink
+        void DisconnectWithoutContext(const CallbackBase& cb);
+        /// TracedCallback::Disconnect, then tell the device \param cb the sink \param path context
+        void Disconnect(const CallbackBase& cb, std::string path);
+
+      private:
+        FabricLinkNetDevice* m_device; //!< told of every change
+    };
+
+    /**
+     * Something that decides how a frame is received here changed (sink, error model,
+     * promiscuous callback, sniffer): tell the far end (PushReceiveState).
+     */
+    void ReceiveStateChanged();
+
+    /**
+     * Tell the far end's device whether it may hand frames for this end straight to this end's
+     * sink (m_peerSink): only when FastReceive would do nothing else, that is with a sink and
+     * no error model, promiscuous callback or sniffer. Called on every change of those and
+     * when the far end resolves its fast path.
+     */
+    void PushReceiveState();
+
+    /** \return the device at the other end of the channel, if it is a FabricLinkNetDevice */
+    FabricLinkNetDevice* FarEnd() const;
+
     /** Decide, once, whether the fast path applies, and cache what it needs. */
     void Resolve();
 
@@ -357,15 +402,19 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     void WakeCheck();
 
     // The members a packet-hop reads come first, in the order it reads them, from a cache
-    // line's start: the sender's (GetQueued, SendAt, then DeliverToPeer) in three lines, the
-    // receiver's (FastReceive) in the fourth, which also reads the sniffer at the end of the
-    // third. Scattered over seven lines, they cost a 1,024-host fat-tree 5.4 more cache misses
-    // per packet-hop (callgrind, 2 MB simulated last level: 17.0 against 11.6).
+    // line's start: the sender's (GetQueued, SendAt, then DeliverToPeer) in three lines.
+    // Scattered over seven lines, they cost a 1,024-host fat-tree 5.4 more cache misses per
+    // packet-hop (callgrind, 2 MB simulated last level: 17.0 against 11.6). The third line
+    // also holds what the receiver's FastReceive would read, as its far end pushed it
+    // (m_peerSink): a plain delivery reads none of the receiver's lines. The receiver's own
+    // (the fourth) serve the other cases: an error model, a promiscuous callback, a sniffer,
+    // no sink.
 
     // the sender's
     alignas(64) FabricLinkQueue m_fifo; //!< the waiting frames
     bool m_fast{false};                 //!< fast path in use
     bool m_resolved{false};             //!< Resolve done
+    bool m_sniffing{false};             //!< a sink is connected to m_sniffer
     uint32_t m_framing;                 //!< attribute FramingBytes
     uint64_t m_maxBytes{0};             //!< queue limit in bytes (0: in packets)
     uint64_t m_maxPackets{0};           //!< queue limit in packets (0: in bytes)
@@ -379,12 +428,15 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     NetDeviceQueue* m_txQueue{nullptr}; //!< flow control (hosts), or null
     uint64_t m_txPackets{0};            //!< counter
     /// the arrival events of the frames in flight, reused
-    ArrivalPool m_arrivals{this};
+    alignas(64) ArrivalPool m_arrivals{this};
     // Raw pointers: the channel holds both ends, and the device its aggregated queue
     // interface, for as long as events can run (PointToPointNetDevice::DoDispose is private,
     // so this class cannot release references there; two Ptrs to each other would leak).
-    FabricLinkNetDevice* m_peer{nullptr};        //!< the far end (fast path)
-    TracedCallback<Ptr<const Packet>> m_sniffer; //!< frames with a PPP header (pcap)
+    FabricLinkNetDevice* m_peer{nullptr}; //!< the far end (fast path)
+    /// the far end's sink when it receives plainly (its PushReceiveState), else null
+    FabricLinkSink* m_peerSink{nullptr};
+    uint32_t m_peerSinkPort{0};    //!< the far end's number at m_peerSink
+    uint64_t m_deliveredDirect{0}; //!< frames handed to m_peerSink (the far end's GetRxPackets)
 
     // the receiver's
     alignas(64) FabricLinkSink* m_sink{nullptr};   //!< direct receiver, or null
@@ -405,6 +457,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint32_t m_flushes{0};      //!< FlushQueue calls (pending sniffs of flushed frames skip)
     TracedCallback<Ptr<const Packet>> m_txDropTrace; //!< refused by Send
     TracedCallback<Ptr<const Packet>> m_rxDropTrace; //!< dropped by the error model
+    SnifferTrace m_sniffer{this};                    //!< frames with a PPP header (pcap)
 };
 
 /**

@@ -244,21 +244,23 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
             }
         }
     }
-    // each distinct port list once
+    // each distinct port list once, as its length and then its ports
     std::map<std::vector<uint32_t>, uint32_t> setOf;
     std::vector<uint32_t> hostSet(portsPerHost.size(), NO_SET);
-    m_portSets.clear();
+    m_portLists.clear();
     for (uint32_t h = 0; h < portsPerHost.size(); ++h)
     {
-        if (portsPerHost[h].empty())
+        const std::vector<uint32_t>& ports = portsPerHost[h];
+        if (ports.empty())
         {
             continue;
         }
         const auto [it, fresh] =
-            setOf.try_emplace(portsPerHost[h], static_cast<uint32_t>(m_portSets.size()));
+            setOf.try_emplace(ports, static_cast<uint32_t>(m_portLists.size()));
         if (fresh)
         {
-            m_portSets.push_back(portsPerHost[h]);
+            m_portLists.push_back(static_cast<uint32_t>(ports.size()));
+            m_portLists.insert(m_portLists.end(), ports.begin(), ports.end());
         }
         hostSet[h] = it->second;
     }
@@ -274,9 +276,9 @@ FabricSwitch::SetRoutes(const std::vector<uint32_t>& hostAddresses,
     const uint64_t span = uint64_t(*hi) - *lo + 1;
     // A vector indexed by address offset is one bounds check and one load per packet; use it
     // whenever the addresses are nearly contiguous (always, with FabricHelper's plan) and the
-    // list numbers fit its 16-bit entries.
+    // lists' offsets fit its 16-bit entries.
     const bool dense =
-        span <= 4 * uint64_t(hostAddresses.size()) + 64 && m_portSets.size() < NO_SET16;
+        span <= 4 * uint64_t(hostAddresses.size()) + 64 && m_portLists.size() < NO_SET16;
     m_addrBase = *lo;
     if (dense)
     {
@@ -392,12 +394,12 @@ FabricSwitch::FlowHash(const uint8_t* hdr, uint32_t len) const
 
 uint32_t
 FabricSwitch::ChoosePort(uint32_t dest,
-                         const std::vector<uint32_t>& ports,
+                         const uint32_t* ports,
+                         uint32_t n,
                          const Packet* packet,
                          uint8_t* hdr,
                          uint32_t len)
 {
-    const uint32_t n = static_cast<uint32_t>(ports.size());
     if (len == 0 && (m_lb == ECMP || m_lb == LABEL || m_lb == FLOWLET))
     {
         // the header's fields came with the frame, but this policy reads more of it
@@ -419,7 +421,7 @@ FabricSwitch::ChoosePort(uint32_t dest,
         const int64_t now = FastSimulator::Now().GetTimeStep();
         auto [it, fresh] = m_flowlets.try_emplace(FlowHash(hdr, len), Flowlet{now, 0});
         Flowlet& f = it->second;
-        const bool stale = std::find(ports.begin(), ports.end(), f.port) == ports.end();
+        const bool stale = std::find(ports, ports + n, f.port) == ports + n;
         if (fresh || stale || now - f.lastNs > m_flowletGap.GetTimeStep())
         {
             f.port = ports[PeekPointer(m_rng)->GetIndex(n)];
@@ -502,8 +504,10 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
         Drop(packet, NO_PORT, false);
         return;
     }
-    const std::vector<uint32_t>& ports = m_portSets[set];
-    const uint32_t port = ports.size() == 1 ? ports[0] : ChoosePort(dest, ports, pkt, hdr, len);
+    const uint32_t* const list = m_portLists.data() + set;
+    const uint32_t n = list[0];
+    const uint32_t* const ports = list + 1;
+    const uint32_t port = n == 1 ? ports[0] : ChoosePort(dest, ports, n, pkt, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
     const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps

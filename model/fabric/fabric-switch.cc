@@ -509,6 +509,11 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     const uint32_t* const ports = list + 1;
     const uint32_t port = n == 1 ? ports[0] : ChoosePort(dest, ports, n, pkt, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
+    FabricLinkNetDevice* link = queue.GetLink();
+    if (link)
+    {
+        link->PrefetchSend();
+    }
     const uint32_t queued = queue.GetBytes(now);
     // the device queue applies the same test after adding the PPP header; doing it here keeps
     // the drop counted with its reason and traced without that header
@@ -544,7 +549,6 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     {
         m_enqueueTrace(p, port);
     }
-    FabricLinkNetDevice* link = queue.GetLink();
     if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now, out)
                : m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE)))
     {

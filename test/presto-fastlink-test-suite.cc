@@ -24,6 +24,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -97,6 +98,28 @@ struct LinkLog
         return true;
     }
 };
+
+/**
+ * One fast link between two new nodes: 10 Gbps, 1 us, default (unlimited enough) queues.
+ * \return its two ends
+ */
+std::array<Ptr<FabricLinkNetDevice>, 2>
+MakeFastLink()
+{
+    Ptr<FabricLinkChannel> channel = CreateObject<FabricLinkChannel>();
+    channel->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
+    std::array<Ptr<FabricLinkNetDevice>, 2> ends;
+    for (auto& end : ends)
+    {
+        end = CreateObject<FabricLinkNetDevice>();
+        end->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+        end->SetAddress(Mac48Address::Allocate());
+        end->SetQueue(CreateObject<DropTailQueue<Packet>>());
+        CreateObject<Node>()->AddDevice(end);
+        end->Attach(channel);
+    }
+    return ends;
+}
 
 } // namespace
 
@@ -916,20 +939,7 @@ class FastLinkSnifferFlushTestCase : public TestCase
     /// \param flush call FlushQueue 1 ns after the sends \return frames sniffed at the sender
     uint32_t Sniffed(bool flush)
     {
-        Ptr<Node> a = CreateObject<Node>();
-        Ptr<Node> b = CreateObject<Node>();
-        Ptr<FabricLinkChannel> channel = CreateObject<FabricLinkChannel>();
-        channel->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
-        Ptr<FabricLinkNetDevice> ends[2];
-        for (int i = 0; i < 2; ++i)
-        {
-            ends[i] = CreateObject<FabricLinkNetDevice>();
-            ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
-            ends[i]->SetAddress(Mac48Address::Allocate());
-            ends[i]->SetQueue(CreateObject<DropTailQueue<Packet>>());
-            (i == 0 ? a : b)->AddDevice(ends[i]);
-            ends[i]->Attach(channel);
-        }
+        const std::array<Ptr<FabricLinkNetDevice>, 2> ends = MakeFastLink();
         uint32_t sniffed = 0;
         ends[0]->TraceConnectWithoutContext("FastSniffer", MakeBoundCallback(&Count, &sniffed));
         for (int i = 0; i < 4; ++i)
@@ -1047,20 +1057,7 @@ class FastLinkReceiveStateTestCase : public TestCase
     /// \param change change the receiver's state during the run
     void RunLink(bool change, Run& run)
     {
-        Ptr<Node> a = CreateObject<Node>();
-        Ptr<Node> b = CreateObject<Node>();
-        Ptr<FabricLinkChannel> channel = CreateObject<FabricLinkChannel>();
-        channel->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
-        Ptr<FabricLinkNetDevice> ends[2];
-        for (int i = 0; i < 2; ++i)
-        {
-            ends[i] = CreateObject<FabricLinkNetDevice>();
-            ends[i]->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
-            ends[i]->SetAddress(Mac48Address::Allocate());
-            ends[i]->SetQueue(CreateObject<DropTailQueue<Packet>>());
-            (i == 0 ? a : b)->AddDevice(ends[i]);
-            ends[i]->Attach(channel);
-        }
+        const std::array<Ptr<FabricLinkNetDevice>, 2> ends = MakeFastLink();
         ends[1]->SetLinkSink(&run.sink, 7);
         for (uint32_t i = 0; i < FRAMES; ++i)
         {

@@ -127,9 +127,7 @@ FabricLinkNetDevice::Resolve()
     }
     m_resolved = true;
     m_queue = GetQueue();
-    Ptr<NetDevice> other =
-        channel->GetDevice(0) == this ? channel->GetDevice(1) : channel->GetDevice(0);
-    m_peer = PeekPointer(DynamicCast<FabricLinkNetDevice>(other));
+    m_peer = FarEnd();
     m_fast = m_peer && m_queue && m_peer->GetQueue();
     if (!m_fast)
     {

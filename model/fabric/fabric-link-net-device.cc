@@ -276,9 +276,8 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
     const int64_t at = start + tx + m_delaySteps;
     m_arrivals.ScheduleWith(m_peerContext,
                             TimeStep(at - now),
-                            [&packet, protocolNumber, at, &fields](Arrival& a) {
+                            [&packet, protocolNumber, &fields](Arrival& a) {
                                 a.packet = packet;
-                                a.at = at;
                                 a.destination = fields.destination;
                                 a.protocol = protocolNumber;
                                 a.tos = fields.tos;
@@ -392,19 +391,18 @@ FabricLinkNetDevice::DeliverToPeer(Arrival& arrival)
 {
     // the pool releases the packet after
     const FabricFrameFields fields{arrival.destination, arrival.tos, arrival.known};
+    // the event's time: the lean simulator's clock, two loads of lines every event reads
+    // (the event no longer carries it, 8 bytes of every arrival event)
+    const Time now = FastSimulator::Now();
     if (m_peerSink)
     {
         // what FastReceive does when there is nothing else to do, without reading the far
         // end's members: in a large fabric its lines are rarely still in the cache
         ++m_deliveredDirect;
-        m_peerSink->ReceiveFromLink(m_peerSinkPort,
-                                    arrival.packet,
-                                    arrival.protocol,
-                                    TimeStep(arrival.at),
-                                    fields);
+        m_peerSink->ReceiveFromLink(m_peerSinkPort, arrival.packet, arrival.protocol, now, fields);
         return;
     }
-    m_peer->FastReceive(arrival.packet, arrival.protocol, TimeStep(arrival.at), fields);
+    m_peer->FastReceive(arrival.packet, arrival.protocol, now, fields);
 }
 
 void

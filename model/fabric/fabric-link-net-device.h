@@ -287,11 +287,10 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint32_t GetFramingOverhead();
 
   private:
-    /** A frame in flight: what its arrival event carries (24 bytes, the fields unpacked). */
+    /** A frame in flight: what its arrival event carries (16 bytes, the fields unpacked). */
     struct Arrival
     {
         Ptr<Packet> packet;      //!< the frame
-        int64_t at{0};           //!< its arrival time (the event's time stamp), time steps
         uint32_t destination{0}; //!< FabricFrameFields::destination
         uint16_t protocol{0};    //!< its protocol number
         uint8_t tos{0};          //!< FabricFrameFields::tos

@@ -996,7 +996,7 @@ class FastLinkReceiveStateTestCase : public TestCase
                              const Ptr<Packet>& packet,
                              uint16_t,
                              const Time& now,
-                             const FabricFrameFields&) override
+                             FabricFrameFields&) override
         {
             port = p;
             got.emplace_back(now.GetNanoSeconds(), packet->GetSize() - SIZE);

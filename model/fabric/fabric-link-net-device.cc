@@ -226,13 +226,14 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
                             const Address& dest,
                             uint16_t protocolNumber,
                             const Time& clock,
-                            const FabricFrameFields& fields)
+                            FabricFrameFields fields)
 {
     if (!m_fast)
     {
         Resolve();
         if (!m_fast)
         {
+            fields.EnsureBytes(*PeekPointer(packet)); // a point-to-point link carries bytes
             return PointToPointNetDevice::Send(packet, dest, protocolNumber);
         }
     }
@@ -243,6 +244,7 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
     if (!m_fifo.Admits(bytes, m_maxBytes, m_maxPackets))
     {
         ++m_txDrops;
+        fields.EnsureBytes(*PeekPointer(packet));
         m_txDropTrace(packet);
         if (m_txQueue)
         {
@@ -257,6 +259,7 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
     ++m_txPackets;
     if (m_sniffing)
     {
+        fields.EnsureBytes(*PeekPointer(packet));
         // the sniffer sees the frame when its transmission starts, as on a point-to-point link
         // (at once on an idle link: an event at the same time could come after a Stop)
         if (start == now)
@@ -278,6 +281,7 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
                             TimeStep(at - now),
                             [&packet, protocolNumber, &fields](Arrival& a) {
                                 a.packet = packet;
+                                a.lazy = std::move(fields.lazy);
                                 a.destination = fields.destination;
                                 a.protocol = protocolNumber;
                                 a.tos = fields.tos;
@@ -389,8 +393,12 @@ FabricLinkNetDevice::WakeCheck()
 void
 FabricLinkNetDevice::DeliverToPeer(Arrival& arrival)
 {
-    // the pool releases the packet after
-    const FabricFrameFields fields{arrival.destination, arrival.tos, arrival.known};
+    // the pool releases the packet after; the lazy header moves on with the fields (a move
+    // does not touch it: in a large fabric its line has usually left the cache by now)
+    FabricFrameFields fields{arrival.destination,
+                             arrival.tos,
+                             arrival.known,
+                             std::move(arrival.lazy)};
     // the event's time: the lean simulator's clock, two loads of lines every event reads
     // (the event no longer carries it, 8 bytes of every arrival event)
     const Time now = FastSimulator::Now();
@@ -409,8 +417,13 @@ void
 FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet,
                                  uint16_t protocol,
                                  const Time& now,
-                                 const FabricFrameFields& fields)
+                                 FabricFrameFields& fields)
 {
+    if (m_errorModel || m_sniffing || !m_promiscCb.IsNull() || !m_sink)
+    {
+        // anything here but a sink may read the bytes
+        fields.EnsureBytes(*PeekPointer(packet));
+    }
     if (m_errorModel && m_errorModel->IsCorrupt(packet))
     {
         ++m_rxDrops;

@@ -4,6 +4,7 @@
 #ifndef PRESTO_FABRIC_LINK_NET_DEVICE_H
 #define PRESTO_FABRIC_LINK_NET_DEVICE_H
 
+#include "fabric-lazy-header.h"
 #include "fabric-link-queue.h"
 
 #include "ns3/data-rate.h"
@@ -56,13 +57,44 @@ class FabricLinkChannel : public PointToPointChannel
  * The sender that wrote the header fills them in (OffloadNetDevice); a frame sent through
  * NetDevice::Send (ns-3's IPv4 stack, a test) has none, and the first switch reads them from
  * the bytes and passes them on. A switch that rewrites the header (an ECN mark) updates them.
- * The bytes stay as they are: pcap, error models and receivers read those.
+ *
+ * The sender may also leave the whole header out of the bytes (lazy, a FabricLazyHeader: the
+ * frame then holds a zero placeholder of the header's length). Whoever may read the bytes
+ * writes it first (EnsureBytes, with the TOS byte of the fields): a sniffer, an error model, a
+ * promiscuous or receive callback, a drop trace, a point-to-point link, a switch policy that
+ * hashes the header, a switch trace. A switch marks an unwritten header in the fields alone;
+ * a receiver that takes the fields (a FabricLinkSink) reads no bytes. The lazy header moves
+ * with the frame from hop to hop without being touched (SendAt takes the fields by value).
  */
 struct FabricFrameFields
 {
-    uint32_t destination{0}; //!< IPv4 destination address
-    uint8_t tos{0};          //!< IPv4 TOS byte (ECN in its low two bits)
-    bool known{false};       //!< filled in; otherwise read the header from the bytes
+    FabricFrameFields() = default;
+
+    /**
+     * \param d destination \param t TOS byte \param k known
+     * \param l the header, if it is not in the bytes
+     */
+    FabricFrameFields(uint32_t d, uint8_t t, bool k, FabricLazyHeaderRef l = {})
+        : destination(d),
+          tos(t),
+          known(k),
+          lazy(std::move(l))
+    {
+    }
+
+    uint32_t destination{0};  //!< IPv4 destination address
+    uint8_t tos{0};           //!< IPv4 TOS byte (ECN in its low two bits)
+    bool known{false};        //!< filled in; otherwise read the header from the bytes
+    FabricLazyHeaderRef lazy; //!< a header not yet in the bytes, or none
+
+    /** Put the header into the bytes if it is not there. \param p the frame */
+    void EnsureBytes(Packet& p) const
+    {
+        if (lazy)
+        {
+            lazy.Get()->Write(p, tos);
+        }
+    }
 };
 
 /**
@@ -88,7 +120,7 @@ class FabricLinkSink
                                  const Ptr<Packet>& packet,
                                  uint16_t protocol,
                                  const Time& now,
-                                 const FabricFrameFields& fields) = 0;
+                                 FabricFrameFields& fields) = 0;
 };
 
 /**
@@ -144,7 +176,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
                 const Address& dest,
                 uint16_t protocolNumber,
                 const Time& now,
-                const FabricFrameFields& fields = FabricFrameFields{});
+                FabricFrameFields fields = FabricFrameFields{});
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
 
@@ -287,14 +319,15 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     uint32_t GetFramingOverhead();
 
   private:
-    /** A frame in flight: what its arrival event carries (16 bytes, the fields unpacked). */
+    /** A frame in flight: what its arrival event carries (24 bytes, the fields unpacked). */
     struct Arrival
     {
-        Ptr<Packet> packet;      //!< the frame
-        uint32_t destination{0}; //!< FabricFrameFields::destination
-        uint16_t protocol{0};    //!< its protocol number
-        uint8_t tos{0};          //!< FabricFrameFields::tos
-        bool known{false};       //!< FabricFrameFields::known
+        Ptr<Packet> packet;       //!< the frame
+        FabricLazyHeaderRef lazy; //!< FabricFrameFields::lazy
+        uint32_t destination{0};  //!< FabricFrameFields::destination
+        uint16_t protocol{0};     //!< its protocol number
+        uint8_t tos{0};           //!< FabricFrameFields::tos
+        bool known{false};        //!< FabricFrameFields::known
     };
 
     /**
@@ -365,7 +398,7 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     void FastReceive(const Ptr<Packet>& packet,
                      uint16_t protocol,
                      const Time& now,
-                     const FabricFrameFields& fields);
+                     FabricFrameFields& fields);
 
     /**
      * \param bytes a frame's size

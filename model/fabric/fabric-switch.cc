@@ -396,13 +396,15 @@ uint32_t
 FabricSwitch::ChoosePort(uint32_t dest,
                          const uint32_t* ports,
                          uint32_t n,
-                         const Packet* packet,
+                         Packet* packet,
+                         const FabricFrameFields& fields,
                          uint8_t* hdr,
                          uint32_t len)
 {
     if (len == 0 && (m_lb == ECMP || m_lb == LABEL || m_lb == FLOWLET))
     {
         // the header's fields came with the frame, but this policy reads more of it
+        fields.EnsureBytes(*packet);
         len = packet->CopyData(hdr, PARSE_BYTES);
     }
     switch (m_lb)
@@ -455,7 +457,8 @@ FabricSwitch::Receive(Ptr<NetDevice> device,
                       uint16_t protocol,
                       const Address& from)
 {
-    Forward(ConstCast<Packet>(packet), protocol, FastSimulator::Now(), FabricFrameFields{});
+    FabricFrameFields none;
+    Forward(ConstCast<Packet>(packet), protocol, FastSimulator::Now(), none);
     return true;
 }
 
@@ -464,7 +467,7 @@ FabricSwitch::ReceiveFromLink(uint32_t port,
                               const Ptr<Packet>& packet,
                               uint16_t protocol,
                               const Time& now,
-                              const FabricFrameFields& fields)
+                              FabricFrameFields& fields)
 {
     Forward(packet, protocol, now, fields);
 }
@@ -473,7 +476,7 @@ void
 FabricSwitch::Forward(const Ptr<Packet>& packet,
                       uint16_t protocol,
                       const Time& now,
-                      const FabricFrameFields& fields)
+                      FabricFrameFields& out)
 {
     // Hot path: an array lookup, the policy, and the device Send; the packet's bytes are read
     // (a 40-byte copy) only when the sender did not give the header's fields or the policy
@@ -482,8 +485,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     Packet* const pkt = PeekPointer(packet);
     uint8_t hdr[PARSE_BYTES];
     uint32_t len = 0;
-    FabricFrameFields out = fields;
-    if (!fields.known)
+    if (!out.known)
     {
         len = pkt->CopyData(hdr, PARSE_BYTES);
         // Not an IPv4 packet with a complete header (a hostile or corrupted frame): nothing to
@@ -495,19 +497,22 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
             Drop(packet, NO_PORT, false);
             return;
         }
-        out = FabricFrameFields{Read32(hdr + 16), hdr[1], true};
+        out.destination = Read32(hdr + 16);
+        out.tos = hdr[1];
+        out.known = true;
     }
     const uint32_t dest = out.destination;
     const uint32_t set = LookupPortSet(dest);
     if (set == NO_SET) // not a host's address, or no port leads there
     {
+        out.EnsureBytes(*pkt);
         Drop(packet, NO_PORT, false);
         return;
     }
     const uint32_t* const list = m_portLists.data() + set;
     const uint32_t n = list[0];
     const uint32_t* const ports = list + 1;
-    const uint32_t port = n == 1 ? ports[0] : ChoosePort(dest, ports, n, pkt, hdr, len);
+    const uint32_t port = n == 1 ? ports[0] : ChoosePort(dest, ports, n, pkt, out, hdr, len);
     const FabricPortQueue& queue = m_queues[port];
     FabricLinkNetDevice* link = queue.GetLink();
     if (link)
@@ -519,6 +524,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     // the drop counted with its reason and traced without that header
     if (queued + pkt->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
     {
+        out.EnsureBytes(*pkt);
         Drop(packet, port, true);
         return;
     }
@@ -527,7 +533,20 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     const Ptr<Packet>& p = packet;
     const uint8_t ecn = out.tos & 0x03;
     if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
-        (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
+        (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) && out.lazy &&
+        !out.lazy.Get()->IsWritten())
+    {
+        // the header is not in the bytes yet: it will be written with the mark
+        out.tos |= Ipv4Header::ECN_CE;
+        ++m_marked;
+        if (!m_markTrace.IsEmpty())
+        {
+            out.EnsureBytes(*pkt);
+            m_markTrace(p, port);
+        }
+    }
+    else if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
+             (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
     {
         // Only marked packets pay for a header round trip. A nonzero checksum field means the
         // sender computed it: recompute it for the new TOS byte.
@@ -547,11 +566,18 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     }
     if (!m_enqueueTrace.IsEmpty()) // traces cost a packet reference and a call only if connected
     {
+        out.EnsureBytes(*pkt);
         m_enqueueTrace(p, port);
     }
-    if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now, out)
+    if (!link)
+    {
+        out.EnsureBytes(*pkt);
+    }
+    // the fields move on with the frame (the lazy header is not touched)
+    if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now, std::move(out))
                : m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE)))
     {
+        // a refused frame's header is in its bytes: SendAt writes it before its drop trace
         Drop(p, port, true);
         return;
     }

@@ -126,7 +126,7 @@ class FabricSwitch : public Object, public FabricLinkSink
                          const Ptr<Packet>& packet,
                          uint16_t protocol,
                          const Time& now,
-                         const FabricFrameFields& fields) override;
+                         FabricFrameFields& fields) override;
 
   private:
     /**
@@ -135,12 +135,13 @@ class FabricSwitch : public Object, public FabricLinkSink
      * \param protocol its protocol number
      * \param now the current time, Simulator::Now()
      * \param fields its IPv4 header fields, if known (then the bytes are read only by a policy
-     * that hashes the TCP ports or reads the path label)
+     * that hashes the TCP ports or reads the path label); filled in here if not, and passed on
+     * with the frame (a lazy header moves on)
      */
     void Forward(const Ptr<Packet>& packet,
                  uint16_t protocol,
                  const Time& now,
-                 const FabricFrameFields& fields);
+                 FabricFrameFields& fields);
 
     /** Device receive callback: forward one packet. */
     bool Receive(Ptr<NetDevice> device,
@@ -152,6 +153,7 @@ class FabricSwitch : public Object, public FabricLinkSink
      * \param ports its equal-cost ports
      * \param n how many (at least 1)
      * \param packet the packet
+     * \param fields its fields (a lazy header is written before the bytes are read)
      * \param[in,out] hdr the packet's first bytes (IPv4 header, then transport ports), 40 bytes
      * of room; read here when len is 0 and the policy needs them
      * \param len valid bytes in hdr (>= 20), or 0 when they have not been read
@@ -160,7 +162,8 @@ class FabricSwitch : public Object, public FabricLinkSink
     uint32_t ChoosePort(uint32_t dest,
                         const uint32_t* ports,
                         uint32_t n,
-                        const Packet* packet,
+                        Packet* packet,
+                        const FabricFrameFields& fields,
                         uint8_t* hdr,
                         uint32_t len);
 

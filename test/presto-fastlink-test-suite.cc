@@ -16,6 +16,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
+#include "ns3/offload-wire-header.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
@@ -1131,6 +1132,232 @@ class FastLinkReceiveStateTestCase : public TestCase
 };
 
 /**
+ * A header carried beside its frame as fields (FabricFrameFields::lazy) is written into the
+ * frame's bytes the moment anything on the link can read them, and never otherwise. One frame
+ * of a 40-byte zero placeholder and 1,000 bytes of payload crosses a fast link, once per
+ * reader: a sink alone (the header stays unwritten, the sink gets the fields and the zero
+ * placeholder); the receiver's sniffer, the sender's sniffer, the receiver's error model (its
+ * drop trace), its promiscuous callback, its receive callback without a sink, and the sender's
+ * queue refusing a third frame (its drop trace; the two sent stay unwritten). Each reader sees
+ * exactly the bytes BuildWire
+ * writes for the fields, with the TOS byte of the fields (here a CE mark, not the ECT(0) the
+ * fields were made with), and the header is not written twice.
+ */
+class FastLinkLazyHeaderTestCase : public TestCase
+{
+  public:
+    FastLinkLazyHeaderTestCase()
+        : TestCase("headers as fields: written when something reads the bytes, never otherwise")
+    {
+    }
+
+  private:
+    static constexpr uint32_t PAYLOAD = 1000;
+    static constexpr uint8_t TOS = 0x03; //!< CE, as a switch marks it
+
+    /// Where the frame's bytes were seen.
+    struct Seen
+    {
+        std::vector<std::vector<uint8_t>> frames; //!< each reader's copy of the frame's bytes
+        uint32_t sinkFrames{0};                   //!< frames the sink got
+        bool sinkSawLazy{false};                  //!< the sink got the fields' header
+        bool sinkSawWritten{false};               //!< ... already written
+        std::vector<uint8_t> sinkBytes;           //!< the frame's bytes at the sink
+    };
+
+    struct Sink : public FabricLinkSink
+    {
+        Seen* seen{nullptr};
+
+        void ReceiveFromLink(uint32_t,
+                             const Ptr<Packet>& packet,
+                             uint16_t,
+                             const Time&,
+                             FabricFrameFields& fields) override
+        {
+            ++seen->sinkFrames;
+            seen->sinkSawLazy = static_cast<bool>(fields.lazy);
+            seen->sinkSawWritten = fields.lazy && fields.lazy.Get()->IsWritten();
+            seen->sinkBytes = Bytes(packet, 0);
+        }
+    };
+
+    static std::vector<uint8_t> Bytes(Ptr<const Packet> p, uint32_t skip)
+    {
+        std::vector<uint8_t> b(p->GetSize());
+        p->CopyData(b.data(), b.size());
+        return std::vector<uint8_t>(b.begin() + skip, b.end());
+    }
+
+    static void Framed(Seen* seen, Ptr<const Packet> p)
+    {
+        seen->frames.push_back(Bytes(p, 2)); // past the PPP header
+    }
+
+    static void Plain(Seen* seen, Ptr<const Packet> p)
+    {
+        seen->frames.push_back(Bytes(p, 0));
+    }
+
+    static bool Received(Seen* seen, Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&)
+    {
+        seen->frames.push_back(Bytes(p, 0));
+        return true;
+    }
+
+    static bool Promisc(Seen* seen,
+                        Ptr<NetDevice>,
+                        Ptr<const Packet> p,
+                        uint16_t,
+                        const Address&,
+                        const Address&,
+                        NetDevice::PacketType)
+    {
+        seen->frames.push_back(Bytes(p, 0));
+        return true;
+    }
+
+    static WireSegmentOut Fields()
+    {
+        WireSegmentOut w;
+        w.src = 0x0a000001;
+        w.dst = 0x0a000102;
+        w.ipId = 77;
+        w.ect = true;
+        w.srcPort = 49153;
+        w.dstPort = 5001;
+        w.seq = 123456789;
+        w.ack = 987654321;
+        w.flags = 0x10;
+        w.window = 4096;
+        w.sackBlocks = 1;
+        w.sack[0][0] = 5;
+        w.sack[0][1] = 9;
+        w.payloadLen = PAYLOAD;
+        return w;
+    }
+
+    /// \return the frame with its header written, as every reader must see it
+    static std::vector<uint8_t> Expected()
+    {
+        uint8_t header[WIRE_MAX_HEADER_BYTES];
+        const uint32_t len = BuildWire(Fields(), header);
+        header[1] = TOS;
+        std::vector<uint8_t> frame(header, header + len);
+        frame.resize(len + PAYLOAD, 0);
+        return frame;
+    }
+
+    enum Reader
+    {
+        SINK_ONLY,
+        RX_SNIFFER,
+        TX_SNIFFER,
+        RX_ERROR_MODEL,
+        PROMISC,
+        RECEIVE_CALLBACK,
+        TX_QUEUE_FULL,
+    };
+
+    /// \param reader who reads the bytes \param seen what was seen
+    void RunLink(Reader reader, Seen& seen)
+    {
+        const std::array<Ptr<FabricLinkNetDevice>, 2> ends = MakeFastLink();
+        Sink sink;
+        sink.seen = &seen;
+        if (reader != RECEIVE_CALLBACK)
+        {
+            ends[1]->SetLinkSink(&sink, 0);
+        }
+        switch (reader)
+        {
+        case SINK_ONLY:
+            break;
+        case RX_SNIFFER:
+            ends[1]->TraceConnectWithoutContext("FastSniffer", MakeBoundCallback(&Framed, &seen));
+            break;
+        case TX_SNIFFER:
+            ends[0]->TraceConnectWithoutContext("FastSniffer", MakeBoundCallback(&Framed, &seen));
+            break;
+        case RX_ERROR_MODEL: {
+            Ptr<RateErrorModel> all = CreateObject<RateErrorModel>();
+            all->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            all->SetRate(1.0);
+            ends[1]->SetLinkReceiveErrorModel(all);
+            ends[1]->TraceConnectWithoutContext("FastRxDrop", MakeBoundCallback(&Plain, &seen));
+            break;
+        }
+        case PROMISC:
+            ends[1]->SetPromiscReceiveCallback(MakeBoundCallback(&Promisc, &seen));
+            break;
+        case RECEIVE_CALLBACK:
+            ends[1]->SetReceiveCallback(MakeBoundCallback(&Received, &seen));
+            break;
+        case TX_QUEUE_FULL:
+            ends[0]->GetQueue()->SetMaxSize(QueueSize("1p"));
+            ends[0]->TraceConnectWithoutContext("FastTxDrop", MakeBoundCallback(&Plain, &seen));
+            break;
+        }
+        const WireSegmentOut w = Fields();
+        const uint32_t frames = reader == TX_QUEUE_FULL ? 3 : 1; // 1 on the wire, 1 waiting
+        Simulator::Schedule(NanoSeconds(100), [&]() {
+            for (uint32_t i = 0; i < frames; ++i)
+            {
+                Ptr<Packet> p = Create<Packet>(WireHeaderLength(w) + PAYLOAD);
+                FabricFrameFields fields(w.dst,
+                                         TOS,
+                                         true,
+                                         FabricLazyHeaderRef(new OffloadLazyWireHeader(w)));
+                ends[0]->SendAt(p, ends[1]->GetAddress(), 0x0800, Simulator::Now(), fields);
+            }
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        const std::vector<uint8_t> expected = Expected();
+        Seen alone;
+        RunLink(SINK_ONLY, alone);
+        NS_TEST_ASSERT_MSG_EQ(alone.sinkFrames, 1, "the sink gets the frame");
+        NS_TEST_EXPECT_MSG_EQ(alone.sinkSawLazy, true, "with its header as fields");
+        NS_TEST_EXPECT_MSG_EQ(alone.sinkSawWritten, false, "nothing read the bytes: not written");
+        NS_TEST_EXPECT_MSG_EQ((alone.sinkBytes == std::vector<uint8_t>(expected.size(), 0)),
+                              true,
+                              "a zero placeholder of the frame's size");
+        const std::map<Reader, std::string> readers{{RX_SNIFFER, "receiver's sniffer"},
+                                                    {TX_SNIFFER, "sender's sniffer"},
+                                                    {RX_ERROR_MODEL, "error model's drop"},
+                                                    {PROMISC, "promiscuous callback"},
+                                                    {RECEIVE_CALLBACK, "receive callback"},
+                                                    {TX_QUEUE_FULL, "sender's queue drop"}};
+        for (const auto& [reader, name] : readers)
+        {
+            Seen seen;
+            RunLink(reader, seen);
+            NS_TEST_ASSERT_MSG_EQ(seen.frames.size(), 1, name << ": one frame read");
+            NS_TEST_EXPECT_MSG_EQ((seen.frames[0] == expected),
+                                  true,
+                                  name << ": BuildWire's bytes");
+            if (reader == TX_QUEUE_FULL)
+            {
+                // the two frames sent are not the one dropped: nothing read their bytes
+                NS_TEST_EXPECT_MSG_EQ(seen.sinkFrames, 2, name << ": the others arrive");
+                NS_TEST_EXPECT_MSG_EQ(seen.sinkSawWritten, false, name << ": the others not");
+            }
+            else if (seen.sinkFrames > 0)
+            {
+                NS_TEST_EXPECT_MSG_EQ(seen.sinkSawWritten, true, name << ": written before");
+                NS_TEST_EXPECT_MSG_EQ((seen.sinkBytes == expected),
+                                      true,
+                                      name << ": the sink sees the bytes, written once");
+            }
+        }
+    }
+};
+
+/**
  * --links=auto, the default: fast links on the module's switches, point-to-point links with
  * ns-3's routers (which need ns-3's devices); summary.json records which.
  */
@@ -1234,6 +1461,7 @@ class PrestoFastLinkTestSuite : public TestSuite
         AddTestCase(new FastLinkPcapTestCase("presto"), compat::TestDuration::QUICK);
         AddTestCase(new FastLinkSnifferFlushTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkReceiveStateTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new FastLinkLazyHeaderTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkAutoTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkBadConfigTestCase, compat::TestDuration::QUICK);
     }

@@ -74,6 +74,32 @@ OffloadWireHeader::OffloadWireHeader(const WireSegmentOut& s, bool checksums)
 {
 }
 
+uint64_t OffloadLazyWireHeader::s_made = 0;
+uint64_t OffloadLazyWireHeader::s_written = 0;
+
+OffloadLazyWireHeader::OffloadLazyWireHeader(const WireSegmentOut& s)
+    : m_fields(s)
+{
+    ++s_made;
+}
+
+void
+OffloadLazyWireHeader::GetCounts(uint64_t& made, uint64_t& written)
+{
+    made = s_made;
+    written = s_written;
+}
+
+void
+OffloadLazyWireHeader::DoWrite(Packet& packet, uint8_t tos)
+{
+    ++s_written;
+    OffloadWireHeader h(m_fields, false);
+    h.SetTos(tos);
+    packet.RemoveAtStart(h.GetSerializedSize());
+    packet.AddHeader(h);
+}
+
 uint32_t
 OffloadWireHeader::GetSerializedSize() const
 {

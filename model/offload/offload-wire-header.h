@@ -6,6 +6,7 @@
 
 #include "offload-wire.h"
 
+#include "ns3/fabric-lazy-header.h"
 #include "ns3/header.h"
 #include "ns3/packet.h"
 
@@ -49,11 +50,50 @@ class OffloadWireHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
+    /** \param tos the IPv4 TOS byte to write instead of the fields' (an ECN mark) */
+    void SetTos(uint8_t tos)
+    {
+        m_bytes[1] = tos;
+    }
+
   private:
     /// IPv4 with options (60) and TCP with options (60), what Deserialize may meet
     std::array<uint8_t, 120> m_bytes{};
     uint32_t m_length{0};    //!< header bytes in m_bytes
     bool m_checksums{false}; //!< fill the checksums in Serialize
+};
+
+/**
+ * \ingroup presto
+ * \brief A segment's headers carried beside its frame as fields (FabricFrameFields::lazy):
+ * the frame holds a zero placeholder of their length, written with OffloadWireHeader's bytes
+ * only when something reads them.
+ */
+class OffloadLazyWireHeader : public FabricLazyHeader
+{
+  public:
+    /** \param s the fields */
+    explicit OffloadLazyWireHeader(const WireSegmentOut& s);
+
+    /** \return the fields as sent */
+    const WireSegmentOut& GetFields() const
+    {
+        return m_fields;
+    }
+
+    /**
+     * Process-wide counts since the start (tests and benchmarks read them). Out of line, so
+     * that a caller reads the library's counts, not a copy in its own binary.
+     * \param[out] made headers sent as fields
+     * \param[out] written of those, the ones written into their frame's bytes
+     */
+    static void GetCounts(uint64_t& made, uint64_t& written);
+
+  private:
+    void DoWrite(Packet& packet, uint8_t tos) override;
+    WireSegmentOut m_fields;   //!< the fields as sent
+    static uint64_t s_made;    //!< headers made, all of the process
+    static uint64_t s_written; //!< of those, written into bytes
 };
 
 /**

@@ -288,6 +288,40 @@ PutBe32(uint8_t* p, uint32_t v)
 } // namespace
 
 uint32_t
+WireHeaderLength(const WireSegmentOut& s)
+{
+    const uint32_t blocks = s.sackBlocks < 4 ? s.sackBlocks : 4;
+    const uint32_t options =
+        (s.windowScale ? 3 : 0) + (s.sackPermitted ? 2 : 0) + (blocks > 0 ? 2 + 8 * blocks : 0);
+    return 40 + (options + 3) / 4 * 4;
+}
+
+void
+WireFieldsAsParsed(const WireSegmentOut& s, uint8_t ecn, WireSegment& out)
+{
+    out = WireSegment();
+    out.src = s.src;
+    out.dst = s.dst;
+    out.ecn = ecn & 0x03;
+    out.ipId = s.ipId;
+    out.srcPort = s.srcPort;
+    out.dstPort = s.dstPort;
+    out.seq = s.seq;
+    out.ack = s.ack;
+    out.flags = s.flags;
+    out.window = s.window;
+    if (s.windowScale)
+    {
+        out.hasWindowScale = true;
+        out.windowScale = s.shift > MAX_WINDOW_SCALE ? MAX_WINDOW_SCALE : s.shift;
+        out.windowScaleClamped = s.shift > MAX_WINDOW_SCALE;
+    }
+    out.sackPermitted = s.sackPermitted;
+    out.payloadOffset = WireHeaderLength(s);
+    out.payloadLen = s.payloadLen;
+}
+
+uint32_t
 BuildWire(const WireSegmentOut& s, uint8_t* out)
 {
     // TCP options first: their length sets the data offset and the IPv4 total length

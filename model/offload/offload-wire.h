@@ -110,8 +110,10 @@ struct WireSegmentOut
     uint8_t shift{0};          //!< its shift
     bool sackPermitted{false}; //!< carry a SACK-permitted option (after window scale)
     uint8_t sackBlocks{0};     //!< SACK blocks to carry (0: no SACK option; at most 4)
-    uint32_t sack[4][2]{};     //!< their [left, right) edges
     uint32_t payloadLen{0};    //!< payload bytes after the headers
+    /// their [left, right) edges (last: a receiver of the fields as a lazy header reads all
+    /// the members above, in the object's first cache line, and these only to write bytes)
+    uint32_t sack[4][2]{};
 };
 
 /**
@@ -140,6 +142,24 @@ constexpr uint32_t WIRE_MAX_HEADER_BYTES = 80;
  * \return the header length written (IPv4 + TCP)
  */
 uint32_t BuildWire(const WireSegmentOut& s, uint8_t* out);
+
+/**
+ * \ingroup presto
+ * \brief The header length BuildWire writes for s, without writing it. Pure logic.
+ * \param s the fields
+ * \return bytes of the IPv4 and TCP headers
+ */
+uint32_t WireHeaderLength(const WireSegmentOut& s);
+
+/**
+ * \ingroup presto
+ * \brief What ParseWire returns for the bytes BuildWire writes for s (checksums off), without
+ * the bytes: the receiving end of a header carried as fields. Pure logic.
+ * \param s the fields as sent
+ * \param ecn the ECN field on arrival (a switch may have marked it CE)
+ * \param out the parsed fields
+ */
+void WireFieldsAsParsed(const WireSegmentOut& s, uint8_t ecn, WireSegment& out);
 
 /**
  * \ingroup presto

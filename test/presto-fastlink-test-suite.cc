@@ -8,6 +8,7 @@
 
 #include "experiment-checks.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/drop-tail-queue.h"
@@ -29,11 +30,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <sstream>
+#include <tuple>
 
 using namespace ns3;
 
@@ -1358,6 +1362,128 @@ class FastLinkLazyHeaderTestCase : public TestCase
 };
 
 /**
+ * Headers as fields change nothing a researcher can see: the same seed with
+ * ns3::OffloadNetDevice::HeadersAsFields true and false gives byte-identical output files
+ * (fct.csv, flows.txt, the queue traces, the pcap files) and summary.json (but its timing).
+ * Run where each way of reading the bytes is on the path: spraying alone and an incast whose
+ * switches ECN-mark frames (nothing reads them; the mark goes into the fields), the same
+ * incast with the switches' mark and drop traces connected (--queueTrace), ECMP and
+ * flowlets (switches hash the header), random loss (error models on the core links), pcap
+ * (sniffers on the host links), and a fabric of Presto NICs and ns-3 TCP hosts (whose IPv4
+ * stack parses the header). Every flow completes with every byte once; headers were sent as
+ * fields, and written only where something read them (never with spraying alone).
+ */
+class FastLinkHeadersAsFieldsTestCase : public FastLinkTestCase
+{
+  public:
+    /**
+     * \param name what reads the bytes \param device the NIC design \param apply the setup
+     * \param written whether headers must be written somewhere (false: never)
+     * \param marks whether switches must mark frames with ECN
+     */
+    FastLinkHeadersAsFieldsTestCase(const std::string& name,
+                                    const std::string& device,
+                                    std::function<void(SprayExperimentConfig&)> apply,
+                                    bool written,
+                                    bool marks)
+        : FastLinkTestCase("headers as fields, " + device + ", " + name +
+                           ": outputs identical to headers as bytes"),
+          m_name(name),
+          m_device(device),
+          m_apply(std::move(apply)),
+          m_written(written),
+          m_marks(marks)
+    {
+    }
+
+  private:
+    /// \param dir a run's output directory \return its files that must not differ, by name
+    static std::map<std::string, std::string> Outputs(const std::string& dir)
+    {
+        std::map<std::string, std::string> files;
+        for (const auto& entry : std::filesystem::directory_iterator(dir))
+        {
+            const std::string name = entry.path().filename().string();
+            // all but the plots and the summary (compared without its timing)
+            if (entry.path().extension() != ".png" && name != "summary.json")
+            {
+                std::ifstream in(entry.path(), std::ios::binary);
+                std::ostringstream ss;
+                ss << in.rdbuf();
+                files[name] = ss.str();
+            }
+        }
+        return files;
+    }
+
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-fastlink", "fields-" + m_name);
+        std::map<std::string, std::string> outputs[2];
+        nlohmann::json summary[2];
+        uint64_t made[2] = {0, 0};
+        uint64_t written[2] = {0, 0};
+        for (int lazy = 0; lazy < 2; ++lazy)
+        {
+            Config::SetDefault("ns3::OffloadNetDevice::HeadersAsFields", BooleanValue(lazy == 1));
+            SprayExperimentConfig c = BaseConfig(dir + (lazy ? "/fields" : "/bytes"), "fast");
+            c.verifyPayload = false; // headers as fields need virtual payload
+            c.device = m_device;
+            c.simTime = 0.003;
+            c.seed = 9;
+            m_apply(c);
+            uint64_t made0 = 0;
+            uint64_t written0 = 0;
+            OffloadLazyWireHeader::GetCounts(made0, written0);
+            SprayExperiment e(c);
+            e.Run();
+            OffloadLazyWireHeader::GetCounts(made[lazy], written[lazy]);
+            made[lazy] -= made0;
+            written[lazy] -= written0;
+            CheckDelivery(e, m_name);
+            outputs[lazy] = Outputs(c.out);
+            summary[lazy] = e.GetReport();
+            summary[lazy].erase("speed");
+        }
+        Config::SetDefault("ns3::OffloadNetDevice::HeadersAsFields", BooleanValue(true));
+        std::cout << "headers as fields, " << m_device << ", " << m_name << ": " << made[1]
+                  << " sent as fields, " << written[1] << " written" << std::endl;
+        NS_TEST_EXPECT_MSG_EQ(made[0], 0, "HeadersAsFields=false: none sent as fields");
+        NS_TEST_EXPECT_MSG_GT(made[1], 1000, "HeadersAsFields=true: segments sent as fields");
+        if (m_written)
+        {
+            NS_TEST_EXPECT_MSG_GT(written[1], 0, "something read the bytes: written");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(written[1], 0, "nothing read the bytes: never written");
+        }
+        NS_TEST_ASSERT_MSG_GT(outputs[0].size(), 1, "outputs written");
+        NS_TEST_EXPECT_MSG_EQ(outputs[1].size(), outputs[0].size(), "the same files");
+        for (const auto& [name, bytes] : outputs[0])
+        {
+            const auto other = outputs[1].find(name);
+            NS_TEST_ASSERT_MSG_EQ((other != outputs[1].end()), true, name << " written");
+            NS_TEST_EXPECT_MSG_EQ((other->second == bytes), true, name << ": byte-identical");
+        }
+        NS_TEST_EXPECT_MSG_EQ((summary[0] == summary[1]), true, "summary.json identical");
+        if (m_marks)
+        {
+            NS_TEST_EXPECT_MSG_GT(summary[1]["fabric"]["switch_ecn_marks"].get<uint64_t>(),
+                                  100,
+                                  "switches marked frames whose header was not written");
+        }
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_name;                                  //!< what reads the bytes
+    std::string m_device;                                //!< NIC design
+    std::function<void(SprayExperimentConfig&)> m_apply; //!< the setup
+    bool m_written;                                      //!< headers must be written
+    bool m_marks;                                        //!< switches must mark
+};
+
+/**
  * --links=auto, the default: fast links on the module's switches, point-to-point links with
  * ns-3's routers (which need ns-3's devices); summary.json records which.
  */
@@ -1462,6 +1588,42 @@ class PrestoFastLinkTestSuite : public TestSuite
         AddTestCase(new FastLinkSnifferFlushTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkReceiveStateTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkLazyHeaderTestCase, compat::TestDuration::QUICK);
+        using Cfg = SprayExperimentConfig;
+        const auto incast = [](Cfg& c) {
+            c.pattern = "incast";
+            c.incastSenders = 6;
+        };
+        const std::vector<
+            std::tuple<std::string, std::string, std::function<void(Cfg&)>, bool, bool>>
+            readers{
+                {"spray", "presto", [](Cfg&) {}, false, false},
+                {"incast, ECN marks", "presto", incast, false, true},
+                {"incast, switch traces",
+                 "presto",
+                 [incast](Cfg& c) {
+                     incast(c);
+                     c.queueTrace = 0.0001;
+                 },
+                 true,
+                 true},
+                {"ecmp", "flextoe", [](Cfg& c) { c.lb = "ecmp"; }, true, false},
+                {"flowlet", "cora", [](Cfg& c) { c.lb = "flowlet"; }, true, false},
+                {"loss", "presto", [](Cfg& c) { c.lossRate = 0.01; }, true, false},
+                {"pcap", "presto", [](Cfg& c) { c.pcap = true; }, true, false},
+                {"mixed with ns-3 TCP",
+                 "presto",
+                 [](Cfg& c) {
+                     c.mix = "presto:0.5,host-tcp:0.5";
+                     c.device = Cfg().device; // the mix names the devices
+                 },
+                 true,
+                 false},
+            };
+        for (const auto& [name, device, apply, written, marks] : readers)
+        {
+            AddTestCase(new FastLinkHeadersAsFieldsTestCase(name, device, apply, written, marks),
+                        compat::TestDuration::QUICK);
+        }
         AddTestCase(new FastLinkAutoTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastLinkBadConfigTestCase, compat::TestDuration::QUICK);
     }

@@ -304,6 +304,12 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     static std::size_t GetArrivalEventsMade();
 
   protected:
+    /** \return the far end's address, the "from" of a frame received on the fast path */
+    const Address& GetPeerAddress() const
+    {
+        return m_peerAddress;
+    }
+
     /**
      * On the fast path, when the waiting frames shrink next: the start of the first waiting
      * frame's transmission (what PhyTxEnd tells on PointToPointNetDevice's path).

@@ -203,6 +203,18 @@ OffloadNetDevice::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&OffloadNetDevice::m_carryPayload),
                           MakeBooleanChecker())
+            .AddAttribute("HeadersAsFields",
+                          "With virtual payload (CarryPayload false), checksums and packet "
+                          "metadata off, on a fast link: a segment's IPv4/TCP headers travel "
+                          "beside the frame as fields to the receiving NIC, and the frame "
+                          "holds a zero placeholder of their length, written with the real "
+                          "header bytes the moment anything reads them (a pcap or packet "
+                          "trace, an error model, a switch policy that hashes the header, a "
+                          "host stack, a point-to-point link). False: the bytes are written "
+                          "at every send and parsed at every receive",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&OffloadNetDevice::m_lazyHeaders),
+                          MakeBooleanChecker())
             .AddAttribute("RxBufferMultiple",
                           "Host receive memory per connection in multiples of the socket's "
                           "RcvBufSize; the window announced is at most RcvBufSize. With 2 (as "
@@ -571,6 +583,8 @@ OffloadNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
     m_hostRx = cb;
     FabricLinkNetDevice::SetReceiveCallback(MakeCallback(&OffloadNetDevice::FromWire, this));
+    // the fast path's frames come with their fields (ReceiveFromLink)
+    SetLinkSink(this, 0);
 }
 
 Ipv4Address
@@ -1016,38 +1030,11 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
         const uint32_t got = packet->CopyData(m_rxScratch.data(), want);
         WireSegment w;
         const WireError e = ParseWire(m_rxScratch.data(), got, size, checksums, w);
-        if (e == WireError::NONE && w.dst == LocalAddressBits())
+        if (e == WireError::NONE && TakeSegment(w, packet))
         {
-            // addresses as bits: Ipv4Address's constructor and Get are not inline
-            const uint64_t key = OffloadControlPlane::Key(w.src, w.srcPort, w.dstPort);
-            auto it = m_lookup.find(key);
-            if (it != m_lookup.end())
-            {
-                HandleSegment(it->second, w, packet);
-                return true;
-            }
-            auto l = m_listeners.find(w.dstPort);
-            if (!(w.flags & TcpHeader::SYN))
-            {
-                OffloadControlSegment reAck;
-                const OffloadTimeWaitVerdict tw =
-                    ControlPlane().OnTimeWaitSegment(key, w.flags, FastSimulator::NowNs(), reAck);
-                if (tw == OffloadTimeWaitVerdict::RE_ACK)
-                {
-                    SendControl(NO_SLOT, Ipv4Address(w.src), reAck);
-                }
-                if (tw != OffloadTimeWaitVerdict::NONE)
-                {
-                    return true; // a late segment of a connection the NIC tore down
-                }
-            }
-            if (l != m_listeners.end() && (w.flags & TcpHeader::SYN) && !(w.flags & TcpHeader::ACK))
-            {
-                PassiveOpen(Ipv4Address(w.src), w, l->second);
-                return true;
-            }
+            return true;
         }
-        else if (e != WireError::NONE && e != WireError::NOT_TCP && e != WireError::FRAGMENT)
+        if (e != WireError::NONE && e != WireError::NOT_TCP && e != WireError::FRAGMENT)
         {
             // not a well-formed segment: a real NIC drops it and counts why
             ++m_malformed[static_cast<size_t>(e)];
@@ -1056,6 +1043,67 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
         }
     }
     return m_hostRx.IsNull() ? false : m_hostRx(device, packet, protocol, from);
+}
+
+void
+OffloadNetDevice::ReceiveFromLink(uint32_t,
+                                  const Ptr<Packet>& packet,
+                                  uint16_t protocol,
+                                  const Time&,
+                                  FabricFrameFields& fields)
+{
+    if (fields.lazy && protocol == IPV4)
+    {
+        // headers as fields: what ParseWire would read from the bytes, without them (only
+        // offload NICs make lazy headers, all of this type)
+        const auto* h = static_cast<const OffloadLazyWireHeader*>(fields.lazy.Get());
+        WireSegment w;
+        WireFieldsAsParsed(h->GetFields(), fields.tos, w);
+        if (!TakeSegment(w, packet) && !m_hostRx.IsNull())
+        {
+            fields.EnsureBytes(*PeekPointer(packet)); // the host stack reads the bytes
+            m_hostRx(this, packet, protocol, GetPeerAddress());
+        }
+        return;
+    }
+    FromWire(this, packet, protocol, GetPeerAddress());
+}
+
+bool
+OffloadNetDevice::TakeSegment(const WireSegment& w, Ptr<const Packet> packet)
+{
+    if (w.dst == LocalAddressBits())
+    {
+        // addresses as bits: Ipv4Address's constructor and Get are not inline
+        const uint64_t key = OffloadControlPlane::Key(w.src, w.srcPort, w.dstPort);
+        auto it = m_lookup.find(key);
+        if (it != m_lookup.end())
+        {
+            HandleSegment(it->second, w, packet);
+            return true;
+        }
+        auto l = m_listeners.find(w.dstPort);
+        if (!(w.flags & TcpHeader::SYN))
+        {
+            OffloadControlSegment reAck;
+            const OffloadTimeWaitVerdict tw =
+                ControlPlane().OnTimeWaitSegment(key, w.flags, FastSimulator::NowNs(), reAck);
+            if (tw == OffloadTimeWaitVerdict::RE_ACK)
+            {
+                SendControl(NO_SLOT, Ipv4Address(w.src), reAck);
+            }
+            if (tw != OffloadTimeWaitVerdict::NONE)
+            {
+                return true; // a late segment of a connection the NIC tore down
+            }
+        }
+        if (l != m_listeners.end() && (w.flags & TcpHeader::SYN) && !(w.flags & TcpHeader::ACK))
+        {
+            PassiveOpen(Ipv4Address(w.src), w, l->second);
+            return true;
+        }
+    }
+    return false;
 }
 
 void
@@ -1468,10 +1516,8 @@ OffloadNetDevice::PumpTx()
                 NS_ASSERT_MSG(ok, "data path asked for bytes outside the send buffer");
                 payload = Create<Packet>(buf.data(), seg.payloadLen);
             }
-            else
-            {
-                payload = Create<Packet>(seg.payloadLen); // virtual payload
-            }
+            // else a virtual payload: no packet until the segment is sent (SendIpv4 makes it
+            // with its headers, from seg.payloadLen)
             if (!m_dma[DMA_TX])
             {
                 wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
@@ -1668,6 +1714,7 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
     }
     // ECT(0) on data only (RFC 3168 6.1.4: not on pure ACKs or retransmitted SYNs)
     w.ect = c.hs.ecn && seg.payloadLen > 0;
+    w.payloadLen = seg.payloadLen; // the payload's bytes when p is null: virtual
     SendIpv4(p, w, c.peerBits, id);
 }
 
@@ -1704,13 +1751,30 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint
     {
         w.ipId = m_ipId++;
     }
-    w.payloadLen = p ? p->GetSize() : 0;
+    if (p)
+    {
+        w.payloadLen = p->GetSize();
+    }
     if (!m_metadataKnown)
     {
         m_metadata = PacketMetadataEnabled();
         m_metadataKnown = true;
     }
-    if (!p && !m_metadata && !m_checksums)
+    if (!p && !m_metadata && !m_checksums && m_lazyHeaders && IsFast())
+    {
+        // headers as fields: the frame is a zero placeholder of the right size, its header
+        // written only if someone reads the bytes (a trace, a switch policy, a host stack).
+        // Not on a point-to-point link, which would write every one at once.
+        p = Create<Packet>(WireHeaderLength(w) + w.payloadLen);
+        OffloadSegment seg; // what the drop trace reports
+        seg.seq = w.seq;
+        seg.payloadLen = w.payloadLen;
+        FabricFrameFields fields{w.dst, WireTos(w), true};
+        fields.lazy = FabricLazyHeaderRef(new OffloadLazyWireHeader(w));
+        ToWire(p, id, seg, std::move(fields));
+        return;
+    }
+    if (!p && w.payloadLen == 0 && !m_metadata && !m_checksums)
     {
         // a segment without payload is its headers: the packet is made from their bytes at
         // once (the bytes AddHeader would write, without an empty packet and a header object
@@ -1722,7 +1786,7 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint
     {
         if (!p)
         {
-            p = Create<Packet>();
+            p = Create<Packet>(w.payloadLen); // a virtual payload: zero-filled, nothing stored
         }
         if (m_metadata)
         {
@@ -1743,7 +1807,7 @@ void
 OffloadNetDevice::ToWire(Ptr<Packet> p,
                          uint32_t id,
                          const OffloadSegment& seg,
-                         const FabricFrameFields& fields)
+                         FabricFrameFields fields)
 {
     // A segment waits behind those already waiting (the NIC never reorders its output), and
     // waits when the device queue is full: ACKs and handshake segments are sent beside the
@@ -1751,7 +1815,7 @@ OffloadNetDevice::ToWire(Ptr<Packet> p,
     // connections opening) would otherwise be lost to the host's own queue.
     if (m_txBacklog.empty() && QueueHasRoom(p))
     {
-        FabricLinkNetDevice::SendAt(p, m_wireDest, IPV4, FastSimulator::Now(), fields);
+        FabricLinkNetDevice::SendAt(p, m_wireDest, IPV4, FastSimulator::Now(), std::move(fields));
         return;
     }
     if (!IsLinkUp() || m_txBacklog.size() >= m_txBacklogPackets)
@@ -1760,7 +1824,7 @@ OffloadNetDevice::ToWire(Ptr<Packet> p,
         m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::WIRE_QUEUE);
         return;
     }
-    m_txBacklog.emplace_back(p, fields);
+    m_txBacklog.emplace_back(p, std::move(fields));
     m_txBacklogMax = std::max<uint64_t>(m_txBacklogMax, m_txBacklog.size());
     ArmRefill();
 }
@@ -1776,8 +1840,8 @@ OffloadNetDevice::DrainBacklog()
 {
     while (!m_txBacklog.empty() && QueueHasRoom(m_txBacklog.front().first))
     {
-        const auto& [p, fields] = m_txBacklog.front();
-        FabricLinkNetDevice::SendAt(p, m_wireDest, IPV4, FastSimulator::Now(), fields);
+        auto& [p, fields] = m_txBacklog.front();
+        FabricLinkNetDevice::SendAt(p, m_wireDest, IPV4, FastSimulator::Now(), std::move(fields));
         m_txBacklog.pop_front();
     }
 }

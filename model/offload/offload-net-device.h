@@ -105,7 +105,7 @@ const char* OffloadDropReasonName(OffloadDropReason r);
  * Subclasses are the execution models (PrestoNetDevice, ...): they choose each connection's
  * data-path configuration and say what each processed segment costs in NIC time.
  */
-class OffloadNetDevice : public FabricLinkNetDevice
+class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
 {
   public:
     /// How DMA channels share the host interface (attribute DmaArbitration).
@@ -437,6 +437,19 @@ class OffloadNetDevice : public FabricLinkNetDevice
                   Ptr<const Packet> packet,
                   uint16_t protocol,
                   const Address& from);
+    /** The fast path's frames, with their fields (the device is its own link sink). */
+    void ReceiveFromLink(uint32_t port,
+                         const Ptr<Packet>& packet,
+                         uint16_t protocol,
+                         const Time& now,
+                         FabricFrameFields& fields) override;
+    /**
+     * A well-formed segment addressed to this NIC: to its connection, the TIME-WAIT check or
+     * a listener.
+     * \param w its headers \param packet the frame
+     * \return false if none of them takes it (it goes to the host stack)
+     */
+    bool TakeSegment(const WireSegment& w, Ptr<const Packet> packet);
     /**
      * A segment for an existing slot.
      * \param id slot \param th its parsed headers
@@ -565,10 +578,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
      * \param seg what the drop trace reports
      * \param fields its IPv4 header's fields, for the switches (FabricLinkNetDevice::SendAt)
      */
-    void ToWire(Ptr<Packet> p,
-                uint32_t id,
-                const OffloadSegment& seg,
-                const FabricFrameFields& fields);
+    void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg, FabricFrameFields fields);
     /** \return true if the device queue can take p now */
     bool QueueHasRoom(Ptr<const Packet> p);
     /** Move waiting segments into the device queue while it has room. */
@@ -666,6 +676,7 @@ class OffloadNetDevice : public FabricLinkNetDevice
     /// Node::ChecksumEnabled, read at construction and Setup (a global-value lookup costs
     /// about 350 instructions, and it was read twice per segment sent)
     bool m_checksums{false};
+    bool m_lazyHeaders{true}; //!< attribute HeadersAsFields
     /// PacketMetadataEnabled, probed at the first segment sent (not earlier: a probe packet
     /// made before the user enables printing would make ns-3 refuse to enable it)
     bool m_metadata{false};

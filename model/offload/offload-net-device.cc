@@ -726,6 +726,7 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     m_freeSlots.push_back(id);
     m_cpCycles += m_controlCycles; // teardown on the host control plane
     ++m_cpEvents;
+    ControlPlaneDelay(id); // nothing waits for it, but it occupies a host core
     m_closedTrace(id);
 }
 
@@ -767,10 +768,7 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     // the SYN leaves after the control plane's work on the host
     m_cpCycles += m_controlCycles;
     ++m_cpEvents;
-    Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
-                        &OffloadNetDevice::SendHandshake,
-                        this,
-                        id);
+    Simulator::Schedule(ControlPlaneDelay(id), &OffloadNetDevice::SendHandshake, this, id);
     return true;
 }
 
@@ -794,7 +792,9 @@ OffloadNetDevice::WriteFrom(uint32_t id, uint32_t bytes, const Packet* p)
     {
         return 0;
     }
-    uint32_t n = c.tcp->AppSend(bytes);
+    HostCpu* cpu = TimedHostCpu();
+    // with a timed HostCpu the bytes reach the data path once a host core has posted them
+    uint32_t n = cpu ? std::min(bytes, c.tcp->GetTxFree() - c.txPosting) : c.tcp->AppSend(bytes);
     if (n == 0)
     {
         return 0;
@@ -810,6 +810,11 @@ OffloadNetDevice::WriteFrom(uint32_t id, uint32_t bytes, const Packet* p)
         NS_ASSERT_MSG(ok, "send ring overflow");
     }
     c.txTail += n;
+    if (cpu)
+    {
+        QueueHostWrite(id, n);
+        return n;
+    }
     OnApplicationPosted(id);
     Ready(id);
     return n;
@@ -872,7 +877,7 @@ uint32_t
 OffloadNetDevice::GetTxAvailable(uint32_t id) const
 {
     const Conn& c = m_slots[id];
-    return c.tcp ? c.tcp->GetTxFree() : 0;
+    return c.tcp ? c.tcp->GetTxFree() - c.txPosting : 0;
 }
 
 uint32_t
@@ -892,6 +897,19 @@ OffloadNetDevice::Close(uint32_t id)
     c.appClosed = true;
     if (c.tcp)
     {
+        if (HostCpu* cpu = TimedHostCpu())
+        {
+            // behind the application's writes on its core
+            DeviceEvent e;
+            e.kind = DeviceEventKind::HOST_CLOSE;
+            e.id = id;
+            e.generation = m_generation[id];
+            ScheduleDeviceEvent(
+                cpu->Reserve(HostCpu::WORK_NIC_HOST, id, m_hostCosts.dmaDescriptor) -
+                    FastSimulator::Now(),
+                std::move(e));
+            return;
+        }
         c.tcp->AppClose();
         OnApplicationPosted(id);
         Ready(id);
@@ -957,10 +975,7 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     m_lookup[Key(peer, c.peerPort, c.localPort)] = id;
     m_cpCycles += m_controlCycles;
     ++m_cpEvents;
-    Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
-                        &OffloadNetDevice::SendHandshake,
-                        this,
-                        id);
+    Simulator::Schedule(ControlPlaneDelay(id), &OffloadNetDevice::SendHandshake, this, id);
 }
 
 void
@@ -1138,7 +1153,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
             Simulator::Cancel(c.synTimer);
             m_cpCycles += m_controlCycles;
             ++m_cpEvents;
-            c.synTimer = Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
+            c.synTimer = Simulator::Schedule(ControlPlaneDelay(id),
                                              &OffloadNetDevice::SendHandshake,
                                              this,
                                              id);
@@ -1206,9 +1221,7 @@ OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
         m_cpCycles += m_controlCycles;
         ++m_cpEvents;
         Ptr<OffloadSocket> s = c.socket;
-        Simulator::Schedule(Seconds(m_controlCycles / m_hostClockHz),
-                            &OffloadSocket::Established,
-                            s);
+        Simulator::Schedule(ControlPlaneDelay(id), &OffloadSocket::Established, s);
         return rx.dataFollows;
     }
     // a passive open: the listener accepts a new socket
@@ -1326,7 +1339,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         }
         if (c.socket)
         {
-            c.socket->SpaceFreed(c.tcp->GetTxFree());
+            c.socket->SpaceFreed(c.tcp->GetTxFree() - c.txPosting);
         }
     }
     if (notify && !viaChannel)
@@ -1359,7 +1372,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
 }
 
 void
-OffloadNetDevice::MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation)
+OffloadNetDevice::DeliverReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation)
 {
     if (m_generation[id] != generation)
     {
@@ -1649,6 +1662,21 @@ OffloadNetDevice::RunDeviceEvent(DeviceEvent& e)
     case DeviceEventKind::REFILL:
         Refill();
         return;
+    case DeviceEventKind::HOST_READABLE:
+        DeliverReadable(e.id, e.bytes, e.flag, e.generation);
+        return;
+    case DeviceEventKind::HOST_POSTED:
+        if (m_generation[e.id] == e.generation)
+        {
+            PostWrite(e.id, e.bytes);
+        }
+        return;
+    case DeviceEventKind::HOST_CLOSE:
+        if (m_generation[e.id] == e.generation)
+        {
+            PostClose(e.id);
+        }
+        return;
     }
 }
 
@@ -1865,6 +1893,7 @@ OffloadNetDevice::TimerScan()
             bool timedOut = c.tcp->OnControlInterval(now);
             c.nextControlNs = now + c.tcp->GetControlIntervalNs();
             ++m_controlLoops;
+            ChargeControlLoop(id);
             if (timedOut)
             {
                 m_txScheduler.MarkReady(id);

@@ -17,6 +17,7 @@
 #include "ns3/event-pool.h"
 #include "ns3/fabric-link-net-device.h"
 #include "ns3/fast-simulator.h"
+#include "ns3/host-cpu.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -392,6 +393,7 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
         uint32_t notifying{0};  //!< notifications to the host on their way
         int64_t rxInPlaceNs{0}; //!< when its last received bytes are in place, ns (a
                                 //!< notification never comes before them)
+        uint32_t txPosting{0};  //!< timed HostCpu: bytes written, not yet posted to the NIC
     };
 
     /// The two directions of the host interface (PCIe is full duplex).
@@ -490,8 +492,41 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
                        uint32_t payloadOffset,
                        const OffloadSegment& seg,
                        Time latency);
-    /** In-order data is in host memory: make it readable. */
+    /**
+     * In-order data is in host memory: the host hears of it (on a host core when the node's
+     * HostCpu is timed: the notification and the copy are served first), DeliverReadable.
+     */
     void MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation);
+    /** The application hears of in-order data (or the FIN): it becomes readable. */
+    void DeliverReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation);
+
+    // The host side on the host's cores (offload-host-cpu.cc)
+    /**
+     * \return the node's HostCpu if it is timed (host work then takes simulated time on its
+     * cores), else null: the host side then costs no simulated time beyond the fixed
+     * control-plane delay, as in the accounting-only model
+     */
+    HostCpu* TimedHostCpu();
+    /**
+     * \brief A control-plane event of connection `id` on the host: with a timed HostCpu it is
+     * served on a core (HostCpu::ControlPlaneEventCycles); otherwise it takes
+     * ControlPlaneCycles at HostClock.
+     * \param id slot
+     * \return the delay until it is done
+     */
+    Time ControlPlaneDelay(uint32_t id);
+    /**
+     * \brief A timed HostCpu: an application's write of n bytes is copied into the send
+     * buffer and posted by a host core before the NIC may send it (HOST_POSTED).
+     * \param id slot \param n bytes accepted
+     */
+    void QueueHostWrite(uint32_t id, uint32_t n);
+    /** HOST_POSTED: the bytes reach the data path. \param id slot \param n bytes */
+    void PostWrite(uint32_t id, uint32_t n);
+    /** HOST_CLOSE: the application's close reaches the data path. \param id slot */
+    void PostClose(uint32_t id);
+    /** The host control loop ran for a connection: its cycles on a timed HostCpu. */
+    void ChargeControlLoop(uint32_t id);
     /// Write and WriteBytes: the bytes come from p, or are zeros when p is null
     uint32_t WriteFrom(uint32_t id, uint32_t bytes, const Packet* p);
     /// Read and ReadBytes after the copy: n readable bytes consumed, the window reopened
@@ -531,6 +566,9 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
         LEAVE_NIC,     //!< a segment leaves the NIC for the wire (SendInOrder), then PumpTx
         MAKE_READABLE, //!< MakeReadable(id, bytes, flag, generation)
         REFILL,        //!< Refill()
+        HOST_READABLE, //!< a host core served a notification: DeliverReadable
+        HOST_POSTED,   //!< a host core posted an application's bytes: PostWrite
+        HOST_CLOSE,    //!< a host core posted the application's close: PostClose
     };
 
     /** One of the device's frequent events, run by RunDeviceEvent from m_events. */
@@ -628,6 +666,9 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     uint32_t m_synRetries;         //!< handshake transmissions before giving up
     uint64_t m_controlCycles;      //!< host cycles per control-plane event
     double m_hostClockHz;          //!< host core clock, Hz
+    Ptr<HostCpu> m_hostCpu;        //!< the node's HostCpu, when timed
+    bool m_hostCpuResolved{false}; //!< m_hostCpu looked up
+    HostCpuCosts m_hostCosts;      //!< its cost table
     Time m_txQueueTime;            //!< wire time committed towards the wire, at most
     uint64_t m_txQueueBytes{1500}; //!< the same in bytes at the line rate (Setup)
     uint32_t m_txQueuePackets;     //!< segments committed towards the wire, at most

@@ -6,6 +6,7 @@
 #include "payload-pattern.h"
 
 #include "ns3/enum.h"
+#include "ns3/host-cpu.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -57,7 +58,9 @@ RpcEndpoint::GetTypeId()
                           MakeUintegerAccessor(&RpcEndpoint::m_serverCores),
                           MakeUintegerChecker<uint32_t>(0, 4096))
             .AddAttribute("ServiceTime",
-                          "Time a worker core spends on one request (with ServerCores > 0)",
+                          "Time a worker core spends on one request: on ServerCores worker "
+                          "cores, or (ServerCores=0) on the server host's own cores of a timed "
+                          "ns3::HostCpu, as ServiceTime x its Clock cycles beside the stack's work",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RpcEndpoint::m_serviceTime),
                           MakeTimeChecker(Time(0)))
@@ -394,7 +397,24 @@ RpcEndpoint::End::Read(Ptr<Socket> s)
                 ++next;
                 ++answered;
                 rxRemaining = Sizes(next).first;
-                if (owner->m_cores.empty())
+                Ptr<HostCpu> cpu = owner->m_hosts.Get(host)->GetObject<HostCpu>();
+                if (owner->m_cores.empty() && cpu && cpu->IsTimed())
+                {
+                    // the request is served on the host's own cores, beside the stack's
+                    // work (ServiceTime at the host clock); responses leave in order
+                    const HostCoreSteering steer = owner->m_steering == RPC_NIC
+                                                       ? HOST_CORE_EARLIEST_FREE
+                                                       : HOST_CORE_FLOW_HASH;
+                    const int64_t now = Simulator::Now().GetNanoSeconds();
+                    const double cycles = owner->m_serviceTime.GetSeconds() * cpu->GetClockHz();
+                    const Time done = cpu->Reserve(HostCpu::WORK_APPLICATION, conn, cycles, steer);
+                    respondAtNs = std::max(respondAtNs, done.GetNanoSeconds());
+                    Simulator::Schedule(NanoSeconds(respondAtNs - now),
+                                        &End::Respond,
+                                        Ptr<End>(this),
+                                        bytes);
+                }
+                else if (owner->m_cores.empty())
                 {
                     txBacklog += bytes;
                     Pump();

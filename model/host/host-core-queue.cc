@@ -17,6 +17,7 @@ namespace ns3
 
 HostCoreQueue::HostCoreQueue(uint32_t cores, double clockHz, uint32_t maxBacklog)
     : m_clockHz(clockHz),
+      m_nsPerCycle(1e9 / clockHz),
       m_maxBacklog(maxBacklog)
 {
     if (cores == 0 || !std::isfinite(clockHz) || clockHz <= 0)
@@ -54,7 +55,7 @@ HostCoreQueue::Submit(uint64_t key,
 {
     Slot s;
     s.core = Choose(key, steering);
-    if (m_maxBacklog > 0)
+    if (bounded && m_maxBacklog > 0)
     {
         std::deque<int64_t>& in = m_in[s.core];
         while (!in.empty() && in.front() <= nowNs)
@@ -68,15 +69,15 @@ HostCoreQueue::Submit(uint64_t key,
         }
     }
     const int64_t serviceNs =
-        cycles > 0 ? static_cast<int64_t>(std::llround(cycles * 1e9 / m_clockHz)) : 0;
+        cycles > 0 ? static_cast<int64_t>(std::llround(cycles * m_nsPerCycle)) : 0;
     s.accepted = true;
     s.startNs = std::max(nowNs, m_freeAt[s.core]);
     s.doneNs = s.startNs + serviceNs;
     m_freeAt[s.core] = s.doneNs;
     m_busyNs[s.core] += serviceNs;
-    if (m_maxBacklog > 0)
+    if (bounded && m_maxBacklog > 0)
     {
-        m_in[s.core].push_back(s.doneNs);
+        m_in[s.core].push_back(s.doneNs); // the backlog counts the bounded pieces only
     }
     m_cycles += std::max(cycles, 0.0);
     ++m_accepted;

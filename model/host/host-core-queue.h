@@ -38,9 +38,9 @@ enum HostCoreSteering
  * simulated time.
  *
  * Submissions must come in non-decreasing time. A piece that finds its core busy waits
- * (its wait is recorded); with a backlog limit, a piece that finds that many pieces waiting
- * or in service on its core is refused (the caller drops and counts it), as a full receive
- * ring or backlog queue does.
+ * (its wait is recorded); with a backlog limit, a bounded piece (a received packet) that
+ * finds that many bounded pieces waiting or in service on its core is refused (the caller
+ * drops and counts it), as a full backlog queue of received packets does.
  */
 class HostCoreQueue
 {
@@ -57,8 +57,8 @@ class HostCoreQueue
     /**
      * \param cores cores (>= 1)
      * \param clockHz clock of every core, Hz (> 0)
-     * \param maxBacklog pieces a core holds (waiting and in service) before it refuses
-     *        more that are submitted as bounded (0: no limit)
+     * \param maxBacklog bounded pieces a core holds (waiting and in service) before it
+     *        refuses more of them (0: no limit)
      * Throws PrestoInputError for 0 cores or a bad clock.
      */
     HostCoreQueue(uint32_t cores, double clockHz, uint32_t maxBacklog = 0);
@@ -104,6 +104,7 @@ class HostCoreQueue
     uint32_t Choose(uint64_t key, HostCoreSteering steering) const;
 
     double m_clockHz;                      //!< Hz
+    double m_nsPerCycle;                   //!< 1e9 / clock
     uint32_t m_maxBacklog;                 //!< per core, 0: none
     std::vector<int64_t> m_freeAt;         //!< by core: when its queue is done
     std::vector<int64_t> m_busyNs;         //!< by core: service time reserved so far

@@ -225,7 +225,10 @@ HostCpu::GetCosts() const
 HostCoreQueue::Slot
 HostCpu::Place(Work work, uint64_t key, double cycles, HostCoreSteering steering, bool bounded)
 {
-    Build();
+    if (!m_queue)
+    {
+        Build(); // first use before initialisation
+    }
     return m_queue->Submit(key, cycles, FastSimulator::NowNs(), steering, bounded);
 }
 
@@ -298,6 +301,21 @@ const std::array<int64_t, HostCpu::WORK_KINDS>&
 HostCpu::GetWaitNsByWork() const
 {
     return m_waitNs;
+}
+
+HostCoreQueue::Slot
+HostCpu::ReserveSlot(Work work, uint64_t key, double cycles, HostCoreSteering steering)
+{
+    if (!IsTimed())
+    {
+        HostCoreQueue::Slot s;
+        s.accepted = true;
+        s.startNs = s.doneNs = FastSimulator::NowNs();
+        return s;
+    }
+    const HostCoreQueue::Slot s = Place(work, key, cycles, steering, false);
+    Served(work, cycles, s);
+    return s;
 }
 
 const char*

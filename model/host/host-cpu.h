@@ -112,6 +112,19 @@ class HostCpu : public Object
                  HostCoreSteering steering = HOST_CORE_FLOW_HASH);
 
     /**
+     * \brief Reserve as Reserve() does, and tell when the work starts as well.
+     * \param work what it is
+     * \param key flow key
+     * \param cycles the work, cycles
+     * \param steering how the core is chosen
+     * \return its core, start and end (start = end = now when not timed)
+     */
+    HostCoreQueue::Slot ReserveSlot(Work work,
+                                    uint64_t key,
+                                    double cycles,
+                                    HostCoreSteering steering = HOST_CORE_FLOW_HASH);
+
+    /**
      * \param seconds the time the utilisation is over, s (> 0)
      * \return this host's report: cores, clock, utilisation, cycles per kind of work, queue
      * waits, refused work

@@ -12,6 +12,7 @@
 #include "ns3/node.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -78,13 +79,12 @@ OffloadNetDevice::QueueHostWrite(uint32_t id, uint32_t n)
     // busy behind it (assumed: the copy runs ahead of the wire, as it does below a core's
     // memory bandwidth).
     const uint32_t first = std::min(n, c.mss);
-    const Time posted = cpu->Reserve(HostCpu::WORK_NIC_HOST,
-                                     id,
-                                     m_hostCosts.dmaDescriptor + first * m_hostCosts.byteCopied);
-    if (n > first)
-    {
-        cpu->Reserve(HostCpu::WORK_NIC_HOST, id, (n - first) * m_hostCosts.byteCopied);
-    }
+    const double postCycles = m_hostCosts.dmaDescriptor + first * m_hostCosts.byteCopied;
+    const HostCoreQueue::Slot s =
+        cpu->ReserveSlot(HostCpu::WORK_NIC_HOST,
+                         id,
+                         postCycles + (n - first) * m_hostCosts.byteCopied);
+    const Time posted = NanoSeconds(s.startNs + std::llround(postCycles * 1e9 / cpu->GetClockHz()));
     DeviceEvent e;
     e.kind = DeviceEventKind::HOST_POSTED;
     e.id = id;

@@ -76,9 +76,11 @@ TEST(HostCoreQueue, ABoundedPieceIsRefusedAtAFullBacklogAndAcceptedOnceItDrains)
     }
     EXPECT_FALSE(q.Submit(1, 100, 0, HOST_CORE_FLOW_HASH, true).accepted);
     EXPECT_EQ(q.GetRefused(), 1u);
-    // unbounded work (a send, the application) is never refused, and takes room too
+    // unbounded work (a send, the application) is never refused, and not in the backlog
     EXPECT_TRUE(q.Submit(1, 100, 0).accepted);
-    // at 250 ns two pieces are done (at 100 and 200), two remain (300, 400): room for one
+    // at 250 ns two received pieces are done (at 100 and 200), one remains (300): room for
+    // two more
+    EXPECT_TRUE(q.Submit(1, 100, 250, HOST_CORE_FLOW_HASH, true).accepted);
     EXPECT_TRUE(q.Submit(1, 100, 250, HOST_CORE_FLOW_HASH, true).accepted);
     EXPECT_FALSE(q.Submit(1, 100, 250, HOST_CORE_FLOW_HASH, true).accepted);
     EXPECT_EQ(q.GetRefused(), 2u);

@@ -4,12 +4,14 @@
 #include "host-cpu-accounting.h"
 
 #include "ns3/fabric-link-net-device.h"
+#include "ns3/host-cpu.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/offload-net-device.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/uinteger.h"
 
+#include <array>
 #include <cmath>
 #include <sstream>
 
@@ -354,6 +356,82 @@ HostCpuAccounting::Report(double simSeconds) const
         }
     }
     return j;
+}
+
+nlohmann::json
+HostCpuAccounting::CoresReport(double seconds) const
+{
+    uint32_t timed = 0;
+    uint32_t cores = 0;
+    double clock = 0;
+    double utilSum = 0;
+    double utilMax = 0;
+    double coreMax = 0;
+    double cycles = 0;
+    uint64_t jobs = 0;
+    uint64_t refused = 0;
+    int64_t waitNs = 0;
+    int64_t waitMax = 0;
+    std::array<double, HostCpu::WORK_KINDS> byWork{};
+    std::array<uint64_t, HostCpu::WORK_KINDS> jobsByWork{};
+    std::array<int64_t, HostCpu::WORK_KINDS> waitByWork{};
+    for (const auto& h : m_hosts)
+    {
+        Ptr<HostCpu> cpu = h->device->GetNode()->GetObject<HostCpu>();
+        if (!cpu || !cpu->IsTimed())
+        {
+            continue;
+        }
+        const nlohmann::json r = cpu->Report(seconds);
+        ++timed;
+        cores = cpu->GetCores();
+        clock = cpu->GetClockHz();
+        const double u = r.value("utilisation", 0.0);
+        utilSum += u;
+        utilMax = std::max(utilMax, u);
+        coreMax = std::max(coreMax, r.value("busiest_core_utilisation", 0.0));
+        cycles += r.value("cycles", 0.0);
+        jobs += r.value("jobs", uint64_t(0));
+        refused += r.value("refused", uint64_t(0));
+        waitNs += r.value("wait_ns_total", int64_t(0));
+        waitMax = std::max(waitMax, r.value("wait_ns_max", int64_t(0)));
+        for (int w = 0; w < HostCpu::WORK_KINDS; ++w)
+        {
+            byWork[w] += cpu->GetCyclesByWork()[w];
+            jobsByWork[w] += cpu->GetJobsByWork()[w];
+            waitByWork[w] += cpu->GetWaitNsByWork()[w];
+        }
+    }
+    if (timed == 0)
+    {
+        return nullptr;
+    }
+    nlohmann::json work = nlohmann::json::object();
+    nlohmann::json wait = nlohmann::json::object();
+    for (int w = 0; w < HostCpu::WORK_KINDS; ++w)
+    {
+        if (jobsByWork[w] > 0)
+        {
+            const char* name = HostCpu::WorkName(static_cast<HostCpu::Work>(w));
+            work[name] = byWork[w];
+            wait[name] = double(waitByWork[w]) / jobsByWork[w];
+        }
+    }
+    return {{"per_host", cores},
+            {"clock_hz", clock},
+            {"hosts", timed},
+            {"seconds", seconds},
+            {"utilisation", utilSum / timed},
+            {"max_host_utilisation", utilMax},
+            {"busiest_core_utilisation", coreMax},
+            {"cycles", cycles},
+            {"cycles_by_work", work},
+            {"jobs", jobs},
+            {"wait_ns_total", waitNs},
+            {"wait_ns_mean", jobs > 0 ? double(waitNs) / jobs : 0.0},
+            {"wait_ns_max", waitMax},
+            {"wait_ns_mean_by_work", wait},
+            {"refused", refused}};
 }
 
 const HostCpuCounts&

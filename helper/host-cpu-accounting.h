@@ -109,6 +109,16 @@ class HostCpuAccounting
      */
     nlohmann::json Report(double simSeconds) const;
 
+    /**
+     * \brief The hosts' cores in simulated time (HostCpu timed), summed over the hosts.
+     * \param seconds the time utilisation is over, s (> 0)
+     * \return null when no host has timed cores; else the object "cores" of "host_cpu":
+     * cores per host, clock, mean and highest host utilisation, the busiest core's, cycles
+     * served (in all and per kind of work), pieces of work, their waits for a core (total,
+     * mean, longest) and received packets refused by a full backlog
+     */
+    nlohmann::json CoresReport(double seconds) const;
+
     /** \return the summed counts Report() used (zero before Report()) */
     const HostCpuCounts& GetTotals() const;
 

@@ -14,6 +14,7 @@
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
 #include "ns3/host-cpu-accounting.h"
+#include "ns3/host-cpu-helper.h"
 #include "ns3/ideal-fct.h"
 #include "ns3/incast-bursts.h"
 #include "ns3/input-file.h"
@@ -429,6 +430,11 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  buckets);
     cmd.AddValue("maxFlows", "Cap on generated flows (0: none)", maxFlows);
     cmd.AddValue("seed", "Run number for ns-3's random streams", seed);
+    cmd.AddValue("hostCores",
+                 "Host cores per host that serve the host's work in simulated time (ns-3's "
+                 "TCP/IP, the offload NICs' host side, the application); 0: unlimited, work "
+                 "is counted and takes no time",
+                 hostCores);
     cmd.AddValue("pcap", "Write pcap traces of host links into the output directory", pcap);
     cmd.AddValue("verifyPayload",
                  "Send each flow's bytes as a pattern and compare every byte received "
@@ -488,6 +494,7 @@ SprayExperimentConfig::ToJson() const
             {"buckets", buckets},
             {"max_flows", maxFlows},
             {"seed", seed},
+            {"host_cores", hostCores},
             {"label",
              !label.empty() ? label
              : mix.empty()  ? device
@@ -1426,6 +1433,14 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     }
     fabric.Install(m_topology);
     fabric.AssignStreams(FABRIC_STREAM);
+    if (c.hostCores > 0)
+    {
+        // every host's work on its cores in simulated time (HostCpu's other attributes: the
+        // command line's --ns3::HostCpu::...)
+        HostCpuHelper cpus;
+        cpus.SetAttribute("Cores", UintegerValue(c.hostCores));
+        cpus.Install(fabric.GetHosts());
+    }
     // random loss: --lossRate on every switch-to-switch link, a topology file's error rate on
     // its links (the file's value where it gives one); streams in link order
     int64_t stream = LOSS_STREAM;
@@ -1559,6 +1574,7 @@ SprayExperiment::Run()
     endpoint->SetFlowFinishedCallback(MakeCallback(&SprayExperiment::FlowFinished, this));
     // host CPU cost accounting: per host, by its device (host-tcp, offload, or mixed)
     HostCpuAccounting hostCpu;
+    ConfigureAccounting(hostCpu);
     hostCpu.Install(fabric.GetHosts(), fabric.GetHostDevices(), m_flows, endpoint);
 
     // records in id order, with their ideal FCT, were made by the constructor
@@ -1608,6 +1624,10 @@ SprayExperiment::Run()
     nlohmann::json cpu = hostCpu.Report(c.simTime);
     cpu["cores_basis"] = "arrival_window";
     cpu["run_seconds"] = m_speed.simS;
+    if (nlohmann::json cores = hostCpu.CoresReport(m_speed.simS); !cores.is_null())
+    {
+        cpu["cores"] = cores; // over the whole run: all of the cores' work happened in it
+    }
     m_report["host_cpu"] = cpu;
 
     std::string label = !c.label.empty() ? c.label : m_mix.empty() ? c.device : std::string("mix");
@@ -1652,6 +1672,16 @@ SprayExperiment::Run()
                                 : classes,
                 (out / "fct.png").string());
     }
+}
+
+void
+SprayExperiment::ConfigureAccounting(HostCpuAccounting& accounting)
+{
+    // the one cost table: the HostCpu's attributes (--ns3::HostCpu::...Cycles), counted with
+    // or without cores in simulated time
+    Ptr<HostCpu> probe = CreateObject<HostCpu>();
+    accounting.SetCosts(probe->GetCosts());
+    accounting.SetClockHz(probe->GetClockHz());
 }
 
 void
@@ -1704,12 +1734,30 @@ SprayExperiment::CheckRpcSteering(FabricHelper& fabric) const
             throw PrestoInputError("--ns3::RpcEndpoint::ServerCores and Steering model the RPC "
                                    "workload's servers: give --workload=rpc");
         }
-        if (cores.Get() == 0 && !service.Get().IsZero())
+        const bool hostCores = m_config.hostCores > 0;
+        if (cores.Get() > 0 && hostCores)
         {
-            throw PrestoInputError("--ns3::RpcEndpoint::ServiceTime is a worker core's time per "
-                                   "request: give --ns3::RpcEndpoint::ServerCores > 0");
+            throw PrestoInputError(
+                "--ns3::RpcEndpoint::ServerCores=" + std::to_string(cores.Get()) +
+                " gives the servers worker cores of their own, apart from the host's "
+                "--hostCores=" +
+                std::to_string(m_config.hostCores) +
+                " on which the stack runs: leave ServerCores at 0 (requests are then served "
+                "on the host's cores, ServiceTime each), or give --hostCores=0");
         }
-        if (steering.Get() != RPC_AFFINITY && cores.Get() == 0)
+        if (cores.Get() == 0 && !hostCores && !service.Get().IsZero())
+        {
+            throw PrestoInputError("--ns3::RpcEndpoint::ServiceTime is a core's time per "
+                                   "request: give --hostCores > 0 (the host's cores) or "
+                                   "--ns3::RpcEndpoint::ServerCores > 0");
+        }
+        if (steering.Get() == RPC_HOST_DISPATCH && cores.Get() == 0 && hostCores)
+        {
+            throw PrestoInputError("--ns3::RpcEndpoint::Steering=HostDispatch is modelled on "
+                                   "ServerCores worker cores only: give --hostCores=0 and "
+                                   "--ns3::RpcEndpoint::ServerCores > 0, or Steering=Affinity");
+        }
+        if (steering.Get() != RPC_AFFINITY && cores.Get() == 0 && !hostCores)
         {
             throw PrestoInputError("--ns3::RpcEndpoint::Steering chooses among a server's "
                                    "worker cores: give --ns3::RpcEndpoint::ServerCores > 0 "
@@ -1789,6 +1837,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     Ptr<RpcEndpoint> rpc = CreateObject<RpcEndpoint>();
     rpc->Install(transport, fabric.GetHosts(), addresses, m_rpc, *m_rpcRequest, *m_rpcResponse);
     HostCpuAccounting hostCpu;
+    ConfigureAccounting(hostCpu);
     hostCpu.Install(fabric.GetHosts(), fabric.GetHostDevices(), rpc);
     rpc->Start(m_rpcOpen, Seconds(c.warmup), Seconds(c.simTime));
 
@@ -1826,7 +1875,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     // handshakes; offload: the control plane's events), which a short run would otherwise
     // spread over few requests
     const HostCpuCounts& n = hostCpu.GetTotals();
-    const HostCpuCosts costs = HostCpuAccounting::Merged();
+    const HostCpuCosts costs = CreateObject<HostCpu>()->GetCosts();
     const double setup = n.connectionsOpened * costs.connectionSetup +
                          n.connectionsClosed * costs.connectionTeardown +
                          n.controlPlaneEvents * costs.controlPlaneEvent;
@@ -1834,6 +1883,10 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     cpu["setup_cycles"] = setup;
     cpu["cycles_per_request"] =
         answered > 0 ? (cpu["cycles"].get<double>() - setup) / answered : 0.0;
+    if (nlohmann::json cores = hostCpu.CoresReport(c.simTime); !cores.is_null())
+    {
+        cpu["cores"] = cores;
+    }
     m_report["host_cpu"] = cpu;
     WriteQueueTrace();
     WriteJson((out / "summary.json").string(), m_report);

@@ -28,6 +28,8 @@
 namespace ns3
 {
 
+class HostCpuAccounting;
+
 class CommandLine;
 
 /**
@@ -92,7 +94,13 @@ struct SprayExperimentConfig
     std::string buckets;   //!< "e1,e2,..." bucket upper edges, bytes; "" = default
     uint32_t maxFlows{0};  //!< cap on generated flows (0: none)
     uint32_t seed{1};      //!< ns-3 run number (RngSeedManager::SetRun)
-    bool pcap{false};      //!< write pcap traces of host links into out
+    /// host cores per host in simulated time (HostCpu::Cores); 0: unlimited, host work is
+    /// counted and takes no time (the model before host cores existed)
+    uint32_t hostCores{DEFAULT_HOST_CORES};
+    /// the default core budget: a realistic server's share for the networked application
+    /// (doc/presto.rst "Host CPU")
+    static constexpr uint32_t DEFAULT_HOST_CORES = 8;
+    bool pcap{false}; //!< write pcap traces of host links into out
     /// send pattern bytes and compare each byte received; false: virtual (zero-filled)
     /// payload, delivery checked by counting
     bool verifyPayload{false};
@@ -250,6 +258,8 @@ class SprayExperiment
     void RunRpc(FabricHelper& fabric);
     /** queues.csv, switch-events.csv, queues.png and summary.json's "queue_trace". */
     void WriteQueueTrace();
+    /** \brief The accounting's costs and clock from ns3::HostCpu's attributes. */
+    static void ConfigureAccounting(HostCpuAccounting& accounting);
     /** summary.json's "nic" and "fabric" sections, and the run's speed. */
     void AddNetworkReport(const FabricHelper& fabric);
     /** \return true for the RPC workload */

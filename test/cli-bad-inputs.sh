@@ -96,11 +96,13 @@ expect_error "intervals per path by attribute with switch spraying" "IntervalPol
 expect_error "applications without DMA channels" "set --ns3::OffloadNetDevice::DmaChannels=2 or more" --device=presto --apps=2
 expect_error "applications on ns-3's TCP" "runs ns-3's TCP, which has no DMA channels per application" --device=host-tcp --apps=2
 expect_error "no application" "--apps=0: a host needs at least 1 application" --device=presto --apps=0
-expect_error "NIC steering without the NIC's RPC stage" "Steering=Nic needs an RPC stage on every host's NIC" --device=presto --workload=rpc --ns3::RpcEndpoint::ServerCores=2 --ns3::RpcEndpoint::Steering=Nic
+expect_error "NIC steering without the NIC's RPC stage" "Steering=Nic needs an RPC stage on every host's NIC" --device=presto --workload=rpc --hostCores=0 --ns3::RpcEndpoint::ServerCores=2 --ns3::RpcEndpoint::Steering=Nic
+expect_error "server worker cores beside the host's cores" "ServerCores=2 gives the servers worker cores of their own" --device=presto --workload=rpc --ns3::RpcEndpoint::ServerCores=2
 expect_error "the NIC's RPC stage with no server using it" "RpcSteering=1 runs the NIC's RPC stage" --device=presto-hybrid --ns3::PrestoHybridNetDevice::RpcSteering=1
 expect_error "server cores without the RPC workload" "ServerCores and Steering model the RPC workload's servers" --device=presto --ns3::RpcEndpoint::ServerCores=2
-expect_error "a service time without worker cores" "ServiceTime is a worker core's time per request" --workload=rpc --ns3::RpcEndpoint::ServiceTime=2us
-expect_error "a steering policy without worker cores" "give --ns3::RpcEndpoint::ServerCores > 0" --workload=rpc --ns3::RpcEndpoint::Steering=HostDispatch
+expect_error "a service time without any cores" "ServiceTime is a core's time per request" --workload=rpc --hostCores=0 --ns3::RpcEndpoint::ServiceTime=2us
+expect_error "a steering policy without worker cores" "give --ns3::RpcEndpoint::ServerCores > 0" --workload=rpc --hostCores=0 --ns3::RpcEndpoint::Steering=HostDispatch
+expect_error "host dispatch on the host's cores" "Steering=HostDispatch is modelled on ServerCores worker cores only" --workload=rpc --ns3::RpcEndpoint::Steering=HostDispatch
 expect_error "intervals per path with full reassembly" "full reassembly keeps every range" --device=presto --lb=label --intervals=PerPath --fidelity=full --ns3::OffloadNetDevice::PathLabels=4
 expect_error "intervals per path on a design without intervals" "IntervalPolicy of presto, presto-hybrid; no device" --device=flextoe --intervals=PerPath
 expect_error "cora unknown strategy" "coraStrategy.*cora, state, flow|cora.*state.*flow" --device=cora --coraStrategy=greedy

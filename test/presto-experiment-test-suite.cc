@@ -55,6 +55,7 @@ BaseConfig(const std::string& out)
     SprayExperimentConfig c;
     c.verifyPayload = true; // transport tests compare every byte
     c.out = out;
+    c.hostCores = 0; // the network against the ideal FCT, which has no host processing
     c.quiet = true;
     c.plot = false;
     return c;

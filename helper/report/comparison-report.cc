@@ -62,6 +62,28 @@ Number(const nlohmann::json& obj, const char* key)
     return obj[key].get<double>();
 }
 
+/// The host cores in simulated time ("host_cpu" "cores"), if the run had a budget.
+void
+AddCores(ComparisonRow& row, const nlohmann::json& cpu)
+{
+    if (!cpu.contains("cores") || !cpu["cores"].is_object())
+    {
+        return;
+    }
+    const nlohmann::json& c = cpu["cores"];
+    row.coreBudget = Number(c, "per_host");
+    row.coreUtil = Number(c, "utilisation");
+    row.busiestCore = Number(c, "busiest_core_utilisation");
+    row.coreWaitUs = Number(c, "wait_ns_mean") / 1e3;
+}
+
+/// The budget cell: cores per host, or "inf" when host work takes no time.
+std::string
+BudgetCell(double budget)
+{
+    return std::isnan(budget) ? std::string("inf") : Cell(budget, 0);
+}
+
 /// a + b where a NaN counts as "nothing yet".
 double
 AddKnown(double a, double b)
@@ -351,6 +373,7 @@ MakeComparisonRow(const std::string& label,
     }
     row.hostCores = Number(cpu, "cores_used");
     row.cyclesPerByte = Number(cpu, "cycles_per_byte");
+    AddCores(row, cpu);
 
     if (nic.contains("pipeline") && nic["pipeline"].is_array())
     {
@@ -466,7 +489,8 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
         os << std::setw(9) << (name + " n") << std::setw(8) << "p50" << std::setw(8) << "p99";
     }
     os << std::setw(7) << "unfin" << std::setw(10) << "fid.drops" << std::setw(8) << "retx"
-       << std::setw(7) << "cores" << std::setw(8) << "cyc/B"
+       << std::setw(7) << "cores" << std::setw(8) << "cyc/B" << std::setw(7) << "budget"
+       << std::setw(6) << "util" << std::setw(9) << "wait us"
        << "  nic\n";
     for (const auto& r : rows)
     {
@@ -480,12 +504,16 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
         }
         os << std::setw(7) << r.unfinished << std::setw(10) << Cell(r.fidelityDrops, 0)
            << std::setw(8) << Cell(r.retxSegments, 0) << std::setw(7) << Cell(r.hostCores, 2)
-           << std::setw(8) << Cell(r.cyclesPerByte, 2) << "  ";
+           << std::setw(8) << Cell(r.cyclesPerByte, 2) << std::setw(7) << BudgetCell(r.coreBudget)
+           << std::setw(6) << Cell(r.coreUtil, 2) << std::setw(9) << Cell(r.coreWaitUs, 2) << "  ";
         os << NicCell(r) << "\n";
     }
     os << "slowdown = FCT / ideal FCT; small <= 100KB < medium <= 10MB < large; retx = "
           "retransmitted segments; cores = host cores on networking over the arrival window "
-          "(the same for every row); cyc/B = host cycles per delivered byte\n"
+          "(the same for every row); cyc/B = host cycles per delivered byte; budget = host "
+          "cores per host in simulated time (--hostCores; inf: host work takes no time); util "
+          "= their mean utilisation over the run; wait us = mean wait of a piece of host work "
+          "for its core\n"
        << "order by small-flow p99: " << Join(OrderBySmallP99(rows), " < ") << "\n"
        << "tiers (~: 95% bootstrap intervals of p99 overlap): " << TieredOrderBySmallP99(rows)
        << "\n";
@@ -535,7 +563,8 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
     out += ",fidelity_drops,retx_bytes,retx_segments,host_cores_used,host_cycles_per_byte,"
            "nic_stages_used,nic_register_bytes,nic_max_stage_utilisation,nic_max_stage_queue,"
            "nic_utilisation,nic_migrations,nic_drops,out_of_order_placed,small_p99_ci95_low,"
-           "small_p99_ci95_high\n";
+           "small_p99_ci95_high,host_core_budget,host_core_utilisation,host_busiest_core,"
+           "host_core_wait_us\n";
     for (const auto& r : rows)
     {
         out += r.label + "," + r.device + "," + r.cc + "," + std::to_string(r.flows) + "," +
@@ -559,7 +588,11 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
                          r.nicDrops,
                          r.outOfOrderPlaced,
                          r.smallP99Ci[0],
-                         r.smallP99Ci[1]})
+                         r.smallP99Ci[1],
+                         r.coreBudget,
+                         r.coreUtil,
+                         r.busiestCore,
+                         r.coreWaitUs})
         {
             out += "," + CsvNumber(v);
         }
@@ -679,6 +712,7 @@ FormatRpcTable(const std::vector<ComparisonRow>& rows)
        << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(8) << "conns"
        << std::setw(12) << "req/s" << std::setw(10) << "p50 us" << std::setw(10) << "p99 us"
        << std::setw(12) << "p99.99 us" << std::setw(8) << "cores" << std::setw(9) << "cyc/req"
+       << std::setw(7) << "budget" << std::setw(6) << "util" << std::setw(9) << "wait us"
        << "  nic\n";
     for (const auto& r : rows)
     {
@@ -687,12 +721,15 @@ FormatRpcTable(const std::vector<ComparisonRow>& rows)
            << std::setw(8) << Cell(r.rpcConnections, 0) << std::setw(12) << Cell(r.rpcRate, 0)
            << std::setw(10) << Cell(r.rpcP50Us, 1) << std::setw(10) << Cell(r.rpcP99Us, 1)
            << std::setw(12) << Cell(r.rpcP9999Us, 1) << std::setw(8) << Cell(r.hostCores, 2)
-           << std::setw(9) << Cell(r.cyclesPerRequest, 0) << "  " << NicCell(r) << "\n";
+           << std::setw(9) << Cell(r.cyclesPerRequest, 0) << std::setw(7)
+           << BudgetCell(r.coreBudget) << std::setw(6) << Cell(r.coreUtil, 2) << std::setw(9)
+           << Cell(r.coreWaitUs, 2) << "  " << NicCell(r) << "\n";
     }
     os << "req/s = requests answered per second in the measurement window; latency = first "
           "request byte written to last response byte read; cores = host cores on networking "
           "over the run (the same for every row); cyc/req = host cycles per request without "
-          "connection setup\n";
+          "connection setup; budget, util, wait us: the host cores in simulated time (see the "
+          "FCT table)\n";
     return os.str();
 }
 
@@ -702,7 +739,9 @@ RpcCsv(const std::vector<ComparisonRow>& rows)
     std::string out = "label,device,cc,connections_per_host,requests_per_s,latency_p50_us,"
                       "latency_p99_us,latency_p9999_us,host_cores_used,host_cycles_per_request,"
                       "nic_stages_used,nic_max_stage_utilisation,nic_max_stage_queue,"
-                      "nic_utilisation,nic_migrations,nic_drops,connections_refused\n";
+                      "nic_utilisation,nic_migrations,nic_drops,connections_refused,"
+                      "host_core_budget,host_core_utilisation,host_busiest_core,"
+                      "host_core_wait_us\n";
     for (const auto& r : rows)
     {
         out += r.label + "," + r.device + "," + r.cc;
@@ -719,7 +758,11 @@ RpcCsv(const std::vector<ComparisonRow>& rows)
                          r.nicUtilisation,
                          r.migrations,
                          r.nicDrops,
-                         r.refused})
+                         r.refused,
+                         r.coreBudget,
+                         r.coreUtil,
+                         r.busiestCore,
+                         r.coreWaitUs})
         {
             out += "," + CsvNumber(v);
         }

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -102,6 +103,14 @@ struct ComparisonRow
     double retxSegments{0};  //!< segments retransmitted by all senders
     double hostCores{0};     //!< host cores busy on networking, summed over hosts
     double cyclesPerByte{0}; //!< host cycles per delivered byte
+    /// host cores per host in simulated time (--hostCores); NaN: unlimited (counted only)
+    double coreBudget{std::numeric_limits<double>::quiet_NaN()};
+    /// mean utilisation of those cores over the run, 0..1 (NaN: unlimited)
+    double coreUtil{std::numeric_limits<double>::quiet_NaN()};
+    /// busiest single core's utilisation, 0..1 (NaN: unlimited)
+    double busiestCore{std::numeric_limits<double>::quiet_NaN()};
+    /// mean wait of a piece of host work for its core, us (NaN: unlimited)
+    double coreWaitUs{std::numeric_limits<double>::quiet_NaN()};
     double stagesUsed;       //!< presto: most pipeline stages a class uses
     double registerBytes;    //!< presto: register memory of all classes, bytes
     double maxStageUtil;     //!< flextoe: busiest pipeline stage's utilisation, 0..1

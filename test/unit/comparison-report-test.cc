@@ -281,16 +281,24 @@ TEST(ComparisonReport, CsvFormat)
 {
     std::vector<FctRecord> records = {Flow(0, 1000, 1.5), Flow(1, 20000000, 3.0)};
     FctSummary summary = SummarizeFct(records, {}, 0);
-    nlohmann::json rep = {{"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}}},
-                          {"host_cpu", {{"cores_used", 0.1}, {"cycles_per_byte", 3}}},
-                          {"config", {{"cc", "dctcp"}}}};
+    nlohmann::json rep = {
+        {"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}}},
+        {"host_cpu",
+         {{"cores_used", 0.1},
+          {"cycles_per_byte", 3},
+          {"cores",
+           {{"per_host", 4},
+            {"utilisation", 0.25},
+            {"busiest_core_utilisation", 0.5},
+            {"wait_ns_mean", 1500}}}}},
+        {"config", {{"cc", "dctcp"}}}};
     std::vector<ComparisonRow> rows = {
         MakeComparisonRow("cora", "cora", records, summary, rep),
         MakeComparisonRow("host-tcp", "host-tcp", records, summary, {})};
     const auto lines = Lines(ComparisonCsv(rows));
     ASSERT_EQ(lines.size(), 3u);
     const auto header = Fields(lines[0]);
-    ASSERT_EQ(header.size(), 29u);
+    ASSERT_EQ(header.size(), 33u);
     EXPECT_EQ(lines[0].substr(0, 60),
               std::string("label,device,cc,flows,unfinished,small_count,small_p50,small_p99")
                   .substr(0, 60));
@@ -315,12 +323,17 @@ TEST(ComparisonReport, CsvFormat)
     EXPECT_EQ(cora[col("nic_utilisation")], "0.125");
     EXPECT_EQ(cora[col("host_cores_used")], "0.1");
     EXPECT_EQ(cora[col("nic_stages_used")], "");
+    EXPECT_EQ(cora[col("host_core_budget")], "4");
+    EXPECT_EQ(cora[col("host_core_utilisation")], "0.25");
+    EXPECT_EQ(cora[col("host_busiest_core")], "0.5");
+    EXPECT_EQ(cora[col("host_core_wait_us")], "1.5");
     const auto host = Fields(lines[2]);
     ASSERT_EQ(host.size(), header.size()) << lines[2];
     EXPECT_EQ(host[col("cc")], ""); // not in the report
     EXPECT_EQ(host[col("fidelity_drops")], "0");
     EXPECT_EQ(host[col("retx_bytes")], ""); // records do not know it
     EXPECT_EQ(host[col("host_cores_used")], "");
+    EXPECT_EQ(host[col("host_core_budget")], ""); // no cores in simulated time
 }
 
 TEST(ComparisonReport, PlotScriptsCarryTheData)

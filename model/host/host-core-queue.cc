@@ -106,6 +106,13 @@ HostCoreQueue::GetBusyNs(uint32_t core) const
 }
 
 int64_t
+HostCoreQueue::GetBusyNsUntil(uint32_t core, int64_t untilNs) const
+{
+    const int64_t beyond = std::max<int64_t>(0, m_freeAt.at(core) - untilNs);
+    return std::max<int64_t>(0, m_busyNs.at(core) - beyond);
+}
+
+int64_t
 HostCoreQueue::GetTotalBusyNs() const
 {
     int64_t t = 0;

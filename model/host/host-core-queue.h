@@ -84,6 +84,13 @@ class HostCoreQueue
     double GetClockHz() const;
     /// \return time core `core` has been busy, ns, counting work reserved into the future
     int64_t GetBusyNs(uint32_t core) const;
+    /**
+     * \param core a core
+     * \param untilNs a time, ns
+     * \return time the core was busy before untilNs, ns (its work is contiguous from its
+     * last idle time to GetFreeAtNs, so what it reserved beyond untilNs is the excess)
+     */
+    int64_t GetBusyNsUntil(uint32_t core, int64_t untilNs) const;
     /// \return busy time summed over the cores, ns
     int64_t GetTotalBusyNs() const;
     /// \return cycles served, summed over the cores (the cycles of every accepted piece)

@@ -347,13 +347,19 @@ HostCpu::Report(double seconds) const
         j["utilisation"] = 0.0;
         return j;
     }
+    // utilisation within [0, seconds]: work reserved beyond it (a backlog at the end) is not
+    // time the cores were busy in the run
     const double capacityNs = seconds * 1e9;
+    const int64_t until = static_cast<int64_t>(capacityNs);
     double busiest = 0;
+    double busy = 0;
     for (uint32_t k = 0; k < m_queue->GetCores(); ++k)
     {
-        busiest = std::max(busiest, m_queue->GetBusyNs(k) / capacityNs);
+        const double b = static_cast<double>(m_queue->GetBusyNsUntil(k, until));
+        busy += b;
+        busiest = std::max(busiest, b / capacityNs);
     }
-    j["utilisation"] = m_queue->GetTotalBusyNs() / (capacityNs * m_cores);
+    j["utilisation"] = busy / (capacityNs * m_cores);
     j["busiest_core_utilisation"] = busiest;
     j["cycles"] = m_queue->GetCycles();
     j["jobs"] = m_queue->GetAccepted();

@@ -107,3 +107,14 @@ TEST(HostCoreQueue, RefusesNoCoresAndABadClock)
     EXPECT_THROW(HostCoreQueue(1, 0), PrestoInputError);
     EXPECT_THROW(HostCoreQueue(1, -1), PrestoInputError);
 }
+
+TEST(HostCoreQueue, BusyTimeUntilATimeLeavesOutWorkReservedBeyondIt)
+{
+    HostCoreQueue q(1, 1e9);
+    q.Submit(1, 1000, 0);    // 0..1000
+    q.Submit(1, 1000, 2000); // 2000..3000
+    q.Submit(1, 1000, 2500); // 3000..4000
+    EXPECT_EQ(q.GetBusyNsUntil(0, 5000), 3000);
+    EXPECT_EQ(q.GetBusyNsUntil(0, 3500), 2500);
+    EXPECT_EQ(q.GetBusyNsUntil(0, 2500), 1500);
+}

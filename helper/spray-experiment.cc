@@ -163,6 +163,9 @@ CheckUtf8(const SprayExperimentConfig& c)
                                                                   {"intervals", &c.intervals},
                                                                   {"lb", &c.lb},
                                                                   {"workload", &c.workload},
+                                                                  {"hostStack", &c.hostStack},
+                                                                  {"kvKeys", &c.kvKeys},
+                                                                  {"kvValues", &c.kvValues},
                                                                   {"rpcRequest", &c.rpcRequest},
                                                                   {"rpcResponse", &c.rpcResponse},
                                                                   {"pattern", &c.pattern},
@@ -366,6 +369,15 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "a CDF file)",
                  rpcRequest);
     cmd.AddValue("rpcResponse", "rpc: response size, bytes, or a size distribution", rpcResponse);
+    cmd.AddValue("rpcServers",
+                 "rpc, kv: hosts 0..N-1 serve and the others are clients (0: every host is both)",
+                 rpcServers);
+    cmd.AddValue("serverCores",
+                 "rpc, kv with --rpcServers: host cores of each server (0: --hostCores)",
+                 serverCores);
+    cmd.AddValue("kvGets", "kv: fraction of GETs among the requests (ETC: 30 per SET)", kvGets);
+    cmd.AddValue("kvKeys", "kv: key sizes, bytes or a size distribution", kvKeys);
+    cmd.AddValue("kvValues", "kv: value sizes, bytes or a size distribution", kvValues);
     cmd.AddValue("load", "Offered load, fraction of host NIC bandwidth (0,1]", load);
     cmd.AddValue("pattern", "Traffic pattern: all-to-all|permutation|incast", pattern);
     cmd.AddValue("incastSenders", "Senders per incast event", incastSenders);
@@ -430,6 +442,11 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  buckets);
     cmd.AddValue("maxFlows", "Cap on generated flows (0: none)", maxFlows);
     cmd.AddValue("seed", "Run number for ns-3's random streams", seed);
+    cmd.AddValue("hostStack",
+                 "Cost profile of ns-3's TCP on the hosts: linux (ns3::HostCpu's attributes) or "
+                 "tas (a kernel-bypass stack: a quarter of the per-packet and per-connection "
+                 "costs, assumed)",
+                 hostStack);
     cmd.AddValue("hostCores",
                  "Host cores per host that serve the host's work in simulated time (ns-3's "
                  "TCP/IP, the offload NICs' host side, the application); 0: unlimited, work "
@@ -457,6 +474,11 @@ SprayExperimentConfig::ToJson() const
             {"rpc_outstanding", rpcOutstanding},
             {"rpc_request", rpcRequest},
             {"rpc_response", rpcResponse},
+            {"rpc_servers", rpcServers},
+            {"server_cores", serverCores},
+            {"kv_gets", kvGets},
+            {"kv_keys", kvKeys},
+            {"kv_values", kvValues},
             {"cc", cc},
             {"cora_strategy", coraStrategy},
             {"intervals", intervals},
@@ -495,6 +517,7 @@ SprayExperimentConfig::ToJson() const
             {"max_flows", maxFlows},
             {"seed", seed},
             {"host_cores", hostCores},
+            {"host_stack", hostStack},
             {"label",
              !label.empty() ? label
              : mix.empty()  ? device
@@ -836,6 +859,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     const auto& c = m_config;
     CheckUtf8(c);
     m_config.device = NicDesign::Canonical(c.device, "--device");
+    RequireOneOf("hostStack", c.hostStack, {"linux", "tas"});
     if (!c.cc.empty())
     {
         RequireOneOf("cc", c.cc, CongestionControls());
@@ -1041,14 +1065,44 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         if (!c.flowFile.empty())
         {
-            throw PrestoInputError("--workload=rpc and --flowFile exclude each other");
+            throw PrestoInputError("--workload=" + c.workload +
+                                   " and --flowFile exclude each other");
         }
         m_rpc.hosts = m_topology.GetNHosts();
         m_rpc.connectionsPerHost = c.rpcConnections;
         m_rpc.outstanding = c.rpcOutstanding;
         m_rpc.seed =
             SplitMix64(uint64_t(RngSeedManager::GetSeed()) << 32 | RngSeedManager::GetRun());
+        m_rpc.servers = c.rpcServers;
         m_rpc.Validate();
+        if (c.serverCores > 0 && c.rpcServers == 0)
+        {
+            throw PrestoInputError("--serverCores=" + std::to_string(c.serverCores) +
+                                   " sets the servers' cores: give --rpcServers > 0 (with 0 "
+                                   "every host is a server and --hostCores applies)");
+        }
+        if (c.serverCores > 0 && c.hostCores == 0)
+        {
+            throw PrestoInputError("--serverCores needs --hostCores > 0: the clients' host work "
+                                   "would take no time while the servers' does");
+        }
+        if (c.workload == "kv")
+        {
+            if (c.rpcRequest != "64" || c.rpcResponse != "64")
+            {
+                throw PrestoInputError("--workload=kv sizes its messages from --kvKeys and "
+                                       "--kvValues: --rpcRequest and --rpcResponse do not apply");
+            }
+            if (!(c.kvGets >= 0 && c.kvGets <= 1))
+            {
+                throw PrestoInputError("--kvGets=" + std::to_string(c.kvGets) +
+                                       " must be a fraction in [0, 1]");
+            }
+            m_kv = std::make_unique<RpcKvMix>();
+            m_kv->getFraction = c.kvGets;
+            m_kv->keys = RpcSizes::FromSpec(c.kvKeys, "--kvKeys");
+            m_kv->values = RpcSizes::FromSpec(c.kvValues, "--kvValues");
+        }
         m_rpcRequest = std::make_unique<RpcSizes>(RpcSizes::FromSpec(c.rpcRequest, "--rpcRequest"));
         m_rpcResponse =
             std::make_unique<RpcSizes>(RpcSizes::FromSpec(c.rpcResponse, "--rpcResponse"));
@@ -1106,6 +1160,11 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         {
             f.app = next[f.src]++ % c.apps;
         }
+    }
+    if (!IsRpc() && (c.rpcServers > 0 || c.serverCores > 0))
+    {
+        throw PrestoInputError("--rpcServers and --serverCores give the RPC and key-value "
+                               "workloads' servers: give --workload=rpc or --workload=kv");
     }
     // Every flow's ideal FCT now, from the path it takes on the idle fabric: a flow whose
     // ideal FCT does not fit in ns-3's time stops the run here, before anything is written.
@@ -1436,10 +1495,26 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     if (c.hostCores > 0)
     {
         // every host's work on its cores in simulated time (HostCpu's other attributes: the
-        // command line's --ns3::HostCpu::...)
-        HostCpuHelper cpus;
-        cpus.SetAttribute("Cores", UintegerValue(c.hostCores));
-        cpus.Install(fabric.GetHosts());
+        // command line's --ns3::HostCpu::...); servers with roles may have their own count
+        const HostCpuCosts costs = RunCosts();
+        HostCpuHelper clients;
+        HostCpuHelper servers;
+        for (HostCpuHelper* h : {&clients, &servers})
+        {
+            h->SetAttribute("PacketSentCycles", DoubleValue(costs.packetSent));
+            h->SetAttribute("PacketReceivedCycles", DoubleValue(costs.packetReceived));
+            h->SetAttribute("AckCycles", DoubleValue(costs.ack));
+            h->SetAttribute("ConnectionSetupCycles", DoubleValue(costs.connectionSetup));
+            h->SetAttribute("ConnectionTeardownCycles", DoubleValue(costs.connectionTeardown));
+        }
+        clients.SetAttribute("Cores", UintegerValue(c.hostCores));
+        servers.SetAttribute("Cores",
+                             UintegerValue(c.serverCores > 0 ? c.serverCores : c.hostCores));
+        for (uint32_t h = 0; h < fabric.GetHosts().GetN(); ++h)
+        {
+            const bool server = IsRpc() && m_rpc.servers > 0 && m_rpc.IsServer(h);
+            (server ? servers : clients).Install(fabric.GetHosts().Get(h));
+        }
     }
     // random loss: --lossRate on every switch-to-switch link, a topology file's error rate on
     // its links (the file's value where it gives one); streams in link order
@@ -1548,7 +1623,7 @@ SprayExperiment::WriteQueueTrace()
 bool
 SprayExperiment::IsRpc() const
 {
-    return m_config.workload == "rpc";
+    return m_config.workload == "rpc" || m_config.workload == "kv";
 }
 
 void
@@ -1674,14 +1749,41 @@ SprayExperiment::Run()
     }
 }
 
-void
-SprayExperiment::ConfigureAccounting(HostCpuAccounting& accounting)
+HostCpuCosts
+SprayExperiment::RunCosts() const
 {
-    // the one cost table: the HostCpu's attributes (--ns3::HostCpu::...Cycles), counted with
-    // or without cores in simulated time
-    Ptr<HostCpu> probe = CreateObject<HostCpu>();
-    accounting.SetCosts(probe->GetCosts());
-    accounting.SetClockHz(probe->GetClockHz());
+    HostCpuCosts c = CreateObject<HostCpu>()->GetCosts(); // the attributes as configured
+    if (m_config.hostStack == "tas")
+    {
+        const HostCpuCosts linuxLike = HostCpuCosts::HostTcp();
+        const HostCpuCosts tas = HostCpuCosts::KernelBypass();
+        const std::pair<double HostCpuCosts::*, const char*> stack[] = {
+            {&HostCpuCosts::packetSent, "PacketSentCycles"},
+            {&HostCpuCosts::packetReceived, "PacketReceivedCycles"},
+            {&HostCpuCosts::ack, "AckCycles"},
+            {&HostCpuCosts::connectionSetup, "ConnectionSetupCycles"},
+            {&HostCpuCosts::connectionTeardown, "ConnectionTeardownCycles"}};
+        for (const auto& [field, name] : stack)
+        {
+            if (c.*field != linuxLike.*field)
+            {
+                throw PrestoInputError(std::string("--hostStack=tas sets the stack's costs, and "
+                                                   "--ns3::HostCpu::") +
+                                       name + " sets one too: give one of them");
+            }
+            c.*field = tas.*field;
+        }
+    }
+    return c;
+}
+
+void
+SprayExperiment::ConfigureAccounting(HostCpuAccounting& accounting) const
+{
+    // the one cost table: the HostCpu's attributes (--ns3::HostCpu::...Cycles) or the
+    // --hostStack profile, counted with or without cores in simulated time
+    accounting.SetCosts(RunCosts());
+    accounting.SetClockHz(CreateObject<HostCpu>()->GetClockHz());
 }
 
 void
@@ -1836,6 +1938,10 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     transport->Install(fabric.GetHosts(), addresses);
     Ptr<RpcEndpoint> rpc = CreateObject<RpcEndpoint>();
     rpc->Install(transport, fabric.GetHosts(), addresses, m_rpc, *m_rpcRequest, *m_rpcResponse);
+    if (m_kv)
+    {
+        rpc->SetKvMix(*m_kv);
+    }
     HostCpuAccounting hostCpu;
     ConfigureAccounting(hostCpu);
     hostCpu.Install(fabric.GetHosts(), fabric.GetHostDevices(), rpc);
@@ -1875,7 +1981,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     // handshakes; offload: the control plane's events), which a short run would otherwise
     // spread over few requests
     const HostCpuCounts& n = hostCpu.GetTotals();
-    const HostCpuCosts costs = CreateObject<HostCpu>()->GetCosts();
+    const HostCpuCosts costs = RunCosts();
     const double setup = n.connectionsOpened * costs.connectionSetup +
                          n.connectionsClosed * costs.connectionTeardown +
                          n.controlPlaneEvents * costs.controlPlaneEvent;

@@ -13,6 +13,7 @@
 #include "ns3/flow-endpoint.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/flow-spec.h"
+#include "ns3/host-cpu-model.h"
 #include "ns3/input-file.h"
 #include "ns3/object-factory.h"
 #include "ns3/rpc-workload.h"
@@ -57,10 +58,17 @@ struct SprayExperimentConfig
     /// applications per host: a host's flows are dealt to applications 0..apps-1 in turn,
     /// each on its own DMA channel (OffloadNetDevice::DmaChannels >= apps)
     uint32_t apps{1};
-    uint32_t rpcConnections{1};         //!< rpc: client connections each host opens
-    uint32_t rpcOutstanding{1};         //!< rpc: requests in flight per connection
-    std::string rpcRequest{"64"};       //!< rpc: request size, bytes or a CDF
-    std::string rpcResponse{"64"};      //!< rpc: response size, bytes or a CDF
+    uint32_t rpcConnections{1};    //!< rpc: client connections each host opens
+    uint32_t rpcOutstanding{1};    //!< rpc: requests in flight per connection
+    std::string rpcRequest{"64"};  //!< rpc: request size, bytes or a CDF
+    std::string rpcResponse{"64"}; //!< rpc: response size, bytes or a CDF
+    /// rpc, kv: hosts 0..rpcServers-1 serve, the others are clients (0: every host is both)
+    uint32_t rpcServers{0};
+    /// rpc, kv with rpcServers > 0: host cores of each server (0: hostCores, as the clients)
+    uint32_t serverCores{0};
+    double kvGets{30.0 / 31.0};         //!< kv: fraction of GETs among requests (ETC: 30:1)
+    std::string kvKeys{"etc-key"};      //!< kv: key sizes, bytes or a CDF
+    std::string kvValues{"etc-value"};  //!< kv: value sizes, bytes or a CDF
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
     std::string pattern{"all-to-all"};  //!< all-to-all | permutation | incast
     uint32_t incastSenders{8};          //!< senders per incast event
@@ -97,6 +105,9 @@ struct SprayExperimentConfig
     /// host cores per host in simulated time (HostCpu::Cores); 0: unlimited, host work is
     /// counted and takes no time (the model before host cores existed)
     uint32_t hostCores{DEFAULT_HOST_CORES};
+    /// the host stack's cost profile of ns-3's TCP: "linux" (HostCpu's attributes) or "tas"
+    /// (a kernel-bypass stack, HostCpuCosts::KernelBypass)
+    std::string hostStack{"linux"};
     /// the default core budget: a realistic server's share for the networked application
     /// (doc/presto.rst "Host CPU")
     static constexpr uint32_t DEFAULT_HOST_CORES = 8;
@@ -258,8 +269,13 @@ class SprayExperiment
     void RunRpc(FabricHelper& fabric);
     /** queues.csv, switch-events.csv, queues.png and summary.json's "queue_trace". */
     void WriteQueueTrace();
-    /** \brief The accounting's costs and clock from ns3::HostCpu's attributes. */
-    static void ConfigureAccounting(HostCpuAccounting& accounting);
+    /**
+     * \return the cost table of the run: ns3::HostCpu's attributes, with --hostStack=tas the
+     * kernel-bypass stack costs (refused if a stack cost attribute was set as well)
+     */
+    HostCpuCosts RunCosts() const;
+    /** \brief The accounting's costs (RunCosts) and clock (ns3::HostCpu's). */
+    void ConfigureAccounting(HostCpuAccounting& accounting) const;
     /** summary.json's "nic" and "fabric" sections, and the run's speed. */
     void AddNetworkReport(const FabricHelper& fabric);
     /** \return true for the RPC workload */
@@ -301,6 +317,7 @@ class SprayExperiment
     RpcWorkloadConfig m_rpc;                          //!< rpc: the workload
     std::unique_ptr<RpcSizes> m_rpcRequest;           //!< rpc: request sizes
     std::unique_ptr<RpcSizes> m_rpcResponse;          //!< rpc: response sizes
+    std::unique_ptr<RpcKvMix> m_kv;                   //!< kv: the GET/SET mix
     std::unique_ptr<FabricQueueTracer> m_queueTracer; //!< with --queueTrace
     std::vector<DeviceShare> m_mix;                   //!< mixed fabric: the devices
     std::vector<TypeId> m_mixCc;                      //!< their congestion controls

@@ -86,7 +86,7 @@ DataDirectory()
 std::vector<std::string>
 FlowSizeCdf::BuiltinNames()
 {
-    return {"websearch", "datamining", "hadoop", "alistorage", "googlerpc"};
+    return {"websearch", "datamining", "hadoop", "alistorage", "googlerpc", "etc-key", "etc-value"};
 }
 
 FlowSizeCdf

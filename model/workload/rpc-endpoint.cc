@@ -256,7 +256,17 @@ RpcEndpoint::Accept(Ptr<Socket> socket, const Address& from)
 std::pair<uint64_t, uint64_t>
 RpcEndpoint::End::Sizes(uint64_t k) const
 {
+    if (owner->m_kv)
+    {
+        return owner->m_kv->Sizes(owner->m_config.seed, conn, k).first;
+    }
     return RpcMessageSizes(owner->m_config.seed, conn, k, owner->m_request, owner->m_response);
+}
+
+void
+RpcEndpoint::SetKvMix(const RpcKvMix& kv)
+{
+    m_kv = std::make_unique<RpcKvMix>(kv);
 }
 
 void
@@ -492,6 +502,23 @@ RpcEndpoint::AddReport(nlohmann::json& doc) const
                   {"latency_max_us", s.maxNs / 1e3},
                   {"bytes_read", m_bytesRead},
                   {"corrupt_bytes", m_corrupt}};
+    if (m_kv)
+    {
+        const auto mean = m_kv->MeanBytes();
+        doc["rpc"]["request"] = "kv";
+        doc["rpc"]["response"] = "kv";
+        doc["rpc"]["request_mean_bytes"] = mean.first;
+        doc["rpc"]["response_mean_bytes"] = mean.second;
+        doc["rpc"]["kv"] = {{"get_fraction", m_kv->getFraction},
+                            {"keys", m_kv->keys.GetSpec()},
+                            {"values", m_kv->values.GetSpec()},
+                            {"key_mean_bytes", m_kv->keys.MeanBytes()},
+                            {"value_mean_bytes", m_kv->values.MeanBytes()}};
+    }
+    if (m_config.servers > 0)
+    {
+        doc["rpc"]["servers"] = m_config.servers;
+    }
     if (!m_cores.empty())
     {
         uint64_t dispatched = 0;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <tuple>
 #include <vector>
@@ -67,6 +68,13 @@ class RpcEndpoint : public Object
                  const RpcWorkloadConfig& config,
                  const RpcSizes& request,
                  const RpcSizes& response);
+
+    /**
+     * \brief Make the messages a key-value store's GETs and SETs (instead of the request and
+     * response sizes given to Install). Call after Install, before Start.
+     * \param kv the mix
+     */
+    void SetKvMix(const RpcKvMix& kv);
 
     /**
      * \brief Schedule the connections and the measurement.
@@ -165,6 +173,7 @@ class RpcEndpoint : public Object
     RpcWorkloadConfig m_config;           //!< the workload
     RpcSizes m_request;                   //!< request sizes
     RpcSizes m_response;                  //!< response sizes
+    std::unique_ptr<RpcKvMix> m_kv;       //!< key-value messages instead, if set
     uint16_t m_port;                      //!< the servers' port (attribute)
     Time m_measureFrom;                   //!< measurement start
     Time m_stop;                          //!< no request written from here on

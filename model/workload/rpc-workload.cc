@@ -91,6 +91,13 @@ RpcWorkloadConfig::Validate() const
         throw PrestoInputError("--rpcConnections=" + std::to_string(connectionsPerHost) +
                                " must be 1..1000000 connections per host");
     }
+    if (servers >= hosts)
+    {
+        throw PrestoInputError("--rpcServers=" + std::to_string(servers) +
+                               " leaves no client among " + std::to_string(hosts) +
+                               " hosts: give 1.." + std::to_string(hosts - 1) +
+                               " (0: every host is both)");
+    }
     if (outstanding == 0 || outstanding > 1024)
     {
         throw PrestoInputError("--rpcOutstanding=" + std::to_string(outstanding) +
@@ -101,22 +108,56 @@ RpcWorkloadConfig::Validate() const
 uint64_t
 RpcWorkloadConfig::Connections() const
 {
-    return static_cast<uint64_t>(hosts) * connectionsPerHost;
+    return static_cast<uint64_t>(hosts - servers) * connectionsPerHost;
+}
+
+bool
+RpcWorkloadConfig::IsServer(uint32_t host) const
+{
+    return servers == 0 || host < servers;
 }
 
 uint32_t
 RpcWorkloadConfig::ClientOf(uint64_t conn) const
 {
-    return static_cast<uint32_t>(conn / connectionsPerHost);
+    return servers + static_cast<uint32_t>(conn / connectionsPerHost);
 }
 
 uint32_t
 RpcWorkloadConfig::ServerOf(uint64_t conn) const
 {
-    const uint32_t client = ClientOf(conn);
     const uint64_t r = SplitMix64(SplitMix64(seed ^ 0x5e7e75ULL) ^ conn);
+    if (servers > 0)
+    {
+        return static_cast<uint32_t>(r % servers); // clients are never servers
+    }
+    const uint32_t client = ClientOf(conn);
     const auto other = static_cast<uint32_t>(r % (hosts - 1));
     return other >= client ? other + 1 : other; // any host but the client
+}
+
+std::pair<std::pair<uint64_t, uint64_t>, bool>
+RpcKvMix::Sizes(uint64_t seed, uint64_t conn, uint64_t k) const
+{
+    // the same per-connection stream as RpcMessageSizes, one more draw for the operation
+    const uint64_t base = SplitMix64(SplitMix64(seed) ^ (conn * 0x9e3779b97f4a7c15ULL)) ^ k;
+    const uint64_t key = keys.Sample(Uniform(SplitMix64(base * 3)));
+    const bool get = Uniform(SplitMix64(base * 3 + 2)) < getFraction;
+    if (get)
+    {
+        return {{HEADER + key, HEADER + values.Sample(Uniform(SplitMix64(base * 3 + 1)))}, true};
+    }
+    const uint64_t value = values.Sample(Uniform(SplitMix64(base * 3 + 1)));
+    return {{HEADER + SET_EXTRAS + key + value, HEADER}, false};
+}
+
+std::pair<double, double>
+RpcKvMix::MeanBytes() const
+{
+    const double g = getFraction;
+    const double key = keys.MeanBytes();
+    const double value = values.MeanBytes();
+    return {HEADER + key + (1 - g) * (SET_EXTRAS + value), HEADER + g * value};
 }
 
 std::pair<uint64_t, uint64_t>

@@ -63,6 +63,9 @@ struct RpcWorkloadConfig
     uint32_t connectionsPerHost{1}; //!< client connections each host opens (>= 1)
     uint32_t outstanding{1};        //!< requests in flight per connection (>= 1)
     uint64_t seed{1};               //!< the run's seed (sizes, servers)
+    /// servers: hosts 0..servers-1 serve and the others are clients (each opens
+    /// connectionsPerHost to the servers); 0: every host is both
+    uint32_t servers{0};
 
     /**
      * \brief Check the numbers; throws PrestoInputError naming the option.
@@ -72,16 +75,19 @@ struct RpcWorkloadConfig
     /** \return connections in the fabric */
     uint64_t Connections() const;
 
+    /** \param host a host index \return true if it serves requests */
+    bool IsServer(uint32_t host) const;
+
     /**
      * \param conn connection id, 0..Connections()-1
-     * \return the client host (conn / connectionsPerHost)
+     * \return the client host (conn / connectionsPerHost, after the servers with roles)
      */
     uint32_t ClientOf(uint64_t conn) const;
 
     /**
      * \param conn connection id
-     * \return the server host: uniform among the other hosts, drawn from the connection's
-     * stream (so servers are loaded alike on average)
+     * \return the server host: uniform among the other hosts (with roles: among the
+     * servers), drawn from the connection's stream (so servers are loaded alike on average)
      */
     uint32_t ServerOf(uint64_t conn) const;
 };
@@ -101,6 +107,34 @@ std::pair<uint64_t, uint64_t> RpcMessageSizes(uint64_t seed,
                                               uint64_t k,
                                               const RpcSizes& request,
                                               const RpcSizes& response);
+
+/**
+ * \ingroup presto
+ * \brief A key-value store's requests as the RPC workload's messages: GETs and SETs in a given
+ * mix, keys and values from two size distributions, framed as memcached's binary protocol
+ * (24-byte header; a SET carries 8 bytes of extras). GET: request header + key, response
+ * header + value; SET: request header + extras + key + value, response header. Pure logic.
+ */
+struct RpcKvMix
+{
+    static constexpr uint32_t HEADER = 24;    //!< memcached binary protocol header, bytes
+    static constexpr uint32_t SET_EXTRAS = 8; //!< a SET's flags and expiry, bytes
+    double getFraction{30.0 / 31.0};          //!< GETs among requests (ETC: 30 GETs per SET)
+    RpcSizes keys;                            //!< key sizes
+    RpcSizes values;                          //!< value sizes
+
+    /**
+     * \param seed the run's seed
+     * \param conn the connection id
+     * \param k the request index
+     * \return {request bytes, response bytes} and whether it is a GET
+     */
+    std::pair<std::pair<uint64_t, uint64_t>, bool> Sizes(uint64_t seed,
+                                                         uint64_t conn,
+                                                         uint64_t k) const;
+    /** \return the mean request and response sizes, bytes */
+    std::pair<double, double> MeanBytes() const;
+};
 
 /**
  * \ingroup presto

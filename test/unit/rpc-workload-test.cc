@@ -120,3 +120,75 @@ TEST(RpcWorkload, LatencyPercentiles)
     std::vector<uint64_t> none;
     EXPECT_EQ(RpcLatencySummary::Of(none).count, 0u);
 }
+
+TEST(RpcWorkload, WithRolesClientsConnectOnlyToServers)
+{
+    RpcWorkloadConfig c;
+    c.hosts = 8;
+    c.servers = 2;
+    c.connectionsPerHost = 10;
+    c.seed = 7;
+    c.Validate();
+    EXPECT_EQ(c.Connections(), 60u); // six clients
+    std::vector<uint32_t> perServer(2, 0);
+    for (uint64_t conn = 0; conn < c.Connections(); ++conn)
+    {
+        const uint32_t client = c.ClientOf(conn);
+        const uint32_t server = c.ServerOf(conn);
+        EXPECT_GE(client, 2u);
+        EXPECT_LT(client, 8u);
+        EXPECT_FALSE(client < 2) << "a server opened a connection";
+        ASSERT_LT(server, 2u);
+        EXPECT_TRUE(c.IsServer(server));
+        EXPECT_FALSE(c.IsServer(client));
+        ++perServer[server];
+    }
+    EXPECT_GT(perServer[0], 15u);
+    EXPECT_GT(perServer[1], 15u);
+    c.servers = 8;
+    EXPECT_THROW(c.Validate(), PrestoInputError); // no client left
+}
+
+TEST(RpcWorkload, KeyValueMixFramesGetsAndSetsAndFollowsTheMix)
+{
+    RpcKvMix kv;
+    kv.getFraction = 0.75;
+    kv.keys = RpcSizes::FromSpec("30", "--kvKeys");
+    kv.values = RpcSizes::FromSpec("100", "--kvValues");
+    uint64_t gets = 0;
+    const uint64_t n = 40000;
+    for (uint64_t k = 0; k < n; ++k)
+    {
+        const auto s = kv.Sizes(3, 5, k);
+        if (s.second)
+        {
+            ++gets;
+            EXPECT_EQ(s.first.first, RpcKvMix::HEADER + 30);
+            EXPECT_EQ(s.first.second, RpcKvMix::HEADER + 100);
+        }
+        else
+        {
+            EXPECT_EQ(s.first.first, RpcKvMix::HEADER + RpcKvMix::SET_EXTRAS + 30 + 100);
+            EXPECT_EQ(s.first.second, RpcKvMix::HEADER);
+        }
+        EXPECT_EQ(s, kv.Sizes(3, 5, k)); // deterministic per connection and index
+    }
+    EXPECT_NEAR(double(gets) / n, 0.75, 0.01);
+    const auto mean = kv.MeanBytes();
+    EXPECT_DOUBLE_EQ(mean.first, 24 + 30 + 0.25 * (8 + 100));
+    EXPECT_DOUBLE_EQ(mean.second, 24 + 0.75 * 100);
+}
+
+TEST(RpcWorkload, EtcKeyAndValueSizesFollowTheFittedMeans)
+{
+    // the GEV key fit has mean ~36 bytes; the value table 44.2% of 0-14 bytes
+    const RpcSizes keys = RpcSizes::FromSpec("etc-key", "--kvKeys");
+    const RpcSizes values = RpcSizes::FromSpec("etc-value", "--kvValues");
+    EXPECT_NEAR(keys.MeanBytes(), 36.2, 1.0);
+    uint64_t small = 0;
+    for (int i = 0; i < 10000; ++i)
+    {
+        small += values.Sample((i + 0.5) / 10000) <= 14 ? 1 : 0;
+    }
+    EXPECT_NEAR(small / 10000.0, 0.442, 0.005);
+}

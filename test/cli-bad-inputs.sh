@@ -102,6 +102,14 @@ expect_error "the NIC's RPC stage with no server using it" "RpcSteering=1 runs t
 expect_error "server cores without the RPC workload" "ServerCores and Steering model the RPC workload's servers" --device=presto --ns3::RpcEndpoint::ServerCores=2
 expect_error "a service time without any cores" "ServiceTime is a core's time per request" --workload=rpc --hostCores=0 --ns3::RpcEndpoint::ServiceTime=2us
 expect_error "a steering policy without worker cores" "give --ns3::RpcEndpoint::ServerCores > 0" --workload=rpc --hostCores=0 --ns3::RpcEndpoint::Steering=HostDispatch
+expect_error "an unknown host stack" "hostStack=foo is not valid; valid values: linux, tas" --hostStack=foo
+expect_error "a stack profile and a stack cost" "hostStack=tas sets the stack's costs, and --ns3::HostCpu::AckCycles sets one too" --hostStack=tas --ns3::HostCpu::AckCycles=5
+expect_error "server cores without roles" "serverCores=4 sets the servers' cores: give --rpcServers > 0" --workload=kv --serverCores=4
+expect_error "roles on a flow workload" "rpcServers and --serverCores give the RPC and key-value" --rpcServers=2
+expect_error "no client left" "rpcServers=8 leaves no client among 8 hosts" --workload=kv --rpcServers=8
+expect_error "a GET fraction above 1" "kvGets=1.5.* must be a fraction" --workload=kv --kvGets=1.5
+expect_error "RPC sizes on the key-value workload" "rpcRequest and --rpcResponse do not apply" --workload=kv --rpcRequest=100
+expect_error "server cores without host cores" "serverCores needs --hostCores > 0" --workload=kv --rpcServers=2 --serverCores=2 --hostCores=0
 expect_error "host dispatch on the host's cores" "Steering=HostDispatch is modelled on ServerCores worker cores only" --workload=rpc --ns3::RpcEndpoint::Steering=HostDispatch
 expect_error "intervals per path with full reassembly" "full reassembly keeps every range" --device=presto --lb=label --intervals=PerPath --fidelity=full --ns3::OffloadNetDevice::PathLabels=4
 expect_error "intervals per path on a design without intervals" "IntervalPolicy of presto, presto-hybrid; no device" --device=flextoe --intervals=PerPath

@@ -9,6 +9,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/flow-file.h"
+#include "ns3/nstime.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/test.h"
@@ -351,6 +352,60 @@ class RpcBudgetTestCase : public TestCase
     }
 };
 
+/**
+ * The key-value workload (ETC key and value sizes, 30 GETs per SET, 1 us of application
+ * work per request) on 2 servers whose cores bind, 6 clients with cores to spare: at 1 and 2
+ * server cores, FlexTOE's host work per request is the smallest, a kernel-bypass stack's
+ * (TAS-like) next, Linux-like ns-3 TCP's the largest, and requests per second follow in that
+ * order (the direction of FlexTOE's claim); with twice the cores each serves at least 1.8x.
+ */
+class KvScalingTestCase : public TestCase
+{
+  public:
+    KvScalingTestCase()
+        : TestCase("key-value: FlexTOE > TAS-like > Linux-like per server core")
+    {
+    }
+
+  private:
+    double Rate(const std::string& device, const std::string& stack, uint32_t cores)
+    {
+        std::string dir = TempDir("kv-" + device + "-" + stack + std::to_string(cores));
+        SprayExperimentConfig c = Base(dir, device, 32);
+        c.workload = "kv";
+        c.hostStack = stack;
+        c.rpcServers = 2;
+        c.serverCores = cores;
+        c.rpcConnections = 32;
+        c.rpcOutstanding = 4;
+        c.simTime = 0.003;
+        Config::SetDefault("ns3::RpcEndpoint::ServiceTime", TimeValue(MicroSeconds(1)));
+        SprayExperiment e(c);
+        e.Run();
+        Config::Reset();
+        const auto& r = e.GetReport()["rpc"];
+        NS_TEST_EXPECT_MSG_EQ(r["corrupt_bytes"].get<uint64_t>(), 0, "every byte as sent");
+        NS_TEST_EXPECT_MSG_EQ(r["connections_failed"].get<uint64_t>(), 0, "all connected");
+        std::filesystem::remove_all(dir);
+        return r["requests_per_s"].get<double>();
+    }
+
+    void DoRun() override
+    {
+        for (uint32_t cores : {1u, 2u})
+        {
+            const double linuxLike = Rate("host-tcp", "linux", cores);
+            const double tas = Rate("host-tcp", "tas", cores);
+            const double flextoe = Rate("flextoe", "linux", cores);
+            NS_TEST_EXPECT_MSG_GT(tas, 1.5 * linuxLike, cores << " cores: TAS-like > Linux-like");
+            NS_TEST_EXPECT_MSG_GT(flextoe, 1.1 * tas, cores << " cores: FlexTOE > TAS-like");
+        }
+        NS_TEST_EXPECT_MSG_GT(Rate("host-tcp", "linux", 2),
+                              1.8 * Rate("host-tcp", "linux", 1),
+                              "twice the server cores, nearly twice the requests");
+    }
+};
+
 /** The suite. */
 class PrestoHostCoresTestSuite : public TestSuite
 {
@@ -368,6 +423,7 @@ class PrestoHostCoresTestSuite : public TestSuite
         }
         AddTestCase(new BacklogDropTestCase, compat::TestDuration::QUICK);
         AddTestCase(new RpcBudgetTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new KvScalingTestCase, compat::TestDuration::QUICK);
     }
 };
 

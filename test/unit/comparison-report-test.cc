@@ -281,17 +281,16 @@ TEST(ComparisonReport, CsvFormat)
 {
     std::vector<FctRecord> records = {Flow(0, 1000, 1.5), Flow(1, 20000000, 3.0)};
     FctSummary summary = SummarizeFct(records, {}, 0);
-    nlohmann::json rep = {
-        {"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}}},
-        {"host_cpu",
-         {{"cores_used", 0.1},
-          {"cycles_per_byte", 3},
-          {"cores",
-           {{"per_host", 4},
-            {"utilisation", 0.25},
-            {"busiest_core_utilisation", 0.5},
-            {"wait_ns_mean", 1500}}}}},
-        {"config", {{"cc", "dctcp"}}}};
+    nlohmann::json rep = {{"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}}},
+                          {"host_cpu",
+                           {{"cores_used", 0.1},
+                            {"cycles_per_byte", 3},
+                            {"cores",
+                             {{"per_host", 4},
+                              {"utilisation", 0.25},
+                              {"busiest_core_utilisation", 0.5},
+                              {"wait_ns_mean", 1500}}}}},
+                          {"config", {{"cc", "dctcp"}}}};
     std::vector<ComparisonRow> rows = {
         MakeComparisonRow("cora", "cora", records, summary, rep),
         MakeComparisonRow("host-tcp", "host-tcp", records, summary, {})};

@@ -43,7 +43,7 @@ check "tiers line printed" grep -q '^tiers (~: 95% bootstrap intervals of p99 ov
 check "same table, order and tiers" cmp "$tmp/a.table" "$tmp/b.table"
 check "comparison.csv identical" cmp "$tmp/a/comparison.csv" "$tmp/b/comparison.csv"
 check "comparison.csv has the interval columns" \
-    grep -q ',small_p99_ci95_low,small_p99_ci95_high$' "$tmp/a/comparison.csv"
+    grep -q ',small_p99_ci95_low,small_p99_ci95_high,' "$tmp/a/comparison.csv"
 check "incast.csv identical" cmp "$tmp/a/incast.csv" "$tmp/b/incast.csv"
 same_runs() { # same_runs PREFIX A B: every device's outputs of runs A and B are identical
     local label f

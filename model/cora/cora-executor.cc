@@ -682,12 +682,25 @@ CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
 
     Fifo* core = nullptr;
     double hostArrival = 0;
+    const double hostCycles =
+        m_cfg.hostPacketCycles + hostInstructions * m_cfg.hostCyclesPerInstruction;
+    double hostDone = -1; // with a host server: when it serves the packet (< 0: refused)
     if (visitsHost)
     {
-        core = &m_cores[CoraHash64(flow.id ^ CORE_SALT) % m_cfg.hostCores];
-        Prune(*core, now);
         hostArrival = std::max(nicOut + pcieNs, holdHost);
-        if (Occupancy(*core, hostArrival) >= m_cfg.hostQueueCapacity)
+        bool refused = false;
+        if (m_hostServer)
+        {
+            hostDone = m_hostServer(flow.id, hostArrival, hostCycles);
+            refused = hostDone < 0;
+        }
+        else
+        {
+            core = &m_cores[CoraHash64(flow.id ^ CORE_SALT) % m_cfg.hostCores];
+            Prune(*core, now);
+            refused = Occupancy(*core, hostArrival) >= m_cfg.hostQueueCapacity;
+        }
+        if (refused)
         {
             // The NIC did its work before the host queue turned the packet away.
             const double end = Serve(m_nic, nicArrival, rates.nicServiceNs);
@@ -709,11 +722,9 @@ CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
     double depart = nicOut;
     if (visitsHost)
     {
-        const double cycles =
-            m_cfg.hostPacketCycles + hostInstructions * m_cfg.hostCyclesPerInstruction;
-        const double serviceNs = cycles / m_cfg.hostClockHz * 1e9;
-        depart = Serve(*core, hostArrival, serviceNs);
-        m_stats.hostBusyCycles += cycles;
+        const double serviceNs = hostCycles / m_cfg.hostClockHz * 1e9;
+        depart = m_hostServer ? hostDone : Serve(*core, hostArrival, serviceNs);
+        m_stats.hostBusyCycles += hostCycles;
         if (returns)
         {
             depart =
@@ -853,6 +864,12 @@ uint64_t
 CoraExecutor::GetPairBytes(uint32_t block) const
 {
     return m_program.GetBlocks().at(block).bytesPerAggregate;
+}
+
+void
+CoraExecutor::SetHostServer(HostServer server)
+{
+    m_hostServer = std::move(server);
 }
 
 void

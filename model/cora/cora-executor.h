@@ -267,6 +267,20 @@ class CoraExecutor
     uint64_t GetPairBytes(uint32_t block) const;
     /// \param cb called when a migration commits
     void SetMigrationCallback(std::function<void(const CoraMigrationEvent&)> cb);
+
+    /**
+     * Host cores outside the executor (a node's HostCpu, shared with the rest of the host's
+     * work): given a flow, when its packet reaches the host (ns) and the cycles of its
+     * host-resident part, return when that work is done (ns), or a negative value when the
+     * host refuses the packet (a full backlog: dropped as HOST_OVERLOAD).
+     */
+    using HostServer = std::function<double(uint64_t flow, double arrivalNs, double cycles)>;
+    /**
+     * \brief Serve the host-resident part on these cores instead of the executor's own
+     * hostCores FIFOs (set before the first packet).
+     * \param server the host's cores
+     */
+    void SetHostServer(HostServer server);
     /// \param side a side \return the pairs it owns, sorted by (block, key)
     std::vector<std::pair<uint32_t, uint64_t>> GetPairs(CoraSide side) const;
 
@@ -368,6 +382,7 @@ class CoraExecutor
     Fifo m_nic;                                     //!< NIC server
     std::map<std::pair<uint32_t, uint32_t>, Fifo> m_locks; //!< (block, lock) -> server
     std::vector<Fifo> m_cores;                             //!< host cores
+    HostServer m_hostServer;                               //!< external host cores, if set
     mutable std::map<std::pair<uint32_t, std::vector<bool>>, Rates> m_rates; //!< rate cache
     std::map<int64_t, double> m_busy;          //!< bucket -> NIC busy ns (partly busy buckets)
     std::map<int64_t, int64_t> m_busyRuns;     //!< first bucket -> one past the last, all busy

@@ -7,6 +7,7 @@
 
 #include "ns3/double.h"
 #include "ns3/fast-simulator.h"
+#include "ns3/host-cpu.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -223,6 +224,21 @@ CoraNetDevice::Configure()
     m_executor = std::make_unique<CoraExecutor>(*m_program, *m_model, cfg);
     m_executor->SetPlan(plan);
     m_executor->SetMigrationCallback([this](const CoraMigrationEvent& e) { m_migrationTrace(e); });
+    // With a timed HostCpu on the node the program's host-resident part runs on the host's
+    // own cores, beside its stack and applications, instead of HostCores cores of its own.
+    Ptr<HostCpu> cpu = GetNode() ? GetNode()->GetObject<HostCpu>() : nullptr;
+    if (cpu && cpu->IsTimed())
+    {
+        HostCpu* host = PeekPointer(cpu);
+        m_executor->SetHostServer([host](uint64_t flow, double arrivalNs, double cycles) {
+            const HostCoreQueue::Slot slot = host->ReserveAt(HostCpu::WORK_NIC_PROGRAM,
+                                                             flow,
+                                                             cycles,
+                                                             static_cast<int64_t>(arrivalNs),
+                                                             true);
+            return slot.accepted ? static_cast<double>(slot.doneNs) : -1.0;
+        });
+    }
     if (strategy != CoraStrategy::STATE_PARTITION)
     {
         CoraController::Config cc;

@@ -318,6 +318,33 @@ HostCpu::ReserveSlot(Work work, uint64_t key, double cycles, HostCoreSteering st
     return s;
 }
 
+HostCoreQueue::Slot
+HostCpu::ReserveAt(Work work, uint64_t key, double cycles, int64_t arrivalNs, bool bounded)
+{
+    HostCoreQueue::Slot s;
+    if (!IsTimed())
+    {
+        s.accepted = true;
+        s.startNs = s.doneNs = arrivalNs;
+        return s;
+    }
+    if (!m_queue)
+    {
+        Build();
+    }
+    s = m_queue->Submit(key, cycles, arrivalNs, HOST_CORE_FLOW_HASH, bounded);
+    if (!s.accepted)
+    {
+        ++m_refused;
+        m_dropTrace(work, key);
+        return s;
+    }
+    m_cycles[work] += cycles;
+    ++m_jobs[work];
+    m_waitNs[work] += s.startNs - arrivalNs;
+    return s;
+}
+
 const char*
 HostCpu::WorkName(Work work)
 {

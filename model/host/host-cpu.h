@@ -125,6 +125,23 @@ class HostCpu : public Object
                                     HostCoreSteering steering = HOST_CORE_FLOW_HASH);
 
     /**
+     * \brief Reserve a core for work that arrives later than now (a NIC hands a packet to the
+     * host after its own latency). Approximate: work submitted after this call but arriving
+     * earlier queues behind it on the same core.
+     * \param work what it is
+     * \param key flow key (the core by flow hash)
+     * \param cycles the work, cycles
+     * \param arrivalNs when it reaches the host, ns (>= now)
+     * \param bounded refuse it, counted and traced, at a full backlog (MaxBacklog)
+     * \return its slot (accepted false: refused); not timed: accepted, done at arrival
+     */
+    HostCoreQueue::Slot ReserveAt(Work work,
+                                  uint64_t key,
+                                  double cycles,
+                                  int64_t arrivalNs,
+                                  bool bounded);
+
+    /**
      * \param seconds the time the utilisation is over, s (> 0)
      * \return this host's report: cores, clock, utilisation, cycles per kind of work, queue
      * waits, refused work

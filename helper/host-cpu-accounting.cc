@@ -361,6 +361,12 @@ HostCpuAccounting::Report(double simSeconds) const
 nlohmann::json
 HostCpuAccounting::CoresReport(double seconds) const
 {
+    return CoresReport(seconds, std::vector<bool>(m_hosts.size(), true));
+}
+
+nlohmann::json
+HostCpuAccounting::CoresReport(double seconds, const std::vector<bool>& hosts) const
+{
     uint32_t timed = 0;
     uint32_t cores = 0;
     double clock = 0;
@@ -375,9 +381,13 @@ HostCpuAccounting::CoresReport(double seconds) const
     std::array<double, HostCpu::WORK_KINDS> byWork{};
     std::array<uint64_t, HostCpu::WORK_KINDS> jobsByWork{};
     std::array<int64_t, HostCpu::WORK_KINDS> waitByWork{};
-    for (const auto& h : m_hosts)
+    for (size_t i = 0; i < m_hosts.size(); ++i)
     {
-        Ptr<HostCpu> cpu = h->device->GetNode()->GetObject<HostCpu>();
+        if (i >= hosts.size() || !hosts[i])
+        {
+            continue;
+        }
+        Ptr<HostCpu> cpu = m_hosts[i]->device->GetNode()->GetObject<HostCpu>();
         if (!cpu || !cpu->IsTimed())
         {
             continue;

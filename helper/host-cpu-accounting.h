@@ -118,6 +118,13 @@ class HostCpuAccounting
      * mean, longest) and received packets refused by a full backlog
      */
     nlohmann::json CoresReport(double seconds) const;
+    /**
+     * \brief The same over some of the hosts only.
+     * \param seconds the time utilisation is over, s (> 0)
+     * \param hosts by host index: true for the hosts to include
+     * \return as CoresReport(seconds), over those hosts
+     */
+    nlohmann::json CoresReport(double seconds, const std::vector<bool>& hosts) const;
 
     /** \return the summed counts Report() used (zero before Report()) */
     const HostCpuCounts& GetTotals() const;

@@ -1991,6 +1991,16 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
         answered > 0 ? (cpu["cycles"].get<double>() - setup) / answered : 0.0;
     if (nlohmann::json cores = hostCpu.CoresReport(c.simTime); !cores.is_null())
     {
+        if (m_rpc.servers > 0)
+        {
+            // the servers apart: their cores are the ones a key-value study asks about
+            std::vector<bool> servers(m_topology.GetNHosts(), false);
+            for (uint32_t h = 0; h < m_rpc.servers; ++h)
+            {
+                servers[h] = true;
+            }
+            cores["servers"] = hostCpu.CoresReport(c.simTime, servers);
+        }
         cpu["cores"] = cores;
     }
     m_report["host_cpu"] = cpu;

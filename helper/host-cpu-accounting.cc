@@ -77,15 +77,9 @@ HostCpuCosts
 HostCpuAccounting::Merged()
 {
     // Each host pays the host-stack costs for what goes through its IPv4 stack and the
-    // offload costs for what its NIC reports; the two tables set disjoint fields, so one
-    // table serves host-tcp, offload and mixed fabrics alike.
-    HostCpuCosts c = HostCpuCosts::HostTcp();
-    const HostCpuCosts o = HostCpuCosts::Offload();
-    c.controlPlaneEvent = o.controlPlaneEvent;
-    c.controlInterval = o.controlInterval;
-    c.appNotification = o.appNotification;
-    c.dmaDescriptor = o.dmaDescriptor;
-    return c;
+    // offload costs for what its NIC reports: one table serves host-tcp, offload and mixed
+    // fabrics alike.
+    return HostCpuCosts::Merged();
 }
 
 void

@@ -368,7 +368,8 @@ class KvScalingTestCase : public TestCase
     }
 
   private:
-    double Rate(const std::string& device, const std::string& stack, uint32_t cores)
+    /// the run's report: 2 servers with `cores` cores, 6 clients, 1 us per request
+    nlohmann::json RunKv(const std::string& device, const std::string& stack, uint32_t cores)
     {
         std::string dir = TempDir("kv-" + device + "-" + stack + std::to_string(cores));
         SprayExperimentConfig c = Base(dir, device, 32);
@@ -383,31 +384,24 @@ class KvScalingTestCase : public TestCase
         SprayExperiment e(c);
         e.Run();
         Config::Reset();
+        std::filesystem::remove_all(dir);
         const auto& r = e.GetReport()["rpc"];
         NS_TEST_EXPECT_MSG_EQ(r["corrupt_bytes"].get<uint64_t>(), 0, "every byte as sent");
         NS_TEST_EXPECT_MSG_EQ(r["connections_failed"].get<uint64_t>(), 0, "all connected");
-        std::filesystem::remove_all(dir);
-        return r["requests_per_s"].get<double>();
+        return e.GetReport();
     }
 
-    /// the servers' share of cycles in the stack, with `stack`
+    /// requests per second
+    double Rate(const std::string& device, const std::string& stack, uint32_t cores)
+    {
+        return RunKv(device, stack, cores)["rpc"]["requests_per_s"].get<double>();
+    }
+
+    /// the servers' share of cycles in the stack (host-tcp, 2 server cores)
     double StackShare(const std::string& stack)
     {
-        std::string dir = TempDir("kv-share-" + stack);
-        SprayExperimentConfig c = Base(dir, "host-tcp", 32);
-        c.workload = "kv";
-        c.hostStack = stack;
-        c.rpcServers = 2;
-        c.serverCores = 2;
-        c.rpcConnections = 32;
-        c.rpcOutstanding = 4;
-        c.simTime = 0.003;
-        Config::SetDefault("ns3::RpcEndpoint::ServiceTime", TimeValue(MicroSeconds(1)));
-        SprayExperiment e(c);
-        e.Run();
-        Config::Reset();
-        std::filesystem::remove_all(dir);
-        const auto& w = e.GetReport()["host_cpu"]["cores"]["servers"]["cycles_by_work"];
+        const nlohmann::json r = RunKv("host-tcp", stack, 2);
+        const auto& w = r["host_cpu"]["cores"]["servers"]["cycles_by_work"];
         const double stackCycles = w["stack"].get<double>();
         return stackCycles / (stackCycles + w["application"].get<double>());
     }

@@ -31,6 +31,18 @@ HostCpuCosts::HostTcp()
 }
 
 HostCpuCosts
+HostCpuCosts::Merged()
+{
+    HostCpuCosts c = HostTcp();
+    const HostCpuCosts o = Offload();
+    c.controlPlaneEvent = o.controlPlaneEvent;
+    c.controlInterval = o.controlInterval;
+    c.appNotification = o.appNotification;
+    c.dmaDescriptor = o.dmaDescriptor;
+    return c;
+}
+
+HostCpuCosts
 HostCpuCosts::KernelBypass()
 {
     // ASSUMED: a quarter of the Linux-like per-packet and per-connection costs; mTCP

@@ -46,6 +46,11 @@ struct HostCpuCosts
      * documentation)
      */
     static HostCpuCosts KernelBypass();
+    /**
+     * \return one table for every host: HostTcp()'s host-stack costs and Offload()'s
+     * host-side costs of an offload NIC (the two set disjoint fields; the copy is HostTcp()'s)
+     */
+    static HostCpuCosts Merged();
 
     /**
      * \brief Throws PrestoInputError when a cost is negative or not finite.

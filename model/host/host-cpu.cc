@@ -20,30 +20,10 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("HostCpu");
 NS_OBJECT_ENSURE_REGISTERED(HostCpu);
 
-namespace
-{
-/// The cost table's defaults: host-stack costs and offload host-side costs, as the
-/// accounting has always used them (HostCpuAccounting::Merged()).
-const HostCpuCosts&
-DefaultCosts()
-{
-    static const HostCpuCosts c = [] {
-        HostCpuCosts m = HostCpuCosts::HostTcp();
-        const HostCpuCosts o = HostCpuCosts::Offload();
-        m.controlPlaneEvent = o.controlPlaneEvent;
-        m.controlInterval = o.controlInterval;
-        m.appNotification = o.appNotification;
-        m.dmaDescriptor = o.dmaDescriptor;
-        return m;
-    }();
-    return c;
-}
-} // namespace
-
 TypeId
 HostCpu::GetTypeId()
 {
-    const HostCpuCosts& d = DefaultCosts();
+    const HostCpuCosts d = HostCpuCosts::Merged();
     static TypeId tid =
         TypeId("ns3::HostCpu")
             .SetParent<Object>()
@@ -137,7 +117,7 @@ HostCpu::GetTypeId()
 }
 
 HostCpu::HostCpu()
-    : m_costs(DefaultCosts())
+    : m_costs(HostCpuCosts::Merged())
 {
     // the attributes' initial values come through the TypeId; these only mirror them
     CostsToMembers();

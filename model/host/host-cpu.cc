@@ -225,7 +225,7 @@ HostCpu::Submit(Work work,
         return;
     }
     const HostCoreQueue::Slot s = Place(work, key, cycles, steering, false);
-    Served(work, cycles, s);
+    Served(work, cycles, s, FastSimulator::NowNs());
     compat::Schedule(NanoSeconds(s.doneNs) - FastSimulator::Now(), std::move(then));
 }
 
@@ -246,7 +246,7 @@ HostCpu::SubmitBounded(Work work, uint64_t key, double cycles, std::function<voi
         m_dropTrace(work, key);
         return false;
     }
-    Served(work, cycles, s);
+    Served(work, cycles, s, FastSimulator::NowNs());
     compat::Schedule(NanoSeconds(s.doneNs) - FastSimulator::Now(), std::move(then));
     return true;
 }
@@ -259,16 +259,16 @@ HostCpu::Reserve(Work work, uint64_t key, double cycles, HostCoreSteering steeri
         return FastSimulator::Now();
     }
     const HostCoreQueue::Slot s = Place(work, key, cycles, steering, false);
-    Served(work, cycles, s);
+    Served(work, cycles, s, FastSimulator::NowNs());
     return NanoSeconds(s.doneNs);
 }
 
 void
-HostCpu::Served(Work work, double cycles, const HostCoreQueue::Slot& s)
+HostCpu::Served(Work work, double cycles, const HostCoreQueue::Slot& s, int64_t arrivalNs)
 {
     m_cycles[work] += cycles;
     ++m_jobs[work];
-    m_waitNs[work] += s.startNs - FastSimulator::NowNs();
+    m_waitNs[work] += s.startNs - arrivalNs;
 }
 
 const std::array<uint64_t, HostCpu::WORK_KINDS>&
@@ -294,7 +294,7 @@ HostCpu::ReserveSlot(Work work, uint64_t key, double cycles, HostCoreSteering st
         return s;
     }
     const HostCoreQueue::Slot s = Place(work, key, cycles, steering, false);
-    Served(work, cycles, s);
+    Served(work, cycles, s, FastSimulator::NowNs());
     return s;
 }
 
@@ -319,9 +319,7 @@ HostCpu::ReserveAt(Work work, uint64_t key, double cycles, int64_t arrivalNs, bo
         m_dropTrace(work, key);
         return s;
     }
-    m_cycles[work] += cycles;
-    ++m_jobs[work];
-    m_waitNs[work] += s.startNs - arrivalNs;
+    Served(work, cycles, s, arrivalNs);
     return s;
 }
 

@@ -189,8 +189,8 @@ class HostCpu : public Object
   private:
     /// Takes the cost table from the attributes and builds the core queue (once timed).
     void Build();
-    /// Counts a served piece of work.
-    void Served(Work work, double cycles, const HostCoreQueue::Slot& s);
+    /// Counts a served piece of work that arrived at arrivalNs (its wait from there).
+    void Served(Work work, double cycles, const HostCoreQueue::Slot& s, int64_t arrivalNs);
     /// Mirrors the cost table into the attribute members.
     void CostsToMembers();
 

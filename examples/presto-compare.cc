@@ -90,6 +90,8 @@ Main(int argc, char* argv[])
     base.simTime = 0.1;
     // every row under the same congestion control unless the user says otherwise
     base.cc = "dctcp";
+    // and host-tcp's egress and ACK policy as the offload NICs' (--hostParity=0: ns-3's own)
+    base.hostParity = true;
     std::string devices = "host-tcp,presto:0,presto:1,presto:2,presto:full,flextoe,cora";
     std::string ablation;
     CommandLine cmd(__FILE__);

@@ -38,6 +38,7 @@ FabricHelper::FabricHelper()
 {
     m_switchFactory.SetTypeId(FabricSwitch::GetTypeId());
     m_hostDeviceFactory.SetTypeId(PointToPointNetDevice::GetTypeId());
+    m_stackHostQueueDiscs.SetRootQueueDisc("ns3::FifoQueueDisc");
 }
 
 void
@@ -76,6 +77,38 @@ FabricHelper::SetHostDeviceQueuePackets(uint32_t packets)
         throw PrestoInputError("FabricHelper::SetHostDeviceQueuePackets: need >= 1 packet");
     }
     m_hostQueuePackets = packets;
+}
+
+void
+FabricHelper::SetStackHostEgress(const TrafficControlHelper& queueDiscs,
+                                 std::function<QueueSize(double)> deviceQueue)
+{
+    if (m_installed)
+    {
+        throw PrestoInputError("FabricHelper::SetStackHostEgress: call before Install");
+    }
+    m_stackHostQueueDiscs = queueDiscs;
+    m_stackHostDeviceQueue = deviceQueue;
+}
+
+bool
+FabricHelper::RunsStack(uint32_t host) const
+{
+    auto it = m_hostDeviceByHost.find(host);
+    const ObjectFactory& f = it != m_hostDeviceByHost.end() ? it->second : m_hostDeviceFactory;
+    return f.GetTypeId() == PointToPointNetDevice::GetTypeId();
+}
+
+void
+FabricHelper::InstallHostQueueDiscs(const NetDeviceContainer& hostDevices)
+{
+    // The queue disc must be in place before Assign, which otherwise installs FqCoDel.
+    TrafficControlHelper fifo;
+    fifo.SetRootQueueDisc("ns3::FifoQueueDisc");
+    for (uint32_t h = 0; h < hostDevices.GetN(); ++h)
+    {
+        (RunsStack(h) ? m_stackHostQueueDiscs : fifo).Install(hostDevices.Get(h));
+    }
 }
 
 void
@@ -248,12 +281,24 @@ FabricHelper::InstallLinks()
             ObjectFactory device = LinkDeviceFactory(end);
             device.Set("DataRate", DataRateValue(DataRate(uint64_t(link.rateBps))));
             const bool host = m_topology.IsHost(end);
+            const bool stackHost = host && RunsStack(m_topology.HostIndex(end));
+            ObjectFactory queue = !host ? portQueue : hostQueue;
+            if (stackHost && m_stackHostDeviceQueue)
+            {
+                const QueueSize size = m_stackHostDeviceQueue(link.rateBps);
+                if (size.GetValue() == 0)
+                {
+                    throw PrestoInputError("FabricHelper::SetStackHostEgress: the device queue "
+                                           "must hold at least one packet");
+                }
+                queue.Set("MaxSize", QueueSizeValue(size));
+            }
             // Flow control (device queue -> queue disc back-pressure) matters only where a
             // queue disc sits above the device: on hosts, and on routers in the reference
             // mode. On FabricSwitch ports it would only add trace calls to every packet.
             d.Add(OffloadNicHelper::InstallLinkEnd(m_nodes[end],
                                                    device,
-                                                   host ? hostQueue : portQueue,
+                                                   queue,
                                                    host || m_useNs3Routers,
                                                    channel));
         }
@@ -273,10 +318,7 @@ FabricHelper::InstallFabricSwitches()
     NetDeviceContainer hostDevices = GetHostDevices();
     InternetStackHelper stack;
     stack.Install(hosts);
-    // The queue disc must be in place before Assign, which otherwise installs FqCoDel.
-    TrafficControlHelper tch;
-    tch.SetRootQueueDisc("ns3::FifoQueueDisc");
-    tch.Install(hostDevices);
+    InstallHostQueueDiscs(hostDevices);
     Ipv4AddressHelper addresses("10.0.0.0", "255.0.0.0", "0.0.0.1");
     Ipv4InterfaceContainer ifs = addresses.Assign(hostDevices);
     m_hostAddresses.clear();
@@ -335,9 +377,8 @@ FabricHelper::InstallNs3Routers()
             }
         }
     }
-    TrafficControlHelper tch;
-    tch.SetRootQueueDisc("ns3::FifoQueueDisc");
-    tch.Install(GetHostDevices());
+    InstallHostQueueDiscs(GetHostDevices());
+    TrafficControlHelper tch; // removes what Assign gives router ports
 
     NetDeviceContainer switchDevices;
     Ipv4AddressHelper addresses("10.0.0.0", "255.255.255.252");

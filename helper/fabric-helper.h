@@ -11,7 +11,10 @@
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/queue-size.h"
+#include "ns3/traffic-control-helper.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,6 +55,19 @@ class FabricHelper
      * \param packets the size, in packets
      */
     void SetHostDeviceQueuePackets(uint32_t packets);
+
+    /**
+     * \brief Egress of the hosts that run ns-3's TCP/IP (a plain PointToPointNetDevice, not an
+     * offload NIC): the root queue disc and the device queue below it. The default is
+     * ns3::FifoQueueDisc (ns-3's 1000 packets) over SetHostDeviceQueuePackets' queue; an
+     * offload NIC schedules its own egress and keeps the FIFO. Call before Install.
+     * \param queueDiscs installs each such host's queue discs (TrafficControlHelper::Install)
+     * \param deviceQueue the device queue's size (packets or bytes) for the host's link rate
+     * (bit/s)
+     * \throws PrestoInputError after Install; at Install, for an empty device queue
+     */
+    void SetStackHostEgress(const TrafficControlHelper& queueDiscs,
+                            std::function<QueueSize(double)> deviceQueue);
 
     /**
      * \brief Reference mode for comparisons: switches become ordinary ns-3 IP routers
@@ -158,6 +174,11 @@ class FabricHelper
     void InstallLinks();
     /** \param node topology node id \return makes the device of its ends of links */
     ObjectFactory LinkDeviceFactory(uint32_t node) const;
+    /** \param host host index \return true if it runs ns-3's TCP/IP (no offload NIC) */
+    bool RunsStack(uint32_t host) const;
+    /** Root queue discs on every host device (before addresses are assigned).
+     * \param hostDevices by host index */
+    void InstallHostQueueDiscs(const NetDeviceContainer& hostDevices);
     /** Throw PrestoInputError unless factory makes a PointToPointNetDevice.
      * \param factory a host device factory */
     static void CheckHostDeviceFactory(const ObjectFactory& factory);
@@ -175,13 +196,15 @@ class FabricHelper
     /** Throw PrestoInputError for a bad link id. \param link id \param what caller */
     void CheckLink(uint32_t link, const char* what) const;
 
-    ObjectFactory m_switchFactory;                        //!< FabricSwitch attributes
-    uint32_t m_hostQueuePackets;                          //!< host device queue size
-    ObjectFactory m_hostDeviceFactory;                    //!< every host's NIC
-    std::map<uint32_t, ObjectFactory> m_hostDeviceByHost; //!< per-host overrides
-    FabricTopology m_topology;                            //!< current graph
-    std::vector<Ptr<Node>> m_nodes;                       //!< by topology node id
-    std::vector<Ptr<FabricSwitch>> m_switchByNode;        //!< by node id (null for hosts)
+    ObjectFactory m_switchFactory;                           //!< FabricSwitch attributes
+    uint32_t m_hostQueuePackets;                             //!< host device queue size
+    TrafficControlHelper m_stackHostQueueDiscs;              //!< ns-3-stack hosts' queue discs
+    std::function<QueueSize(double)> m_stackHostDeviceQueue; //!< their device queue, by rate
+    ObjectFactory m_hostDeviceFactory;                       //!< every host's NIC
+    std::map<uint32_t, ObjectFactory> m_hostDeviceByHost;    //!< per-host overrides
+    FabricTopology m_topology;                               //!< current graph
+    std::vector<Ptr<Node>> m_nodes;                          //!< by topology node id
+    std::vector<Ptr<FabricSwitch>> m_switchByNode;           //!< by node id (null for hosts)
     std::vector<std::pair<Ptr<NetDevice>, Ptr<NetDevice>>> m_linkDevices; //!< by link id
     std::vector<uint32_t> m_hostAddresses;                                //!< host order
     uint64_t m_packetHops;                                                //!< counter

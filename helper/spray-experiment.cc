@@ -25,13 +25,16 @@
 #include "ns3/offload-congestion.h"
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-socket.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/presto-dctcp-congestion.h"
 #include "ns3/presto-hybrid-net-device.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/presto-net-device.h"
+#include "ns3/queue-disc.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/row-parity.h"
 #include "ns3/rpc-endpoint.h"
 #include "ns3/simulator.h"
 #include "ns3/splitmix.h"
@@ -39,6 +42,7 @@
 #include "ns3/tcp-dctcp.h"
 #include "ns3/tcp-socket-endpoint.h"
 #include "ns3/topology-file.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -452,6 +456,12 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "TCP/IP, the offload NICs' host side, the application); 0: unlimited, work "
                  "is counted and takes no time",
                  hostCores);
+    cmd.AddValue("hostParity",
+                 "Hold ns-3's TCP hosts' egress and ACK policy equal to the offload NICs': "
+                 "per-flow fair queueing (ns3::FqCoDelQueueDisc with CoDel off) over a device "
+                 "queue of the NICs' wire commitment (OffloadNetDevice::TxQueueTime, "
+                 "TxQueuePackets) and an ACK per segment; 0: ns-3's FIFO and delayed ACKs",
+                 hostParity);
     cmd.AddValue("pcap", "Write pcap traces of host links into the output directory", pcap);
     cmd.AddValue("verifyPayload",
                  "Send each flow's bytes as a pattern and compare every byte received "
@@ -518,6 +528,7 @@ SprayExperimentConfig::ToJson() const
             {"seed", seed},
             {"host_cores", hostCores},
             {"host_stack", hostStack},
+            {"host_parity", hostParity},
             {"label",
              !label.empty() ? label
              : mix.empty()  ? device
@@ -768,6 +779,25 @@ SprayExperiment::AssignMix()
     }
 }
 
+void
+SprayExperiment::ApplyParity(Ptr<TcpSocketEndpoint> endpoint) const
+{
+    if (m_config.hostParity)
+    {
+        // an ACK per segment, as the offload NICs send (RowParity::CheckUserSettings refused
+        // a DelAckCount the user set otherwise)
+        endpoint->SetAttribute("DelAckCount", UintegerValue(1));
+    }
+}
+
+nlohmann::json
+SprayExperiment::PolicyReport() const
+{
+    return RowParity::Describe(m_mix.empty() ? m_config.device : "mix",
+                               m_config.hostParity,
+                               m_hostRateBps);
+}
+
 std::string
 SprayExperiment::HostDevice(uint32_t host) const
 {
@@ -781,6 +811,7 @@ SprayExperiment::RunEndpoint() const
     {
         Ptr<TcpSocketEndpoint> e = MakeEndpoint(m_config.device, m_ccType);
         e->SetAttribute("VerifyPayload", BooleanValue(m_config.verifyPayload));
+        ApplyParity(e);
         return e;
     }
     // the offload socket factory: hosts without an offload NIC keep ns-3's TCP
@@ -788,6 +819,7 @@ SprayExperiment::RunEndpoint() const
     Ptr<TcpSocketEndpoint> e = MakeEndpoint("presto", m_ccType);
     e->SetAttribute("Name", StringValue("mix"));
     e->SetAttribute("VerifyPayload", BooleanValue(m_config.verifyPayload));
+    ApplyParity(e);
     for (std::size_t i = 0; i < m_mix.size(); ++i)
     {
         if (m_mix[i].device == "host-tcp")
@@ -860,6 +892,10 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     CheckUtf8(c);
     m_config.device = NicDesign::Canonical(c.device, "--device");
     RequireOneOf("hostStack", c.hostStack, {"linux", "tas"});
+    if (c.hostParity)
+    {
+        RowParity::CheckUserSettings();
+    }
     if (!c.cc.empty())
     {
         RequireOneOf("cc", c.cc, CongestionControls());
@@ -1016,6 +1052,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         m_topology = FabricTopology::FatTree(c.fatTreeK, hostRate, coreRate, delayNs);
     }
+    m_hostRateBps = hostRate;
 
     // link failures and degradations: "a-b[:rate][@time]"
     auto parseLinks = [this, &c](const std::string& list, bool withRate) {
@@ -1475,6 +1512,10 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     fabric.SetSwitchAttribute("LoadBalancing", EnumValue(lbModes.at(c.lb)));
     fabric.SetUseNs3Routers(c.fabric == "ns3-routers");
     fabric.SetFastLinks(c.links == "fast");
+    if (c.hostParity)
+    {
+        fabric.SetStackHostEgress(RowParity::QueueDiscs(), &RowParity::DeviceQueue);
+    }
     if (!m_mix.empty())
     {
         for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
@@ -1689,6 +1730,7 @@ SprayExperiment::Run()
     m_speed.simulator = SimulatorImplName();
     m_report = SummaryToJson(m_summary, m_speed);
     m_report["config"] = c.ToJson();
+    m_report["policy"] = PolicyReport();
     m_report["topology"] = m_topology.Describe();
     endpoint->AddReport(m_report);
     AddNetworkReport(fabric);
@@ -1813,9 +1855,29 @@ SprayExperiment::AddNetworkReport(const FabricHelper& fabric)
         marks += sw->GetMarked();
         forwarded += sw->GetForwarded();
     }
+    // the hosts' own egress: root queue discs and device queues (a TCP sender retransmits
+    // what they drop, so every such drop is a retransmission the fabric did not cause)
+    uint64_t qdiscDrops = 0;
+    uint64_t deviceQueueDrops = 0;
+    for (uint32_t h = 0; h < hostDevices.GetN(); ++h)
+    {
+        Ptr<NetDevice> device = hostDevices.Get(h);
+        Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
+        Ptr<QueueDisc> root = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
+        if (root)
+        {
+            qdiscDrops += root->GetStats().nTotalDroppedPackets;
+        }
+        if (auto p2p = DynamicCast<PointToPointNetDevice>(device); p2p && p2p->GetQueue())
+        {
+            deviceQueueDrops += p2p->GetQueue()->GetTotalDroppedPackets();
+        }
+    }
     m_report["fabric"] = {{"switch_forwarded", forwarded},
                           {"switch_drops", drops},
-                          {"switch_ecn_marks", marks}};
+                          {"switch_ecn_marks", marks},
+                          {"host_qdisc_drops", qdiscDrops},
+                          {"host_device_queue_drops", deviceQueueDrops}};
 }
 
 void
@@ -1963,6 +2025,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
 
     m_report = nlohmann::json::object();
     m_report["config"] = c.ToJson();
+    m_report["policy"] = PolicyReport();
     m_report["topology"] = m_topology.Describe();
     m_report["speed"] = SpeedToJson(m_speed);
     rpc->AddReport(m_report);

@@ -108,6 +108,10 @@ struct SprayExperimentConfig
     /// the host stack's cost profile of ns-3's TCP: "linux" (HostCpu's attributes) or "tas"
     /// (a kernel-bypass stack, HostCpuCosts::KernelBypass)
     std::string hostStack{"linux"};
+    /// hold host-tcp's egress and ACK policy equal to the offload NICs': a per-flow fair
+    /// queue disc over a device queue of the NICs' wire commitment, and an ACK for every
+    /// segment (presto-compare: on by default); false: ns-3's FIFO and delayed ACKs
+    bool hostParity{false};
     /// the default core budget: a realistic server's share for the networked application
     /// (doc/presto.rst "Host CPU")
     static constexpr uint32_t DEFAULT_HOST_CORES = 8;
@@ -247,6 +251,10 @@ class SprayExperiment
     void AssignMix();
     /** \return the run's endpoint: MakeEndpoint, or for a mix one on every host's NIC */
     Ptr<TcpSocketEndpoint> RunEndpoint() const;
+    /** DelAckCount 1 on the run's endpoint with --hostParity (RowParity). \param endpoint it */
+    void ApplyParity(Ptr<TcpSocketEndpoint> endpoint) const;
+    /** \return summary.json's "policy" (RowParity::Describe) */
+    nlohmann::json PolicyReport() const;
     /** \param host a host index \return its device name */
     std::string HostDevice(uint32_t host) const;
     /** summary.json's "mix" and "by_device" sections (mixed fabrics). */
@@ -323,6 +331,7 @@ class SprayExperiment
     std::vector<TypeId> m_mixCc;                      //!< their congestion controls
     std::vector<uint32_t> m_hostDevice;               //!< per host, its index in m_mix
     Time m_rpcOpen;                                   //!< rpc: connections open over [0, this)
+    double m_hostRateBps{0};                          //!< hosts' (mean) link rate, bit/s
 };
 
 } // namespace ns3

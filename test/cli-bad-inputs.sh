@@ -104,6 +104,8 @@ expect_error "a service time without any cores" "ServiceTime is a core's time pe
 expect_error "a steering policy without worker cores" "give --ns3::RpcEndpoint::ServerCores > 0" --workload=rpc --hostCores=0 --ns3::RpcEndpoint::Steering=HostDispatch
 expect_error "an unknown host stack" "hostStack=foo is not valid; valid values: linux, tas" --hostStack=foo
 expect_error "a stack profile and a stack cost" "hostStack=tas sets the stack's costs, and --ns3::HostCpu::AckCycles sets one too" --hostStack=tas --ns3::HostCpu::AckCycles=5
+expect_error "parity and a FIFO attribute" "FifoQueueDisc::MaxSize is set but --hostParity=1 replaces" --hostParity=1 --ns3::FifoQueueDisc::MaxSize=32p
+expect_error "parity and delayed ACKs" "DelAckCount=3 and --hostParity=1 disagree" --hostParity=1 --ns3::TcpSocketEndpoint::DelAckCount=3
 expect_error "server cores without roles" "serverCores=4 sets the servers' cores: give --rpcServers > 0" --workload=kv --serverCores=4
 expect_error "roles on a flow workload" "rpcServers and --serverCores give the RPC and key-value" --rpcServers=2
 expect_error "no client left" "rpcServers=8 leaves no client among 8 hosts" --workload=kv --rpcServers=8

@@ -317,6 +317,16 @@ MakeComparisonRow(const std::string& label,
     {
         row.cc = report["config"]["cc"].get<std::string>();
     }
+    if (report.contains("policy") && report["policy"].is_object())
+    {
+        for (const auto& [key, value] : report["policy"].items())
+        {
+            if (value.is_string())
+            {
+                row.policy[key] = value.get<std::string>();
+            }
+        }
+    }
     row.buckets = summary.buckets;
 
     // Percentiles of a class come from its flows: bucket percentiles cannot be averaged.
@@ -481,6 +491,7 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
     {
         ccWidth = std::max(ccWidth, r.cc.size() + 1);
     }
+    os << FormatRowPolicies(rows);
     os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
        << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right;
     for (std::size_t c = 0; c < kSizeClasses; ++c)
@@ -518,6 +529,60 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
        << "tiers (~: 95% bootstrap intervals of p99 overlap): " << TieredOrderBySmallP99(rows)
        << "\n";
     return os.str();
+}
+
+std::string
+FormatRowPolicies(const std::vector<ComparisonRow>& rows)
+{
+    std::vector<std::string> keys;
+    for (const auto& r : rows)
+    {
+        for (const auto& [key, value] : r.policy)
+        {
+            if (std::find(keys.begin(), keys.end(), key) == keys.end())
+            {
+                keys.push_back(key);
+            }
+        }
+    }
+    std::vector<std::string> equal;
+    std::ostringstream differs;
+    for (const auto& key : keys)
+    {
+        // the rows by value, in the rows' order
+        std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+        for (const auto& r : rows)
+        {
+            auto it = r.policy.find(key);
+            const std::string value = it == r.policy.end() ? "-" : it->second;
+            auto g = std::find_if(groups.begin(), groups.end(), [&value](const auto& x) {
+                return x.first == value;
+            });
+            if (g == groups.end())
+            {
+                groups.push_back({value, {}});
+                g = groups.end() - 1;
+            }
+            g->second.push_back(r.label);
+        }
+        if (groups.size() == 1)
+        {
+            equal.push_back(key + " " + groups[0].first);
+            continue;
+        }
+        std::vector<std::string> parts;
+        for (const auto& [value, labels] : groups)
+        {
+            parts.push_back(Join(labels, ", ") + ": " + value);
+        }
+        differs << "differs in " << key << ": " << Join(parts, "; ") << "\n";
+    }
+    std::string out;
+    if (!equal.empty())
+    {
+        out = "held equal: " + Join(equal, "; ") + "\n";
+    }
+    return out + differs.str();
 }
 
 std::string
@@ -708,6 +773,7 @@ FormatRpcTable(const std::vector<ComparisonRow>& rows)
         labelWidth = std::max(labelWidth, r.label.size() + 1);
         ccWidth = std::max(ccWidth, r.cc.size() + 1);
     }
+    os << FormatRowPolicies(rows);
     os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
        << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(8) << "conns"
        << std::setw(12) << "req/s" << std::setw(10) << "p50 us" << std::setw(10) << "p99 us"

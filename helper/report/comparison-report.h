@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -128,6 +129,9 @@ struct ComparisonRow
     double rpcP9999Us;       //!< rpc: 99.99th percentile latency, us
     double cyclesPerRequest; //!< rpc: host cycles per request (setup excluded)
     double refused;          //!< offload: connections refused (table full)
+    /// what the row's hosts do beyond the design (summary.json "policy": egress, ack,
+    /// transport; RowParity::Describe)
+    std::map<std::string, std::string> policy;
 
     ComparisonRow();
 };
@@ -179,6 +183,17 @@ std::vector<std::string> OrderBySmallP99(const std::vector<ComparisonRow>& rows)
  * \return the order, e.g. "flextoe < presto-K1 ~ presto-K2 < host-tcp"
  */
 std::string TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief The table's header lines on what the rows hold equal and what still differs
+ * between them beyond the design: one line "held equal: key value; ..." for the policy keys
+ * every row shares, and one line "differs in KEY: a, b: X; c: Y" per key whose value
+ * differs (ComparisonRow::policy). Empty when no row has a policy.
+ * \param rows the rows
+ * \return the lines, each ending in a newline
+ */
+std::string FormatRowPolicies(const std::vector<ComparisonRow>& rows);
 
 /**
  * \ingroup presto

@@ -226,6 +226,32 @@ TEST(ComparisonReport, TableAndOrder)
     EXPECT_EQ(lines[6].rfind("tiers", 0), 0u) << lines[6];
 }
 
+TEST(ComparisonReport, PoliciesSayWhatDiffers)
+{
+    std::vector<ComparisonRow> rows(3);
+    rows[0].label = "host-tcp";
+    rows[0].policy = {{"ack", "every segment"}, {"egress", "fair"}, {"transport", "ns-3"}};
+    rows[1].label = "presto-K1";
+    rows[1].policy = {{"ack", "every segment"}, {"egress", "round robin"}, {"transport", "nic"}};
+    rows[2].label = "flextoe";
+    rows[2].policy = rows[1].policy;
+    const auto lines = Lines(FormatRowPolicies(rows));
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "held equal: ack every segment");
+    EXPECT_EQ(lines[1], "differs in egress: host-tcp: fair; presto-K1, flextoe: round robin");
+    EXPECT_EQ(lines[2], "differs in transport: host-tcp: ns-3; presto-K1, flextoe: nic");
+    // a row without a policy (an older summary.json) differs in every key, shown as "-"
+    rows[2].policy.clear();
+    EXPECT_NE(FormatRowPolicies(rows).find("differs in ack: host-tcp, presto-K1: every "
+                                           "segment; flextoe: -"),
+              std::string::npos)
+        << FormatRowPolicies(rows);
+    // and the table starts with the lines
+    rows[2].policy = rows[1].policy;
+    EXPECT_EQ(FormatComparisonTable(rows).rfind("held equal: ack every segment\n", 0), 0u);
+    EXPECT_EQ(FormatRowPolicies(std::vector<ComparisonRow>(2)), "");
+}
+
 TEST(ComparisonReport, TiersJoinOverlappingIntervals)
 {
     std::vector<ComparisonRow> rows(4);

@@ -91,6 +91,33 @@ AddKnown(double a, double b)
     return std::isnan(a) ? b : (std::isnan(b) ? a : a + b);
 }
 
+/// Presto's per-program columns, the same in both CSVs (after every older column)
+constexpr const char* kProgramColumns =
+    "nic_stages_rx,nic_stages_tx,nic_stages_cc,nic_stage_budget,nic_register_bytes_rx,"
+    "nic_register_bytes_tx,nic_register_bytes_cc,nic_timer_scan_share,"
+    "nic_pipeline_utilisation,nic_rmt_realisable";
+
+/// \param r a row \return its kProgramColumns fields, each after a comma
+std::string
+ProgramFields(const ComparisonRow& r)
+{
+    std::string out;
+    for (double v : {r.programStages[0],
+                     r.programStages[1],
+                     r.programStages[2],
+                     r.stageBudget,
+                     r.programRegisters[0],
+                     r.programRegisters[1],
+                     r.programRegisters[2],
+                     r.timerScanShare,
+                     r.pipelineUtil,
+                     r.rmtRealisable})
+    {
+        out += "," + CsvNumber(v);
+    }
+    return out;
+}
+
 std::string
 Join(const std::vector<std::string>& v, const std::string& sep)
 {
@@ -268,6 +295,12 @@ ParseComparisonDevices(const std::string& text, const std::vector<std::string>& 
 ComparisonRow::ComparisonRow()
     : stagesUsed(kNaN),
       registerBytes(kNaN),
+      programStages{kNaN, kNaN, kNaN},
+      programRegisters{kNaN, kNaN, kNaN},
+      stageBudget(kNaN),
+      timerScanShare(kNaN),
+      pipelineUtil(kNaN),
+      rmtRealisable(kNaN),
       maxStageUtil(kNaN),
       maxStageQueue(kNaN),
       nicUtilisation(kNaN),
@@ -281,6 +314,8 @@ ComparisonRow::ComparisonRow()
       rpcP99Us(kNaN),
       rpcP9999Us(kNaN),
       cyclesPerRequest(kNaN),
+      setupCores(kNaN),
+      requestCores(kNaN),
       refused(kNaN)
 {
 }
@@ -306,7 +341,16 @@ MakeComparisonRow(const std::string& label,
     }
     if (report.contains("host_cpu"))
     {
-        row.cyclesPerRequest = Number(report["host_cpu"], "cycles_per_request");
+        const auto& cpu = report["host_cpu"];
+        row.cyclesPerRequest = Number(cpu, "cycles_per_request");
+        // the one-time setup of persistent connections apart from the per-request work
+        const double perCore = Number(cpu, "clock_hz") * Number(cpu, "sim_seconds");
+        const double setup = Number(cpu, "setup_cycles");
+        if (!std::isnan(setup) && perCore > 0)
+        {
+            row.setupCores = setup / perCore;
+            row.requestCores = (Number(cpu, "cycles") - setup) / perCore;
+        }
     }
     if (report.contains("nic"))
     {
@@ -387,22 +431,49 @@ MakeComparisonRow(const std::string& label,
 
     if (nic.contains("pipeline") && nic["pipeline"].is_array())
     {
+        // Presto's receive programs, one per fidelity class; a class with full reassembly has
+        // none (stages_used null): no RMT pipeline can keep out-of-order payload
+        row.rmtRealisable = 1;
         for (const auto& cls : nic["pipeline"])
         {
+            if (cls.contains("fidelity") && cls["fidelity"] == "full")
+            {
+                row.rmtRealisable = 0;
+            }
             const double stages = Number(cls, "stages_used");
             if (!std::isnan(stages))
             {
                 row.stagesUsed =
                     std::isnan(row.stagesUsed) ? stages : std::max(row.stagesUsed, stages);
+                row.programStages[0] = std::isnan(row.programStages[0])
+                                           ? stages
+                                           : std::max(row.programStages[0], stages);
             }
-            row.registerBytes = AddKnown(row.registerBytes, Number(cls, "register_bytes"));
+            const double bytes = Number(cls, "register_bytes");
+            row.registerBytes = AddKnown(row.registerBytes, bytes);
+            row.programRegisters[0] = AddKnown(row.programRegisters[0], bytes);
+            row.stageBudget = Number(cls, "stage_budget");
+        }
+    }
+    const char* const programs[] = {"tx_program", "cc_program"};
+    for (std::size_t p = 0; p < 2; ++p)
+    {
+        if (nic.contains(programs[p]) && nic[programs[p]].is_object())
+        {
+            row.programStages[p + 1] = Number(nic[programs[p]], "stages_used");
+            row.programRegisters[p + 1] = Number(nic[programs[p]], "register_bytes");
         }
     }
     if (nic.contains("pipeline_total") && nic["pipeline_total"].is_object())
     {
         // Presto: every program on the pipeline (receive, send, congestion) together
-        row.stagesUsed = Number(nic["pipeline_total"], "stages_used");
-        row.registerBytes = Number(nic["pipeline_total"], "register_bytes_per_nic");
+        const auto& t = nic["pipeline_total"];
+        row.stagesUsed = Number(t, "stages_used");
+        row.registerBytes = Number(t, "register_bytes_per_nic");
+        row.stageBudget = Number(t, "stage_budget");
+        row.pipelineUtil = Number(t, "utilisation_max");
+        const double passRate = Number(nic, "pipeline_pass_rate_per_s");
+        row.timerScanShare = passRate > 0 ? Number(nic, "timer_scan_rate_per_s") / passRate : kNaN;
     }
     if (nic.contains("flextoe_stages") && nic["flextoe_stages"].is_structured())
     {
@@ -453,7 +524,39 @@ std::string
 NicCell(const ComparisonRow& r)
 {
     std::vector<std::string> nic;
-    if (!std::isnan(r.stagesUsed))
+    if (r.rmtRealisable == 0)
+    {
+        nic.push_back("NOT RMT-realisable (full reassembly: reference only)");
+    }
+    if (!std::isnan(r.programStages[1]))
+    {
+        // Presto, per program: receive / send / congestion, stages of the budget and bytes
+        auto stages = [&r](std::size_t p) {
+            return std::isnan(r.programStages[p]) ? std::string("-") : Cell(r.programStages[p], 0);
+        };
+        auto bytes = [&r](std::size_t p) {
+            return std::isnan(r.programRegisters[p])
+                       ? std::string("-")
+                       : FormatBytes(static_cast<uint64_t>(r.programRegisters[p])) + "B";
+        };
+        std::string cell = "stages rx " + stages(0) + " tx " + stages(1);
+        if (!std::isnan(r.programStages[2]))
+        {
+            cell += " cc " + stages(2);
+        }
+        cell += " of " + Cell(r.stageBudget, 0) + ", regs rx " + bytes(0) + " tx " + bytes(1);
+        if (!std::isnan(r.programRegisters[2]))
+        {
+            cell += " cc " + bytes(2);
+        }
+        nic.push_back(cell);
+        if (!std::isnan(r.pipelineUtil))
+        {
+            nic.push_back("pipe util " + Cell(r.pipelineUtil, 2) + " (scan " +
+                          Cell(100 * r.timerScanShare, 0) + "%)");
+        }
+    }
+    else if (!std::isnan(r.stagesUsed))
     {
         nic.push_back("stages " + Cell(r.stagesUsed, 0) + ", regs " +
                       FormatBytes(static_cast<uint64_t>(r.registerBytes)) + "B");
@@ -629,7 +732,8 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
            "nic_stages_used,nic_register_bytes,nic_max_stage_utilisation,nic_max_stage_queue,"
            "nic_utilisation,nic_migrations,nic_drops,out_of_order_placed,small_p99_ci95_low,"
            "small_p99_ci95_high,host_core_budget,host_core_utilisation,host_busiest_core,"
-           "host_core_wait_us\n";
+           "host_core_wait_us," +
+           std::string(kProgramColumns) + "\n";
     for (const auto& r : rows)
     {
         out += r.label + "," + r.device + "," + r.cc + "," + std::to_string(r.flows) + "," +
@@ -661,7 +765,7 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
         {
             out += "," + CsvNumber(v);
         }
-        out += "\n";
+        out += ProgramFields(r) + "\n";
     }
     return out;
 }
@@ -777,8 +881,9 @@ FormatRpcTable(const std::vector<ComparisonRow>& rows)
     os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
        << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(8) << "conns"
        << std::setw(12) << "req/s" << std::setw(10) << "p50 us" << std::setw(10) << "p99 us"
-       << std::setw(12) << "p99.99 us" << std::setw(8) << "cores" << std::setw(9) << "cyc/req"
-       << std::setw(7) << "budget" << std::setw(6) << "util" << std::setw(9) << "wait us"
+       << std::setw(12) << "p99.99 us" << std::setw(10) << "req cores" << std::setw(7) << "setup"
+       << std::setw(9) << "cyc/req" << std::setw(7) << "budget" << std::setw(6) << "util"
+       << std::setw(9) << "wait us"
        << "  nic\n";
     for (const auto& r : rows)
     {
@@ -786,14 +891,17 @@ FormatRpcTable(const std::vector<ComparisonRow>& rows)
            << std::setw(static_cast<int>(ccWidth)) << (r.cc.empty() ? "-" : r.cc) << std::right
            << std::setw(8) << Cell(r.rpcConnections, 0) << std::setw(12) << Cell(r.rpcRate, 0)
            << std::setw(10) << Cell(r.rpcP50Us, 1) << std::setw(10) << Cell(r.rpcP99Us, 1)
-           << std::setw(12) << Cell(r.rpcP9999Us, 1) << std::setw(8) << Cell(r.hostCores, 2)
-           << std::setw(9) << Cell(r.cyclesPerRequest, 0) << std::setw(7)
+           << std::setw(12) << Cell(r.rpcP9999Us, 1) << std::setw(10)
+           << Cell(std::isnan(r.requestCores) ? r.hostCores : r.requestCores, 2) << std::setw(7)
+           << Cell(r.setupCores, 2) << std::setw(9) << Cell(r.cyclesPerRequest, 0) << std::setw(7)
            << BudgetCell(r.coreBudget) << std::setw(6) << Cell(r.coreUtil, 2) << std::setw(9)
            << Cell(r.coreWaitUs, 2) << "  " << NicCell(r) << "\n";
     }
     os << "req/s = requests answered per second in the measurement window; latency = first "
-          "request byte written to last response byte read; cores = host cores on networking "
-          "over the run (the same for every row); cyc/req = host cycles per request without "
+          "request byte written to last response byte read; req cores = host cores on the "
+          "requests over the run (the same window for every row), setup = host cores on "
+          "opening the persistent connections (handshakes, control-plane events), both summed "
+          "over the hosts; cyc/req = host cycles per request without "
           "connection setup; budget, util, wait us: the host cores in simulated time (see the "
           "FCT table)\n";
     return os.str();
@@ -807,32 +915,20 @@ RpcCsv(const std::vector<ComparisonRow>& rows)
                       "nic_stages_used,nic_max_stage_utilisation,nic_max_stage_queue,"
                       "nic_utilisation,nic_migrations,nic_drops,connections_refused,"
                       "host_core_budget,host_core_utilisation,host_busiest_core,"
-                      "host_core_wait_us\n";
+                      "host_core_wait_us,host_cores_setup,host_cores_requests," +
+                      std::string(kProgramColumns) + "\n";
     for (const auto& r : rows)
     {
         out += r.label + "," + r.device + "," + r.cc;
-        for (double v : {r.rpcConnections,
-                         r.rpcRate,
-                         r.rpcP50Us,
-                         r.rpcP99Us,
-                         r.rpcP9999Us,
-                         r.hostCores,
-                         r.cyclesPerRequest,
-                         r.stagesUsed,
-                         r.maxStageUtil,
-                         r.maxStageQueue,
-                         r.nicUtilisation,
-                         r.migrations,
-                         r.nicDrops,
-                         r.refused,
-                         r.coreBudget,
-                         r.coreUtil,
-                         r.busiestCore,
-                         r.coreWaitUs})
+        for (double v :
+             {r.rpcConnections, r.rpcRate,          r.rpcP50Us,   r.rpcP99Us,     r.rpcP9999Us,
+              r.hostCores,      r.cyclesPerRequest, r.stagesUsed, r.maxStageUtil, r.maxStageQueue,
+              r.nicUtilisation, r.migrations,       r.nicDrops,   r.refused,      r.coreBudget,
+              r.coreUtil,       r.busiestCore,      r.coreWaitUs, r.setupCores,   r.requestCores})
         {
             out += "," + CsvNumber(v);
         }
-        out += "\n";
+        out += ProgramFields(r) + "\n";
     }
     return out;
 }

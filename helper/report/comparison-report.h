@@ -112,8 +112,20 @@ struct ComparisonRow
     double busiestCore{std::numeric_limits<double>::quiet_NaN()};
     /// mean wait of a piece of host work for its core, us (NaN: unlimited)
     double coreWaitUs{std::numeric_limits<double>::quiet_NaN()};
-    double stagesUsed;       //!< presto: most pipeline stages a class uses
-    double registerBytes;    //!< presto: register memory of all classes, bytes
+    double stagesUsed;    //!< presto: deepest program on the pipeline, stages
+    double registerBytes; //!< presto: register memory of every program, bytes
+    /// presto, per program (NaN: not there): stages of the receive program (the deepest
+    /// class), of the send program and of the congestion program
+    std::array<double, 3> programStages;
+    /// presto, per program: register bytes of the receive programs (every class), the send
+    /// program and the congestion program
+    std::array<double, 3> programRegisters;
+    double stageBudget;    //!< presto: stages the pipeline has
+    double timerScanShare; //!< presto: share of the pipeline's slots the timer scan takes
+    double pipelineUtil;   //!< presto: busiest pipeline's utilisation, 0..1
+    /// presto: 1 if every class is an RMT program, 0 if one keeps full reassembly (Kfull,
+    /// a reference no RMT pipeline can run)
+    double rmtRealisable;
     double maxStageUtil;     //!< flextoe: busiest pipeline stage's utilisation, 0..1
     double maxStageQueue;    //!< flextoe: longest stage queue, packets
     double nicUtilisation;   //!< cora: busiest NIC's utilisation, 0..1
@@ -128,6 +140,8 @@ struct ComparisonRow
     double rpcP99Us;         //!< rpc: 99th percentile latency, us
     double rpcP9999Us;       //!< rpc: 99.99th percentile latency, us
     double cyclesPerRequest; //!< rpc: host cycles per request (setup excluded)
+    double setupCores;       //!< rpc: host cores on connection setup, summed over hosts
+    double requestCores;     //!< rpc: host cores on everything else, summed over hosts
     double refused;          //!< offload: connections refused (table full)
     /// what the row's hosts do beyond the design (summary.json "policy": egress, ack,
     /// transport; RowParity::Describe)

@@ -834,6 +834,11 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
         t["recirculations_per_rx_packet"] = packets > 0 ? double(recirc) / packets : 0.0;
         t["timer_scan_packets_per_s"] = m_scanRate;
         t["utilisation_max"] = nic["pipeline_utilisation_max"];
+        // full reassembly keeps out-of-order payload: no match-action program can, so a
+        // class with it is a reference point, not a design an RMT pipeline runs
+        t["rmt_realisable"] = std::find(m_fidelity.begin(),
+                                        m_fidelity.end(),
+                                        ReassemblyTracker::UNBOUNDED) == m_fidelity.end();
     }
     // one entry per class: the configuration (same on every host) and summed use
     if (!nic.contains("pipeline"))

@@ -198,6 +198,73 @@ TEST(ComparisonReport, CountersFromTheReport)
     EXPECT_EQ(c.nicDrops, 2);
 }
 
+TEST(ComparisonReport, PrestoCostsPerProgram)
+{
+    std::vector<FctRecord> records = {Flow(0, 1000, 2.0)};
+    FctSummary summary = SummarizeFct(records, {}, 0);
+    nlohmann::json rep;
+    rep["nic"] = {{"pipeline",
+                   {{{"fidelity", 1}, {"stages_used", 5}, {"register_bytes", 1000}},
+                    {{"fidelity", 2}, {"stages_used", 7}, {"register_bytes", 2000}}}},
+                  {"tx_program", {{"stages_used", 10}, {"register_bytes", 50000}}},
+                  {"cc_program", {{"stages_used", 6}, {"register_bytes", 700}}},
+                  {"pipeline_pass_rate_per_s", 1.25e9},
+                  {"timer_scan_rate_per_s", 1.25e8},
+                  {"pipeline_total",
+                   {{"stages_used", 10},
+                    {"stage_budget", 12},
+                    {"register_bytes_per_nic", 53700},
+                    {"utilisation_max", 0.5}}}};
+    ComparisonRow k = MakeComparisonRow("presto-K1", "presto", records, summary, rep);
+    EXPECT_EQ(k.programStages[0], 7); // the deepest receive program
+    EXPECT_EQ(k.programStages[1], 10);
+    EXPECT_EQ(k.programStages[2], 6);
+    EXPECT_EQ(k.programRegisters[0], 3000); // every class's
+    EXPECT_EQ(k.programRegisters[1], 50000);
+    EXPECT_EQ(k.stageBudget, 12);
+    EXPECT_DOUBLE_EQ(k.timerScanShare, 0.1);
+    EXPECT_EQ(k.rmtRealisable, 1);
+    const std::string cell = NicCell(k);
+    EXPECT_NE(cell.find("stages rx 7 tx 10 cc 6 of 12"), std::string::npos) << cell;
+    EXPECT_NE(cell.find("pipe util 0.50 (scan 10%)"), std::string::npos) << cell;
+    EXPECT_EQ(cell.find("NOT RMT"), std::string::npos) << cell;
+
+    // full reassembly has no receive program: the row is a reference, said so
+    rep["nic"]["pipeline"] = {{{"fidelity", "full"}, {"stages_used", nullptr}}};
+    ComparisonRow full = MakeComparisonRow("presto-Kfull", "presto", records, summary, rep);
+    EXPECT_EQ(full.rmtRealisable, 0);
+    EXPECT_TRUE(std::isnan(full.programStages[0]));
+    EXPECT_EQ(NicCell(full).rfind("NOT RMT-realisable", 0), 0u) << NicCell(full);
+    EXPECT_NE(NicCell(full).find("stages rx - tx 10"), std::string::npos) << NicCell(full);
+}
+
+TEST(ComparisonReport, RpcCoresSplitSetupFromRequests)
+{
+    nlohmann::json rep = {{"rpc", {{"requests_per_s", 1e6}}},
+                          {"host_cpu",
+                           {{"cores_used", 3.0},
+                            {"cycles", 3.0e7},
+                            {"setup_cycles", 2.0e7},
+                            {"clock_hz", 1e9},
+                            {"sim_seconds", 0.01},
+                            {"cycles_per_request", 1000}}}};
+    ComparisonRow r = MakeComparisonRow("presto-K1", "presto", {}, SummarizeFct({}, {}, 0), rep);
+    EXPECT_DOUBLE_EQ(r.setupCores, 2.0);
+    EXPECT_DOUBLE_EQ(r.requestCores, 1.0);
+    const std::string t = FormatRpcTable({r});
+    EXPECT_NE(t.find("req cores"), std::string::npos) << t;
+    const auto lines = Lines(RpcCsv({r}));
+    const auto header = Fields(lines[0]);
+    const auto row = Fields(lines[1]);
+    ASSERT_EQ(row.size(), header.size());
+    auto col = [&header](const std::string& name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                        header.begin());
+    };
+    EXPECT_EQ(row[col("host_cores_setup")], "2");
+    EXPECT_EQ(row[col("host_cores_requests")], "1");
+}
+
 TEST(ComparisonReport, TableAndOrder)
 {
     std::vector<ComparisonRow> rows(3);
@@ -323,7 +390,7 @@ TEST(ComparisonReport, CsvFormat)
     const auto lines = Lines(ComparisonCsv(rows));
     ASSERT_EQ(lines.size(), 3u);
     const auto header = Fields(lines[0]);
-    ASSERT_EQ(header.size(), 33u);
+    ASSERT_EQ(header.size(), 43u);
     EXPECT_EQ(lines[0].substr(0, 60),
               std::string("label,device,cc,flows,unfinished,small_count,small_p50,small_p99")
                   .substr(0, 60));

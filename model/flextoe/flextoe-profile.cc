@@ -77,10 +77,13 @@ Pool(uint32_t cores,
  * 500 ns, sequencer: 100 ns) hidden by the 8 threads; the queue capacities (the artifact's
  * GRO reorder queue holds 8192 packets per sequencer context, GRO_CTX_REORDERQ_SZ; the model's
  * sequencer bounds everything it holds by 512). The protocol stage at 400 cycles gives 2 Mpps
- * per flow group (about 23 Gbit/s of 1448-byte segments): one connection can nearly fill the
- * 40G port, the order of magnitude FlexTOE reports for a single connection. The single
- * sequencer core at 100 cycles serves 8 Mpps, the same as the four protocol cores together.
- * DMA at 1 cycle/byte over 8 cores caps near 6 GB/s, the order of a PCIe Gen3 x8 link.
+ * per flow group; a connection's data segments and the ACKs that come back for them share its
+ * group's core, so one connection carries about 1 M data segments/s: 11.6 Gbit/s of
+ * 1448-byte segments, at 40G and at 100G (measured; doc/presto.rst, "Hardware profiles"), the
+ * paper's per-flow bottleneck. No published per-connection figure was found to hold it to.
+ * The single sequencer core at 100 cycles serves 8 Mpps, the same as the four protocol
+ * cores together. DMA at 1 cycle/byte over 8 cores caps near 6 GB/s, the order of a PCIe
+ * Gen3 x8 link.
  */
 FlexToePipelineConfig
 Agilio()

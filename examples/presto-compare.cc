@@ -15,6 +15,11 @@
 // OUT/comparison.csv (one row per device), OUT/slowdown-by-bucket.png, OUT/p99-small.png and
 // OUT/host-cpu.png. Bad input: a message and exit status 1 before anything runs.
 //
+// --seeds=1,2,3 runs every device once per seed (into OUT/<label>/seed<S>/) and pools the
+// seeds' flows for each row: percentiles, bootstrap intervals and tiers from all of them,
+// counters as the seeds' means, each seed's small-flow p99 beside the pooled one
+// (OUT/comparison.csv pooled, OUT/comparison-by-seed.csv one row per device and seed).
+//
 // --ablation=dctcp,dctcp-rate,newreno also runs every device under each of those congestion
 // controls and under its native one (into OUT/ablation/<label>-<cc>/) and splits each
 // pairwise difference of the small-flow p99 slowdown, each design under its native
@@ -30,6 +35,7 @@
 #include "ns3/spray-experiment.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -76,6 +82,52 @@ RenderPng(std::string (*script)(const std::vector<ComparisonRow>&, const std::st
     RenderGnuplotPng(script(rows, kGnuplotPngPlaceholder), pngPath, "plot");
 }
 
+/**
+ * \param text --seeds: comma-separated run numbers, each a whole decimal number, none twice
+ * \param base the shared options (--seed)
+ * \return the seeds to run: --seeds, or --seed alone when it is empty
+ * \throws PrestoInputError naming --seeds, and for options that pooling cannot serve
+ */
+std::vector<uint32_t>
+ParseSeeds(const std::string& text, const SprayExperimentConfig& base)
+{
+    if (text.empty())
+    {
+        return {base.seed};
+    }
+    if (base.seed != SprayExperimentConfig().seed)
+    {
+        throw PrestoInputError("--seeds=" + text + " and --seed=" + std::to_string(base.seed) +
+                               " exclude each other: give the seeds in --seeds");
+    }
+    std::vector<uint32_t> seeds;
+    std::istringstream is(text + ",");
+    for (std::string item; std::getline(is, item, ',');)
+    {
+        uint32_t v = 0;
+        const char* end = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(item.data(), end, v);
+        if (item.empty() || ec != std::errc() || ptr != end || v == 0)
+        {
+            throw PrestoInputError("--seeds=" + text + ": '" + item +
+                                   "' is not a run number (a whole number from 1 to 4294967295)");
+        }
+        if (std::find(seeds.begin(), seeds.end(), v) != seeds.end())
+        {
+            throw PrestoInputError("--seeds=" + text + ": seed " + item +
+                                   " is listed twice (its flows would count twice)");
+        }
+        seeds.push_back(v);
+    }
+    if (seeds.size() > 1 && (base.workload == "rpc" || base.workload == "kv"))
+    {
+        throw PrestoInputError("--seeds with --workload=" + base.workload +
+                               ": pooling needs each flow's record; the RPC latencies are "
+                               "summarised per run (run one seed at a time)");
+    }
+    return seeds;
+}
+
 } // namespace
 
 /// The program; main() runs it with the module's error contract (RunPrestoMain).
@@ -94,6 +146,7 @@ Main(int argc, char* argv[])
     base.hostParity = true;
     std::string devices = "host-tcp,presto:0,presto:1,presto:2,presto:full,flextoe,cora";
     std::string ablation;
+    std::string seedList;
     CommandLine cmd(__FILE__);
     base.AddToCommandLine(cmd);
     cmd.AddValue("devices",
@@ -105,6 +158,10 @@ Main(int argc, char* argv[])
                  "native one, and split each pairwise difference into design and congestion "
                  "control (comma separated, e.g. dctcp,dctcp-rate,newreno; empty: off)",
                  ablation);
+    cmd.AddValue("seeds",
+                 "Run every device once per seed and pool the seeds' flows for each row "
+                 "(comma separated run numbers, e.g. 1,2,3; empty: --seed alone)",
+                 seedList);
     ParseCommandLine(cmd, argc, argv);
 
     try
@@ -115,6 +172,8 @@ Main(int argc, char* argv[])
                                    " is a presto-spray option: presto-compare runs one device "
                                    "on every host per row (--devices)");
         }
+        const std::vector<uint32_t> seeds = ParseSeeds(seedList, base);
+        const bool pooled = seeds.size() > 1;
         // validate every run before running any: a bad option stops it with nothing written
         std::vector<SprayExperimentConfig> configs;
         const auto requested = ParseComparisonDevices(devices, SprayExperiment::Devices());
@@ -149,6 +208,11 @@ Main(int argc, char* argv[])
         std::vector<std::string> ablationCcs;
         std::vector<SprayExperimentConfig> ablationRuns;
         std::map<std::string, std::string> native;
+        if (!ablation.empty() && pooled)
+        {
+            throw PrestoInputError("--ablation with --seeds: the ablation splits one run's "
+                                   "differences; give one seed");
+        }
         if (!ablation.empty())
         {
             std::istringstream is(ablation);
@@ -198,33 +262,60 @@ Main(int argc, char* argv[])
             }
         }
 
+        std::string seedText;
+        for (uint32_t s : seeds)
+        {
+            seedText += (seedText.empty() ? "" : ",") + std::to_string(s);
+        }
         std::cout << "presto-compare: " << configs.size() << " devices, " << base.workload
                   << " at load " << base.load << ", lb " << base.lb << ", " << base.topology
-                  << ", simTime " << base.simTime << " s, seed " << base.seed << ", cc " << base.cc
-                  << std::endl;
+                  << ", simTime " << base.simTime << " s, seed" << (pooled ? "s " : " ") << seedText
+                  << ", cc " << base.cc << std::endl;
         std::vector<ComparisonRow> rows;
+        std::vector<ComparisonRow> seedRows; // pooled: one per device and seed
         std::vector<IncastRow> incastRows;
-        for (std::size_t i = 0; i < configs.size(); ++i)
+        const std::size_t total = configs.size() * seeds.size();
+        std::size_t done = 0;
+        for (const auto& device : configs)
         {
-            const auto& c = configs[i];
-            const auto start = std::chrono::steady_clock::now();
-            SprayExperiment e(c);
-            e.Run();
-            rows.push_back(MakeComparisonRow(c.label,
-                                             c.device,
-                                             e.GetRecords(),
-                                             e.GetSummary(),
-                                             e.GetReport()));
-            if (e.GetReport().contains("incast"))
+            std::vector<ComparisonRun> runs;
+            for (uint32_t seed : seeds)
             {
-                incastRows.push_back(MakeIncastRow(c.label, c.device, e.GetReport()));
+                SprayExperimentConfig c = device;
+                c.seed = seed;
+                if (pooled)
+                {
+                    c.out = (std::filesystem::path(device.out) / ("seed" + std::to_string(seed)))
+                                .string();
+                }
+                const auto start = std::chrono::steady_clock::now();
+                SprayExperiment e(c);
+                e.Run();
+                runs.push_back({seed, e.GetRecords(), e.GetSummary(), e.GetReport()});
+                if (e.GetReport().contains("incast"))
+                {
+                    // pooled: one incast row per seed, named by it
+                    incastRows.push_back(
+                        MakeIncastRow(pooled ? c.label + "@seed" + std::to_string(seed) : c.label,
+                                      c.device,
+                                      e.GetReport()));
+                }
+                const double wall =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                std::cout << "  [" << ++done << "/" << total << "] " << std::left << std::setw(14)
+                          << c.label << " " << std::right << e.GetSummary().counted << " flows, "
+                          << std::fixed << std::setprecision(1) << wall << " s -> " << c.out << "/"
+                          << std::defaultfloat << std::endl;
             }
-            const double wall =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            std::cout << "  [" << (i + 1) << "/" << configs.size() << "] " << std::left
-                      << std::setw(14) << c.label << " " << std::right << e.GetSummary().counted
-                      << " flows, " << std::fixed << std::setprecision(1) << wall << " s -> "
-                      << c.out << "/" << std::defaultfloat << std::endl;
+            rows.push_back(MakePooledComparisonRow(device.label, device.device, runs));
+            for (const auto& run : runs)
+            {
+                seedRows.push_back(MakeComparisonRow(device.label,
+                                                     device.device,
+                                                     run.records,
+                                                     run.summary,
+                                                     run.report));
+            }
         }
 
         const std::filesystem::path out(base.out);
@@ -242,6 +333,10 @@ Main(int argc, char* argv[])
         else
         {
             WriteAtomically((out / "comparison.csv").string(), ComparisonCsv(rows));
+            if (pooled)
+            {
+                WriteAtomically((out / "comparison-by-seed.csv").string(), ComparisonCsv(seedRows));
+            }
             std::cout << "\n" << FormatComparisonTable(rows);
             RenderPng(&SlowdownByBucketScript, rows, (out / "slowdown-by-bucket.png").string());
             RenderPng(&P99SmallScript, rows, (out / "p99-small.png").string());
@@ -251,10 +346,11 @@ Main(int argc, char* argv[])
                 WriteAtomically((out / "incast.csv").string(), IncastCsv(incastRows));
                 std::cout << "\n" << FormatIncastTable(incastRows);
             }
-            std::cout << "outputs: " << out.string()
-                      << "/{comparison.csv,slowdown-by-bucket.png,p99-small.png,host-cpu.png"
+            std::cout << "outputs: " << out.string() << "/{comparison.csv,"
+                      << (pooled ? "comparison-by-seed.csv," : "")
+                      << "slowdown-by-bucket.png,p99-small.png,host-cpu.png"
                       << (incastRows.empty() ? "" : ",incast.csv") << "} and " << out.string()
-                      << "/<device>/" << std::endl;
+                      << "/<device>/" << (pooled ? "seed<S>/" : "") << std::endl;
         }
 
         if (!ablationRuns.empty())

@@ -64,6 +64,34 @@ check "unknown device: message lists the valid devices" \
     grep -Eq "unknown device 'warp-drive'; valid devices: host-tcp, presto" "$tmp/stderr"
 check "unknown device: nothing written" test ! -e "$bad"
 
+# pooled seeds: one run per device and seed, one pooled row per device, the seeds beside it
+pool=$tmp/pool
+"$bin" --simTime=0.002 --devices=host-tcp,presto:1 --seeds=1,2 --plot=0 --out="$pool" \
+    >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+cat "$tmp/stdout" "$tmp/stderr"
+check "seeds: exit status 0 (got $rc)" test "$rc" -eq 0
+check "seeds: a run per device and seed" \
+    test -s "$pool/host-tcp/seed1/fct.csv" -a -s "$pool/host-tcp/seed2/fct.csv" \
+    -a -s "$pool/presto-K1/seed2/summary.json"
+check "seeds: one pooled row per device" test "$(wc -l <"$pool/comparison.csv")" -eq 3
+check "seeds: one row per device and seed" test "$(wc -l <"$pool/comparison-by-seed.csv")" -eq 5
+check "seeds: the pooled row names its seeds" grep -q ',1;2,[0-9.]*;[0-9.]*$' "$pool/comparison.csv"
+check "seeds: the table says what is pooled" grep -q '^pooled over seeds 1, 2' "$tmp/stdout"
+# the pooled row holds both seeds' flows
+n() { python3 -c "import csv,sys; print(sum(int(r['flows']) for r in csv.DictReader(open(sys.argv[1])) if r['label']==sys.argv[2]))" "$@"; }
+check "seeds: pooled flows = the seeds' flows" \
+    test "$(n "$pool/comparison.csv" host-tcp)" -eq "$(n "$pool/comparison-by-seed.csv" host-tcp)"
+for bad in "--seeds=1,1" "--seeds=1,x" "--seeds=1,,2" "--seeds=2,3 --seed=4" "--seeds=1,2 --workload=rpc" \
+    "--seeds=1,2 --ablation=newreno"; do
+    # shellcheck disable=SC2086
+    "$bin" --simTime=0.001 --devices=host-tcp $bad --out="$tmp/bad-seeds" >/dev/null 2>"$tmp/stderr"
+    rc=$?
+    check "seeds: $bad refused (exit $rc: $(head -c 120 "$tmp/stderr"))" \
+        grep -q 'presto-compare: error: .*--seeds' "$tmp/stderr"
+    check "seeds: $bad writes nothing" test ! -e "$tmp/bad-seeds"
+done
+
 if [ $fail -ne 0 ]; then
     echo "$fail check(s) failed"
     exit 1

@@ -118,6 +118,20 @@ ProgramFields(const ComparisonRow& r)
     return out;
 }
 
+/// \param r a row \return ",seeds,small_p99_by_seed": each a ';'-separated list
+std::string
+SeedFields(const ComparisonRow& r)
+{
+    std::string seeds;
+    std::string p99;
+    for (std::size_t i = 0; i < r.seeds.size(); ++i)
+    {
+        seeds += (i ? ";" : "") + std::to_string(r.seeds[i]);
+        p99 += (i ? ";" : "") + (i < r.seedSmallP99.size() ? CsvNumber(r.seedSmallP99[i]) : "");
+    }
+    return "," + seeds + "," + p99;
+}
+
 std::string
 Join(const std::vector<std::string>& v, const std::string& sep)
 {
@@ -403,6 +417,10 @@ MakeComparisonRow(const std::string& label,
                                  report["config"]["seed"].is_number_unsigned()
                              ? report["config"]["seed"].get<uint64_t>()
                              : RngSeedManager::GetRun();
+    row.seeds = {static_cast<uint32_t>(run)};
+    row.seedSmallP99 = {row.slow[static_cast<std::size_t>(SizeClass::SMALL)].count > 0
+                            ? row.slow[static_cast<std::size_t>(SizeClass::SMALL)].p99
+                            : kNaN};
     ExperimentRandom random(kBootstrapStream, RngSeedManager::GetSeed(), run);
     auto ci = BootstrapQuantileCi(slow[static_cast<std::size_t>(SizeClass::SMALL)], 0.99, random);
     row.smallP99Ci = {ci.first, ci.second};
@@ -490,6 +508,64 @@ MakeComparisonRow(const std::string& label,
     row.migrations = Number(nic, "migrations");
     // drops inside the NIC: FlexTOE's stage queues, Cora's overload and lock drops
     row.nicDrops = AddKnown(Number(nic, "queue_drops"), Number(nic, "nic_drops"));
+    return row;
+}
+
+ComparisonRow
+MakePooledComparisonRow(const std::string& label,
+                        const std::string& device,
+                        const std::vector<ComparisonRun>& runs)
+{
+    if (runs.empty())
+    {
+        throw PrestoInputError("MakePooledComparisonRow('" + label + "'): no runs to pool");
+    }
+    std::vector<ComparisonRow> single;
+    std::vector<FctRecord> pooled;
+    for (const auto& run : runs)
+    {
+        single.push_back(MakeComparisonRow(label, device, run.records, run.summary, run.report));
+        pooled.insert(pooled.end(), run.records.begin(), run.records.end());
+    }
+    std::vector<uint64_t> edges;
+    for (const auto& b : runs[0].summary.buckets)
+    {
+        edges.push_back(b.hiBytes);
+    }
+    const FctSummary summary = SummarizeFct(pooled, edges, runs[0].summary.warmupNs);
+    ComparisonRow row = MakeComparisonRow(label, device, pooled, summary, runs[0].report);
+    // counters: the mean of the runs (NaN where a run does not have it)
+    for (double ComparisonRow::*counter : {&ComparisonRow::fidelityDrops,
+                                           &ComparisonRow::retxBytes,
+                                           &ComparisonRow::retxSegments,
+                                           &ComparisonRow::hostCores,
+                                           &ComparisonRow::cyclesPerByte,
+                                           &ComparisonRow::coreUtil,
+                                           &ComparisonRow::busiestCore,
+                                           &ComparisonRow::coreWaitUs,
+                                           &ComparisonRow::maxStageUtil,
+                                           &ComparisonRow::maxStageQueue,
+                                           &ComparisonRow::nicUtilisation,
+                                           &ComparisonRow::migrations,
+                                           &ComparisonRow::nicDrops,
+                                           &ComparisonRow::outOfOrderPlaced,
+                                           &ComparisonRow::pipelineUtil,
+                                           &ComparisonRow::refused})
+    {
+        double sum = 0;
+        for (const auto& r : single)
+        {
+            sum += r.*counter;
+        }
+        row.*counter = sum / static_cast<double>(single.size());
+    }
+    row.seeds.clear();
+    row.seedSmallP99.clear();
+    for (std::size_t i = 0; i < runs.size(); ++i)
+    {
+        row.seeds.push_back(runs[i].seed);
+        row.seedSmallP99.push_back(single[i].seedSmallP99.at(0));
+    }
     return row;
 }
 
@@ -630,7 +706,41 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
           "for its core\n"
        << "order by small-flow p99: " << Join(OrderBySmallP99(rows), " < ") << "\n"
        << "tiers (~: 95% bootstrap intervals of p99 overlap): " << TieredOrderBySmallP99(rows)
-       << "\n";
+       << "\n"
+       << FormatSeeds(rows);
+    return os.str();
+}
+
+std::string
+FormatSeeds(const std::vector<ComparisonRow>& rows)
+{
+    if (std::none_of(rows.begin(), rows.end(), [](const ComparisonRow& r) {
+            return r.seeds.size() > 1;
+        }))
+    {
+        return "";
+    }
+    std::vector<std::string> seeds;
+    for (uint32_t s : rows[0].seeds)
+    {
+        seeds.push_back(std::to_string(s));
+    }
+    std::ostringstream os;
+    os << "pooled over seeds " << Join(seeds, ", ")
+       << ": the flows of every seed are one sample (percentiles, bootstrap intervals, tiers); "
+          "counters are the seeds' means\n"
+       << "small-flow p99 [95% interval] pooled, then per seed " << Join(seeds, "/") << ":\n";
+    for (const auto& r : rows)
+    {
+        std::vector<std::string> per;
+        for (double v : r.seedSmallP99)
+        {
+            per.push_back(Cell(v, 2));
+        }
+        os << "  " << std::left << std::setw(14) << r.label << std::right << " "
+           << Cell(r.slow[0].count ? r.slow[0].p99 : kNaN, 2) << " [" << Cell(r.smallP99Ci[0], 2)
+           << ", " << Cell(r.smallP99Ci[1], 2) << "]  " << Join(per, " / ") << "\n";
+    }
     return os.str();
 }
 
@@ -733,7 +843,7 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
            "nic_utilisation,nic_migrations,nic_drops,out_of_order_placed,small_p99_ci95_low,"
            "small_p99_ci95_high,host_core_budget,host_core_utilisation,host_busiest_core,"
            "host_core_wait_us," +
-           std::string(kProgramColumns) + "\n";
+           std::string(kProgramColumns) + ",seeds,small_p99_by_seed\n";
     for (const auto& r : rows)
     {
         out += r.label + "," + r.device + "," + r.cc + "," + std::to_string(r.flows) + "," +
@@ -765,7 +875,7 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
         {
             out += "," + CsvNumber(v);
         }
-        out += ProgramFields(r) + "\n";
+        out += ProgramFields(r) + SeedFields(r) + "\n";
     }
     return out;
 }

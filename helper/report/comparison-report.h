@@ -146,6 +146,10 @@ struct ComparisonRow
     /// what the row's hosts do beyond the design (summary.json "policy": egress, ack,
     /// transport; RowParity::Describe)
     std::map<std::string, std::string> policy;
+    /// the seeds (run numbers) the row holds: one, or several pooled
+    std::vector<uint32_t> seeds;
+    /// small-flow p99 slowdown of each seed's run alone, in the order of seeds (NaN: none)
+    std::vector<double> seedSmallP99;
 
     ComparisonRow();
 };
@@ -175,6 +179,38 @@ ComparisonRow MakeComparisonRow(const std::string& label,
                                 const std::vector<FctRecord>& records,
                                 const FctSummary& summary,
                                 const nlohmann::json& report);
+
+/**
+ * \ingroup presto
+ * \brief One seed's run of a device (MakePooledComparisonRow's input).
+ */
+struct ComparisonRun
+{
+    uint32_t seed{0};               //!< its run number
+    std::vector<FctRecord> records; //!< its flows
+    FctSummary summary;             //!< its FCT summary
+    nlohmann::json report;          //!< its summary.json
+};
+
+/**
+ * \ingroup presto
+ * \brief A device's row pooled over several seeds.
+ *
+ * The flows of every run are one sample: the size classes' percentiles, the buckets and the
+ * small-flow p99's bootstrap interval (drawn under the first run's seed) come from all of
+ * them, so the interval and the tiers reflect seed-to-seed variation as well as the flows'.
+ * Counters (retransmissions, drops, cores, utilisations, migrations) are the mean of the
+ * runs; the configuration (stages, registers, budget, policy) is the first run's. The rows
+ * of each run alone give seedSmallP99.
+ * \param label the device's label
+ * \param device its name
+ * \param runs its runs, at least one, in seed order
+ * \return the pooled row (seeds: the runs' seeds)
+ * \throws PrestoInputError without runs
+ */
+ComparisonRow MakePooledComparisonRow(const std::string& label,
+                                      const std::string& device,
+                                      const std::vector<ComparisonRun>& runs);
 
 /**
  * \ingroup presto
@@ -208,6 +244,16 @@ std::string TieredOrderBySmallP99(const std::vector<ComparisonRow>& rows);
  * \return the lines, each ending in a newline
  */
 std::string FormatRowPolicies(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief For rows pooled over seeds: which seeds, what is pooled, and each row's small-flow
+ * p99 with its interval, then the p99 of each seed alone. Empty unless a row holds more than
+ * one seed.
+ * \param rows the rows
+ * \return the lines
+ */
+std::string FormatSeeds(const std::vector<ComparisonRow>& rows);
 
 /**
  * \ingroup presto

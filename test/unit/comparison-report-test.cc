@@ -238,6 +238,59 @@ TEST(ComparisonReport, PrestoCostsPerProgram)
     EXPECT_NE(NicCell(full).find("stages rx - tx 10"), std::string::npos) << NicCell(full);
 }
 
+TEST(ComparisonReport, SeedsPoolTheirFlows)
+{
+    // seed 1: small slowdowns 1..10, seed 2: 11..20; counters 10 and 30
+    auto run = [](uint32_t seed, double base, double retx) {
+        ComparisonRun r;
+        r.seed = seed;
+        for (uint32_t i = 0; i < 10; ++i)
+        {
+            r.records.push_back(Flow(i, 1000, base + i));
+        }
+        r.summary = SummarizeFct(r.records, {100000}, 0);
+        r.report = {{"tcp", {{"retx_segments", retx}}},
+                    {"host_cpu", {{"cores_used", retx / 10}}},
+                    {"config", {{"seed", seed}}}};
+        return r;
+    };
+    const std::vector<ComparisonRun> runs = {run(1, 1, 10), run(2, 11, 30)};
+    const ComparisonRow p = MakePooledComparisonRow("host-tcp", "host-tcp", runs);
+    EXPECT_EQ(p.slow[0].count, 20u); // every seed's flows
+    EXPECT_EQ(p.flows, 20u);
+    EXPECT_DOUBLE_EQ(p.slow[0].p50, 10.5);
+    EXPECT_EQ(p.retxSegments, 20); // the mean
+    EXPECT_DOUBLE_EQ(p.hostCores, 2);
+    EXPECT_EQ(p.seeds, (std::vector<uint32_t>{1, 2}));
+    ASSERT_EQ(p.seedSmallP99.size(), 2u);
+    EXPECT_DOUBLE_EQ(
+        p.seedSmallP99[0],
+        MakeComparisonRow("x", "host-tcp", runs[0].records, runs[0].summary, {}).slow[0].p99);
+    EXPECT_GT(p.seedSmallP99[1], p.seedSmallP99[0]);
+    // the pooled interval spans both seeds' flows
+    EXPECT_LT(p.smallP99Ci[0], p.smallP99Ci[1]);
+    EXPECT_LE(p.smallP99Ci[1], 20.0);
+    // the buckets are recomputed from the pooled flows
+    ASSERT_FALSE(p.buckets.empty());
+    EXPECT_EQ(p.buckets[0].slowdown.count, 20u);
+
+    const std::string t = FormatComparisonTable({p});
+    EXPECT_NE(t.find("pooled over seeds 1, 2"), std::string::npos) << t;
+    EXPECT_NE(t.find(" / "), std::string::npos) << t;
+    const auto lines = Lines(ComparisonCsv({p}));
+    const auto header = Fields(lines[0]);
+    const auto row = Fields(lines[1]);
+    auto col = [&header](const std::string& name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                        header.begin());
+    };
+    EXPECT_EQ(row[col("seeds")], "1;2");
+    EXPECT_NE(row[col("small_p99_by_seed")].find(';'), std::string::npos);
+    // one seed: no pooling lines
+    EXPECT_EQ(FormatSeeds({MakePooledComparisonRow("a", "host-tcp", {runs[0]})}), "");
+    EXPECT_THROW(MakePooledComparisonRow("a", "host-tcp", {}), PrestoInputError);
+}
+
 TEST(ComparisonReport, RpcCoresSplitSetupFromRequests)
 {
     nlohmann::json rep = {{"rpc", {{"requests_per_s", 1e6}}},
@@ -390,7 +443,7 @@ TEST(ComparisonReport, CsvFormat)
     const auto lines = Lines(ComparisonCsv(rows));
     ASSERT_EQ(lines.size(), 3u);
     const auto header = Fields(lines[0]);
-    ASSERT_EQ(header.size(), 43u);
+    ASSERT_EQ(header.size(), 45u);
     EXPECT_EQ(lines[0].substr(0, 60),
               std::string("label,device,cc,flows,unfinished,small_count,small_p50,small_p99")
                   .substr(0, 60));

@@ -32,6 +32,7 @@
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/presto-net-device.h"
+#include "ns3/presto-rack-pipeline.h"
 #include "ns3/queue-disc.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/row-parity.h"
@@ -159,34 +160,36 @@ CheckSeconds(const std::string& option, double value, bool positive)
 void
 CheckUtf8(const SprayExperimentConfig& c)
 {
-    const std::pair<const char*, const std::string*> options[] = {{"device", &c.device},
-                                                                  {"fidelity", &c.fidelity},
-                                                                  {"cc", &c.cc},
-                                                                  {"classRules", &c.classRules},
-                                                                  {"coraStrategy", &c.coraStrategy},
-                                                                  {"intervals", &c.intervals},
-                                                                  {"lb", &c.lb},
-                                                                  {"workload", &c.workload},
-                                                                  {"hostStack", &c.hostStack},
-                                                                  {"kvKeys", &c.kvKeys},
-                                                                  {"kvValues", &c.kvValues},
-                                                                  {"rpcRequest", &c.rpcRequest},
-                                                                  {"rpcResponse", &c.rpcResponse},
-                                                                  {"pattern", &c.pattern},
-                                                                  {"bursts", &c.bursts},
-                                                                  {"mix", &c.mix},
-                                                                  {"mixBy", &c.mixBy},
-                                                                  {"flowFile", &c.flowFile},
-                                                                  {"topology", &c.topology},
-                                                                  {"hostRate", &c.hostRate},
-                                                                  {"coreRate", &c.coreRate},
-                                                                  {"linkDelay", &c.linkDelay},
-                                                                  {"failLinks", &c.failLinks},
-                                                                  {"degradeLinks", &c.degradeLinks},
-                                                                  {"fabric", &c.fabric},
-                                                                  {"buckets", &c.buckets},
-                                                                  {"out", &c.out},
-                                                                  {"label", &c.label}};
+    const std::pair<const char*, const std::string*> options[] = {
+        {"device", &c.device},
+        {"fidelity", &c.fidelity},
+        {"cc", &c.cc},
+        {"classRules", &c.classRules},
+        {"coraStrategy", &c.coraStrategy},
+        {"intervals", &c.intervals},
+        {"prestoPlacement", &c.prestoPlacement},
+        {"lb", &c.lb},
+        {"workload", &c.workload},
+        {"hostStack", &c.hostStack},
+        {"kvKeys", &c.kvKeys},
+        {"kvValues", &c.kvValues},
+        {"rpcRequest", &c.rpcRequest},
+        {"rpcResponse", &c.rpcResponse},
+        {"pattern", &c.pattern},
+        {"bursts", &c.bursts},
+        {"mix", &c.mix},
+        {"mixBy", &c.mixBy},
+        {"flowFile", &c.flowFile},
+        {"topology", &c.topology},
+        {"hostRate", &c.hostRate},
+        {"coreRate", &c.coreRate},
+        {"linkDelay", &c.linkDelay},
+        {"failLinks", &c.failLinks},
+        {"degradeLinks", &c.degradeLinks},
+        {"fabric", &c.fabric},
+        {"buckets", &c.buckets},
+        {"out", &c.out},
+        {"label", &c.label}};
     for (const auto& [name, value] : options)
     {
         if (!IsValidUtf8(*value))
@@ -288,7 +291,8 @@ DesignOptions()
         {"fidelity", &SprayExperimentConfig::fidelity, "ReassemblyFidelity"},
         {"classRules", &SprayExperimentConfig::classRules, "ClassifierRules"},
         {"coraStrategy", &SprayExperimentConfig::coraStrategy, "Strategy"},
-        {"intervals", &SprayExperimentConfig::intervals, "IntervalPolicy"}};
+        {"intervals", &SprayExperimentConfig::intervals, "IntervalPolicy"},
+        {"prestoPlacement", &SprayExperimentConfig::prestoPlacement, "Placement"}};
     return options;
 }
 
@@ -350,6 +354,11 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "needs --lb=label and ns3::OffloadNetDevice::PathLabels > 0) (default: "
                  "ns3::PrestoNetDevice::IntervalPolicy, ArrivalOrder)",
                  intervals);
+    cmd.AddValue("prestoPlacement",
+                 "Presto: where the pipeline is: host (a NIC per host) or tor (the rack "
+                 "switch's one pipeline, shared by the rack's hosts: packet rate, connection "
+                 "slots, timer scan) (default: ns3::PrestoNetDevice::Placement, host)",
+                 prestoPlacement);
     cmd.AddValue("lb",
                  "Load balancing in the switches: ecmp|spray|spray-rr|flowlet|label (the path "
                  "the sending NIC chose, see OffloadNetDevice::PathLabels)",
@@ -492,6 +501,7 @@ SprayExperimentConfig::ToJson() const
             {"cc", cc},
             {"cora_strategy", coraStrategy},
             {"intervals", intervals},
+            {"presto_placement", prestoPlacement},
             {"class_rules", classRules},
             {"lb", lb},
             {"workload", workload},
@@ -661,7 +671,10 @@ SprayExperiment::ResolveDevice(const std::string& device)
     // model), so that a bad configuration stops here, before anything runs or is written.
     try
     {
-        NicFactory(device, ccType).Create<OffloadNetDevice>()->Setup();
+        Ptr<OffloadNetDevice> probe = NicFactory(device, ccType).Create<OffloadNetDevice>();
+        std::map<uint32_t, Ptr<PrestoRackPipeline>> rack;
+        JoinRack(probe, 0, rack); // a rack of its own, as ShareRackPipelines gives the hosts
+        probe->Setup();
     }
     catch (const PrestoInputError& e)
     {
@@ -904,6 +917,10 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         // checked here: an enum attribute given an unknown name asserts inside ns-3
         RequireOneOf("intervals", c.intervals, {"ArrivalOrder", "PerPath"});
+    }
+    if (!c.prestoPlacement.empty())
+    {
+        RequireOneOf("prestoPlacement", c.prestoPlacement, {"host", "tor"});
     }
     if (c.mix.empty())
     {
@@ -1499,6 +1516,47 @@ HostCpuLine(const nlohmann::json& h)
 } // namespace
 
 void
+SprayExperiment::JoinRack(Ptr<NetDevice> device,
+                          uint32_t tor,
+                          std::map<uint32_t, Ptr<PrestoRackPipeline>>& racks)
+{
+    Ptr<PrestoNetDevice> presto = DynamicCast<PrestoNetDevice>(device);
+    if (!presto)
+    {
+        return;
+    }
+    EnumValue placement;
+    presto->GetAttribute("Placement", placement);
+    if (placement.Get() != PrestoNetDevice::PLACE_TOR)
+    {
+        return;
+    }
+    auto& rack = racks[tor];
+    if (!rack)
+    {
+        UintegerValue slots;
+        presto->GetAttribute("MaxConnections", slots);
+        rack = Create<PrestoRackPipeline>(static_cast<uint32_t>(slots.Get()));
+    }
+    presto->SetRackPipeline(rack);
+}
+
+void
+SprayExperiment::ShareRackPipelines(const FabricHelper& fabric)
+{
+    // Presto hosts whose Placement is tor: one pipeline per rack switch (the switch each host
+    // hangs off), shared by the rack's Presto hosts
+    std::map<uint32_t, Ptr<PrestoRackPipeline>> racks;
+    const NetDeviceContainer devices = fabric.GetHostDevices();
+    for (uint32_t h = 0; h < devices.GetN(); ++h)
+    {
+        const uint32_t node = m_topology.HostNode(h);
+        const auto& link = m_topology.GetLinks()[m_topology.GetPorts(node)[0]];
+        JoinRack(devices.Get(h), link.a == node ? link.b : link.a, racks);
+    }
+}
+
+void
 SprayExperiment::BuildFabric(FabricHelper& fabric)
 {
     const auto& c = m_config;
@@ -1533,6 +1591,7 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
     }
     fabric.Install(m_topology);
     fabric.AssignStreams(FABRIC_STREAM);
+    ShareRackPipelines(fabric);
     if (c.hostCores > 0)
     {
         // every host's work on its cores in simulated time (HostCpu's other attributes: the

@@ -21,6 +21,7 @@
 #include "ns3/tcp-socket-endpoint.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,6 +29,8 @@
 
 namespace ns3
 {
+
+class PrestoRackPipeline;
 
 class HostCpuAccounting;
 
@@ -53,6 +56,9 @@ struct SprayExperimentConfig
     /// presto: how the K intervals are assigned, ArrivalOrder | PerPath ("": the attribute
     /// ns3::PrestoNetDevice::IntervalPolicy, ArrivalOrder)
     std::string intervals;
+    /// presto: host | tor, the pipeline on each host's NIC or the rack switch's one shared by
+    /// the rack's hosts ("": the attribute PrestoNetDevice::Placement)
+    std::string prestoPlacement;
     std::string lb{"spray"};           //!< ecmp | spray | spray-rr | flowlet
     std::string workload{"websearch"}; //!< built-in CDF name, CDF file path, or rpc
     /// applications per host: a host's flows are dealt to applications 0..apps-1 in turn,
@@ -259,6 +265,16 @@ class SprayExperiment
     std::string HostDevice(uint32_t host) const;
     /** summary.json's "mix" and "by_device" sections (mixed fabrics). */
     void ReportMix(const FabricHelper& fabric);
+    /**
+     * \brief A Presto device placed on the rack switch (Placement=tor) joins its rack's
+     * pipeline (made at its first host); any other device is left alone.
+     * \param device a host's device \param tor its rack switch's node \param racks by node
+     */
+    static void JoinRack(Ptr<NetDevice> device,
+                         uint32_t tor,
+                         std::map<uint32_t, Ptr<PrestoRackPipeline>>& racks);
+    /** Presto hosts placed on the rack switch (Placement=tor) share their rack's pipeline. */
+    void ShareRackPipelines(const FabricHelper& fabric);
     /** Fabric, NICs, losses, link changes, output folder, pcap: what every workload needs. */
     void BuildFabric(FabricHelper& fabric);
     /**

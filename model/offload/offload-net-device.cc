@@ -662,6 +662,13 @@ OffloadNetDevice::Unlisten(uint16_t port)
 uint32_t
 OffloadNetDevice::AllocateSlot()
 {
+    const bool ownTableFull = m_freeSlots.empty() && m_slots.size() >= m_maxConnections;
+    if (ownTableFull || !ReserveConnectionSlot())
+    {
+        ++m_refused;
+        m_refusedTrace(NO_SLOT);
+        return NO_SLOT;
+    }
     if (m_freeSlots.empty() && m_slots.size() < m_maxConnections)
     {
         // The table models fixed NIC state arrays of MaxConnections entries; memory is only
@@ -669,12 +676,6 @@ OffloadNetDevice::AllocateSlot()
         m_freeSlots.push_back(static_cast<uint32_t>(m_slots.size()));
         m_slots.emplace_back();
         m_generation.push_back(0);
-    }
-    if (m_freeSlots.empty())
-    {
-        ++m_refused;
-        m_refusedTrace(NO_SLOT);
-        return NO_SLOT;
     }
     uint32_t id = m_freeSlots.back();
     m_freeSlots.pop_back();
@@ -724,6 +725,7 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     c = Conn();
     ++m_generation[id];
     m_freeSlots.push_back(id);
+    ReleaseConnectionSlot();
     m_cpCycles += m_controlCycles; // teardown on the host control plane
     ++m_cpEvents;
     ControlPlaneDelay(id); // nothing waits for it, but it occupies a host core
@@ -1964,6 +1966,17 @@ bool
 OffloadNetDevice::TimersDue(uint64_t nowNs)
 {
     return true;
+}
+
+bool
+OffloadNetDevice::ReserveConnectionSlot()
+{
+    return true;
+}
+
+void
+OffloadNetDevice::ReleaseConnectionSlot()
+{
 }
 
 void

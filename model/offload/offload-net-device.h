@@ -339,6 +339,17 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     virtual bool TimersDue(uint64_t nowNs);
 
     /**
+     * \brief Execution model: whether a new connection may take a slot of state arrays the
+     * design shares beyond this device (Presto on a rack switch: the rack's arrays), called
+     * before the device's own table is consulted; a refusal counts as a full table.
+     * \return true (the default): only the device's own MaxConnections bounds it
+     */
+    virtual bool ReserveConnectionSlot();
+
+    /** \brief Execution model: a slot ReserveConnectionSlot granted is given back. */
+    virtual void ReleaseConnectionSlot();
+
+    /**
      * \brief Execution model: the timer scan examined a connection's timers (after
      * OffloadTcpConnection::OnTimerScan; the default does nothing).
      * \param conn slot

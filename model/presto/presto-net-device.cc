@@ -114,6 +114,19 @@ PrestoNetDevice::GetTypeId()
                                 "ArrivalOrder",
                                 PrestoNetDevice::PER_PATH,
                                 "PerPath"))
+            .AddAttribute(
+                "Placement",
+                "Where the data path's pipeline is: host (a NIC per host, the default) or tor "
+                "(the rack switch's one pipeline shared by the rack's hosts, as Presto's "
+                "prototype ran: packet rate, MaxConnections connection slots and timer scan per "
+                "rack; the rack is given by SetRackPipeline, which SprayExperiment calls with "
+                "--prestoPlacement=tor)",
+                EnumValue(PrestoNetDevice::PLACE_HOST),
+                compat::MakeEnumAccessor<Placement>(&PrestoNetDevice::m_placement),
+                MakeEnumChecker(PrestoNetDevice::PLACE_HOST,
+                                "host",
+                                PrestoNetDevice::PLACE_TOR,
+                                "tor"))
             .AddAttribute("StageLatency",
                           "Latency of one match-action stage, cycles",
                           UintegerValue(12),
@@ -301,9 +314,26 @@ PrestoNetDevice::Configure()
     slots.pipes = m_pipes;
     slots.bufferPasses = m_bufferPasses;
     slots.reservedPassRate = m_scanRate; // the timer scan's packets
+    if ((m_placement == PLACE_TOR) != bool(m_rack))
+    {
+        throw PrestoInputError(m_rack ? "PrestoNetDevice: a rack pipeline was given "
+                                        "(SetRackPipeline) but Placement=host"
+                                      : "PrestoNetDevice::Placement=tor needs the rack's "
+                                        "pipeline: call SetRackPipeline on every host of the "
+                                        "rack (SprayExperiment does with --prestoPlacement=tor)");
+    }
     try
     {
-        m_pipeSlots = std::make_unique<RmtPipeSlots>(slots);
+        if (m_rack)
+        {
+            // the rack switch's one pipeline: every host's passes take its slots
+            m_pipeSlots = &m_rack->Join(slots, static_cast<uint32_t>(maxConnections.Get()), this);
+        }
+        else
+        {
+            m_ownSlots = std::make_unique<RmtPipeSlots>(slots);
+            m_pipeSlots = m_ownSlots.get();
+        }
     }
     catch (const PrestoInputError& e)
     {
@@ -395,7 +425,15 @@ PrestoNetDevice::OnEstablished(uint32_t conn, const OffloadTcpConnection& tcp)
     }
     m_doorbell[conn] = false; // a new connection in the slot
     m_txMss[conn] = tcp.GetConfig().mss;
-    m_scanRange = std::max(m_scanRange, conn + 1); // the scan walks the slots used so far
+    if (conn + 1 > m_scanRange)
+    {
+        // the scan walks the slots used so far (on a rack switch: every host's)
+        if (m_rack)
+        {
+            m_rack->GrowScanRange(conn + 1 - m_scanRange);
+        }
+        m_scanRange = conn + 1;
+    }
     ++m_classConnections[m_pendingClass];
     if (auto& program = m_programs[m_pendingClass])
     {
@@ -524,12 +562,39 @@ PrestoNetDevice::TimersDue(uint64_t nowNs)
     }
     // one round of the scan over the slots in use; examined all at once at its end (the
     // slots' phases within a round are not modelled)
-    const uint32_t slots = m_scanSlots > 0 ? m_scanSlots : std::max(m_scanRange, 1u);
+    const uint64_t range = m_rack ? m_rack->GetScanRange() : m_scanRange;
+    const uint64_t slots = m_scanSlots > 0 ? m_scanSlots : std::max<uint64_t>(range, 1);
     const uint64_t roundNs = static_cast<uint64_t>(std::ceil(double(slots) / m_scanRate * 1e9));
     m_timerRoundMaxNs = std::max(m_timerRoundMaxNs, roundNs);
     m_nextTimerVisitNs = nowNs + roundNs;
     ++m_timerVisits;
     return true;
+}
+
+bool
+PrestoNetDevice::ReserveConnectionSlot()
+{
+    return !m_rack || m_rack->Reserve();
+}
+
+void
+PrestoNetDevice::ReleaseConnectionSlot()
+{
+    if (m_rack)
+    {
+        m_rack->Release();
+    }
+}
+
+void
+PrestoNetDevice::SetRackPipeline(Ptr<PrestoRackPipeline> rack)
+{
+    if (m_configured)
+    {
+        throw PrestoInputError("PrestoNetDevice::SetRackPipeline: the device is configured "
+                               "already; call it before the run");
+    }
+    m_rack = rack;
 }
 
 bool
@@ -719,8 +784,27 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
     {
         return;
     }
-    // the packet rate: slots taken, waits for a slot, refusals at a full input buffer
-    const RmtPipeSlots::Counters& slots = m_pipeSlots->GetCounters();
+    // the packet rate: slots taken, waits for a slot, refusals at a full input buffer; a
+    // rack's pipeline counts once, by the host that joined it first
+    if (m_rack)
+    {
+        nic["placement"] = "tor";
+        nic["hosts_per_pipeline"] = m_rack->GetMembers();
+        nic["rack_connection_slots"] = m_rack->GetMaxConnections();
+        nic["rack_connections_max"] =
+            std::max<uint64_t>(nic.value("rack_connections_max", uint64_t(0)),
+                               m_rack->GetInUseMax());
+        nic["timer_scan_rack_range_max"] =
+            std::max<uint64_t>(nic.value("timer_scan_rack_range_max", uint64_t(0)),
+                               m_rack->GetScanRange());
+    }
+    else
+    {
+        nic["placement"] = "host";
+    }
+    const RmtPipeSlots::Counters none{};
+    const bool countSlots = !m_rack || m_rack->IsReporter(this);
+    const RmtPipeSlots::Counters& slots = countSlots ? m_pipeSlots->GetCounters() : none;
     add("pipeline_slot_passes", slots.passes);
     add("pipeline_slot_waits", slots.waited);
     add("pipeline_slot_wait_ps_total", static_cast<uint64_t>(slots.waitPsTotal));
@@ -836,9 +920,9 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
         t["utilisation_max"] = nic["pipeline_utilisation_max"];
         // full reassembly keeps out-of-order payload: no match-action program can, so a
         // class with it is a reference point, not a design an RMT pipeline runs
-        t["rmt_realisable"] = std::find(m_fidelity.begin(),
-                                        m_fidelity.end(),
-                                        ReassemblyTracker::UNBOUNDED) == m_fidelity.end();
+        t["rmt_realisable"] =
+            std::find(m_fidelity.begin(), m_fidelity.end(), ReassemblyTracker::UNBOUNDED) ==
+            m_fidelity.end();
     }
     // one entry per class: the configuration (same on every host) and summed use
     if (!nic.contains("pipeline"))

@@ -6,6 +6,7 @@
 
 #include "presto-classifier.h"
 #include "presto-dctcp-program.h"
+#include "presto-rack-pipeline.h"
 #include "presto-rx-program.h"
 #include "presto-tx-program.h"
 
@@ -78,6 +79,13 @@ class PrestoNetDevice : public OffloadNetDevice
         PER_PATH,      //!< at most one interval per path label (needs PathLabels)
     };
 
+    /// Where the pipeline is (attribute Placement).
+    enum Placement
+    {
+        PLACE_HOST, //!< a NIC per host
+        PLACE_TOR,  //!< the rack switch's pipeline, shared by the rack (SetRackPipeline)
+    };
+
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
     PrestoNetDevice();
@@ -114,6 +122,16 @@ class PrestoNetDevice : public OffloadNetDevice
      */
     void Configure();
 
+    /**
+     * \brief Run this host's data path on a pipeline its rack shares (Presto's prototype: one
+     * switch serving the rack's hosts): its packet rate, its MaxConnections connection slots
+     * and its timer scan are the rack's (PrestoRackPipeline). Every host of the rack must have
+     * the same pipeline attributes. Call before the device is configured (before the run).
+     * \param rack the rack's pipeline
+     * \throws PrestoInputError once configured
+     */
+    void SetRackPipeline(Ptr<PrestoRackPipeline> rack);
+
     /** \return resource report of each class program (finite K only), by class */
     std::vector<RmtResourceReport> GetResourceReports() const;
 
@@ -134,6 +152,8 @@ class PrestoNetDevice : public OffloadNetDevice
     void OnApplicationPosted(uint32_t conn) override;
     bool AdmitReceived(uint32_t conn, const OffloadSegment& seg, Time& latency) override;
     bool TimersDue(uint64_t nowNs) override;
+    bool ReserveConnectionSlot() override;
+    void ReleaseConnectionSlot() override;
     void OnTimersExamined(uint32_t conn,
                           const OffloadTcpConnection& tcp,
                           const OffloadTimerDecision& decision,
@@ -166,6 +186,7 @@ class PrestoNetDevice : public OffloadNetDevice
     double m_scanRate;                              //!< TimerScanRate
     uint32_t m_scanSlots;                           //!< TimerScanSlots
     IntervalPolicy m_intervalPolicy{ARRIVAL_ORDER}; //!< IntervalPolicy
+    Placement m_placement{PLACE_HOST};              //!< Placement
     uint32_t m_pathLabels{0}; //!< PathLabels of the device, read when configured
 
     bool m_configured{false};                                 //!< programs built
@@ -183,11 +204,13 @@ class PrestoNetDevice : public OffloadNetDevice
     uint64_t m_txPasses{0};                                   //!< pipeline passes, transmit
     uint64_t m_mismatches{0};                                 //!< program != data path
     std::vector<uint64_t> m_classConnections;                 //!< connections by class
-    std::unique_ptr<RmtPipeSlots> m_pipeSlots; //!< the pipeline's packet rate, both directions
-    uint32_t m_scanRange{0};        //!< slots the timer scan walks: highest slot used + 1
-    uint64_t m_nextTimerVisitNs{0}; //!< when the scan next reaches the timers
-    uint64_t m_timerVisits{0};      //!< timer scans that examined the timers
-    uint64_t m_timerRoundMaxNs{0};  //!< longest round of the scan over the slots, ns
+    std::unique_ptr<RmtPipeSlots> m_ownSlots; //!< this NIC's pipeline (host placement)
+    RmtPipeSlots* m_pipeSlots{};              //!< the packet rate used: own or the rack's
+    Ptr<PrestoRackPipeline> m_rack;           //!< the rack's pipeline (null: on this host)
+    uint32_t m_scanRange{0};                  //!< slots the timer scan walks: highest slot used + 1
+    uint64_t m_nextTimerVisitNs{0};           //!< when the scan next reaches the timers
+    uint64_t m_timerVisits{0};                //!< timer scans that examined the timers
+    uint64_t m_timerRoundMaxNs{0};            //!< longest round of the scan over the slots, ns
     /**
      * \brief Compare the send program's state of a connection with the data path's after a
      * packet; log a difference and resynchronise.

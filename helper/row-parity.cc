@@ -3,6 +3,7 @@
  */
 #include "row-parity.h"
 
+#include "ns3/attribute-default.h"
 #include "ns3/fifo-queue-disc.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -27,29 +28,13 @@ namespace
 /// a full-sized IP packet in the device queue: 1500 bytes and the 2-byte PPP header
 constexpr uint64_t kFrameBytes = 1502;
 
-/**
- * \param tid the type \param name an attribute of it
- * \return its current default (Config::SetDefault, --ns3::...) and whether that differs from
- * the original one
- */
-std::pair<std::string, bool>
-CurrentDefault(TypeId tid, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    NS_ABORT_MSG_UNLESS(tid.LookupAttributeByName(name, &info),
-                        tid.GetName() << " has no attribute " << name);
-    const std::string now = info.initialValue->SerializeToString(info.checker);
-    const std::string original = info.originalInitialValue->SerializeToString(info.checker);
-    return {now, now != original};
-}
-
 /// \return the NICs' wire commitment, as a time and a segment count (current defaults)
 std::pair<Time, uint64_t>
 NicCommitment()
 {
-    const Time t(CurrentDefault(OffloadNetDevice::GetTypeId(), "TxQueueTime").first);
+    const Time t(AttributeDefault(OffloadNetDevice::GetTypeId(), "TxQueueTime").first);
     const uint64_t packets =
-        std::stoull(CurrentDefault(OffloadNetDevice::GetTypeId(), "TxQueuePackets").first);
+        std::stoull(AttributeDefault(OffloadNetDevice::GetTypeId(), "TxQueuePackets").first);
     return {t, packets};
 }
 
@@ -83,7 +68,7 @@ RowParity::QueueDiscs()
 void
 RowParity::CheckUserSettings()
 {
-    const auto [count, changed] = CurrentDefault(TcpSocketEndpoint::GetTypeId(), "DelAckCount");
+    const auto [count, changed] = AttributeDefault(TcpSocketEndpoint::GetTypeId(), "DelAckCount");
     if (changed && count != "1")
     {
         throw PrestoInputError("--ns3::TcpSocketEndpoint::DelAckCount=" + count +
@@ -94,7 +79,7 @@ RowParity::CheckUserSettings()
     for (uint32_t i = 0; i < fifo.GetAttributeN(); ++i)
     {
         const std::string name = fifo.GetAttribute(i).name;
-        if (CurrentDefault(fifo, name).second)
+        if (AttributeDefault(fifo, name).second)
         {
             throw PrestoInputError("--ns3::FifoQueueDisc::" + name +
                                    " is set but --hostParity=1 replaces the hosts' FIFO with "
@@ -128,13 +113,13 @@ RowParity::Describe(const std::string& device, bool parity, double hostRateBps)
         return {{"egress", egress.str()}, {"ack", "every segment"}, {"transport", transport}};
     }
     std::ostringstream ack;
-    ack << "delayed: every " << CurrentDefault(TcpSocketEndpoint::GetTypeId(), "DelAckCount").first
-        << " segments or "
-        << Time(CurrentDefault(TcpSocketEndpoint::GetTypeId(), "DelAckTimeout").first)
+    ack << "delayed: every "
+        << AttributeDefault(TcpSocketEndpoint::GetTypeId(), "DelAckCount").first << " segments or "
+        << Time(AttributeDefault(TcpSocketEndpoint::GetTypeId(), "DelAckTimeout").first)
                .GetMicroSeconds()
         << " us";
     const std::string fifo = "FIFO queue disc of " +
-                             CurrentDefault(FifoQueueDisc::GetTypeId(), "MaxSize").first +
+                             AttributeDefault(FifoQueueDisc::GetTypeId(), "MaxSize").first +
                              " over a 100-packet device queue";
     return {{"egress", fifo}, {"ack", ack.str()}, {"transport", transport}};
 }

@@ -3,6 +3,7 @@
  */
 #include "spray-experiment.h"
 
+#include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
@@ -220,23 +221,6 @@ ParseEdges(const std::string& text)
         edges.push_back(e);
     }
     return edges;
-}
-
-/**
- * \param tid a TypeId holding the attribute (or inheriting it)
- * \param name the attribute
- * \return its current default (after Config::SetDefault or --ns3::...) and whether the user
- * changed it from the original one
- */
-std::pair<std::string, bool>
-AttributeDefault(TypeId tid, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    NS_ABORT_MSG_UNLESS(tid.LookupAttributeByName(name, &info),
-                        tid.GetName() << " has no attribute " << name);
-    const std::string now = info.initialValue->SerializeToString(info.checker);
-    const std::string original = info.originalInitialValue->SerializeToString(info.checker);
-    return {now, now != original};
 }
 
 /**

@@ -61,7 +61,7 @@ struct PhaseResult
     uint64_t evicted{0};         //!< evictions the controller started
     uint64_t offloaded{0};       //!< offloads the controller started
     uint64_t memoryEvicted{0};   //!< of evicted: for NIC memory, not load
-    uint32_t overloadedTicks{0}; //!< controller intervals with utilisation above overload
+    uint32_t overloadedTicks{0}; //!< controller intervals it took as overload (its signal)
     uint64_t nicFlows{0};        //!< flows with their NAT entry on the NIC at the end
     double evictedMean{0};       //!< mean base pps of the flows evicted in the phase
     double nicMean{0};           //!< mean base pps of the flows on the NIC at the end
@@ -155,7 +155,7 @@ RunScenario(const Setup& s,
         for (std::size_t i = tick0; i < history.size(); ++i)
         {
             r.memoryEvicted += history[i].memoryEvicted;
-            r.overloadedTicks += history[i].utilisation > cc.overload;
+            r.overloadedTicks += history[i].overloaded ? 1 : 0;
         }
         for (const auto& [b, key] : exec.GetPairs(CoraSide::NIC))
         {
@@ -185,7 +185,7 @@ Main(int argc, char* argv[])
 {
     uint32_t flows = 20000;
     double baseMpps = 8;
-    double peakFactor = 2.3;
+    double peakFactor = 2.6;
     double fitFraction = 0.7;
     double shrinkFraction = 0.7;
     double phaseMs = 20;

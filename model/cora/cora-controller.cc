@@ -52,6 +52,32 @@ CoraEvictionPolicyFromString(const std::string& name, const std::string& where)
                            "' (valid: heaviest, lightest, random)");
 }
 
+std::string
+ToString(CoraOverloadSignal s)
+{
+    switch (s)
+    {
+    case CoraOverloadSignal::IDLE:
+        return "idle";
+    case CoraOverloadSignal::QUEUE:
+        return "queue";
+    }
+    return "?";
+}
+
+CoraOverloadSignal
+CoraOverloadSignalFromString(const std::string& name, const std::string& where)
+{
+    for (auto s : {CoraOverloadSignal::IDLE, CoraOverloadSignal::QUEUE})
+    {
+        if (name == ToString(s))
+        {
+            return s;
+        }
+    }
+    throw PrestoInputError(where + ": unknown overload signal '" + name + "' (valid: idle, queue)");
+}
+
 void
 CoraController::Config::Validate() const
 {
@@ -78,6 +104,16 @@ CoraController::Config::Validate() const
     {
         os << "CoraController.Config.sketchWidth and sketchDepth must be >= 1 (got " << sketchWidth
            << ", " << sketchDepth << ")";
+    }
+    else if (ToString(signal) == "?")
+    {
+        os << "CoraController.Config.signal must be idle or queue (got " << static_cast<int>(signal)
+           << ")";
+    }
+    else if (!(queueOverload > 0 && queueOverload <= 1))
+    {
+        os << "CoraController.Config.queueOverload must be in (0, 1] of the NIC queue (got "
+           << queueOverload << ")";
     }
     else if (ToString(eviction) == "?")
     {
@@ -186,6 +222,15 @@ CoraController::Tick(int64_t nowNs)
     rec.nowNs = nowNs;
     rec.utilisation = m_exec.GetNicUtilisation(m_lastNs, nowNs);
     rec.offeredLoad = m_exec.GetNicOfferedLoad(m_lastNs, nowNs);
+    rec.meanQueue = m_exec.GetNicMeanQueue(m_lastNs, nowNs);
+    const CoraExecutorStats& st = m_exec.GetStats();
+    // NIC queue drops only: a hot lock's drops are EvictLockBound's, not a NIC overload
+    rec.nicDrops = st.nicDrops - m_dropsSeen;
+    m_dropsSeen = st.nicDrops;
+    const double pileUp = m_cfg.queueOverload * m_exec.GetConfig().nicQueueCapacity;
+    rec.overloaded =
+        rec.utilisation > m_cfg.overload &&
+        (m_cfg.signal == CoraOverloadSignal::IDLE || rec.nicDrops > 0 || rec.meanQueue > pileUp);
     m_intervalNs = static_cast<double>(nowNs - m_lastNs);
     m_budget = m_cfg.maxMigrationsPerInterval;
     double load = rec.offeredLoad;
@@ -193,7 +238,7 @@ CoraController::Tick(int64_t nowNs)
     if (strategy == CoraStrategy::CORA)
     {
         EvictLockBound(nowNs, rec);
-        if (rec.utilisation > m_cfg.overload)
+        if (rec.overloaded)
         {
             Overload(nowNs, rec, load);
         }
@@ -205,7 +250,7 @@ CoraController::Tick(int64_t nowNs)
     }
     else if (strategy == CoraStrategy::FLOW_PARTITION)
     {
-        if (rec.utilisation > m_cfg.overload)
+        if (rec.overloaded)
         {
             MoveGroups(nowNs, rec, load, 0);
         }

@@ -38,6 +38,32 @@ CoraEvictionPolicy CoraEvictionPolicyFromString(const std::string& name, const s
 
 /**
  * \ingroup presto
+ * \brief What the controller takes as NIC overload (with utilisation above `overload`).
+ */
+enum class CoraOverloadSignal
+{
+    /// busy beyond `overload` alone (little idle time between packets), even when the
+    /// packets queue no deeper than a busy server's: a closed loop that runs the NIC at 95%
+    /// without a drop is "overloaded"
+    IDLE,
+    /// (default) busy beyond `overload` and the packets pile up: a NIC drop in the interval,
+    /// or arrivals found on average more than `queueOverload` of the NIC queue's capacity in
+    /// it; the paper's overload, offered work beyond what the NIC can serve
+    QUEUE
+};
+
+/// \param s signal \return "idle" or "queue"
+std::string ToString(CoraOverloadSignal s);
+/**
+ * \param name "idle" or "queue"
+ * \param where what is being parsed, for the message
+ * \return the signal
+ * \throws PrestoInputError naming `where` and the valid values otherwise
+ */
+CoraOverloadSignal CoraOverloadSignalFromString(const std::string& name, const std::string& where);
+
+/**
+ * \ingroup presto
  * \brief What the controller saw and did in one interval.
  */
 struct CoraControllerTick
@@ -45,6 +71,9 @@ struct CoraControllerTick
     int64_t nowNs{0};           //!< end of the interval, ns
     double utilisation{0};      //!< NIC busy fraction over the interval
     double offeredLoad{0};      //!< NIC work offered / interval (may exceed 1)
+    double meanQueue{0};        //!< packets an arrival found in the NIC, on average
+    uint64_t nicDrops{0};       //!< NIC queue drops in the interval
+    bool overloaded{false};     //!< the interval counted as overload (OverloadSignal)
     uint32_t evicted{0};        //!< pair migrations to the host started
     uint32_t memoryEvicted{0};  //!< of evicted: for NIC memory (the table shrank or overflowed)
     uint32_t offloaded{0};      //!< pair migrations to the NIC started
@@ -63,7 +92,11 @@ struct CoraControllerTick
  * - util = the executor's NIC utilisation since the last Tick; load = the NIC work offered
  *   in that time (including dropped packets, so it shows how far above capacity it is).
  *   Moving a pair changes the load by estimate x GetPairNicCostNs / interval.
- * - util > overload: evict NIC pairs (non-zero estimate) to the host until the estimated load
+ * - overload (Config::signal): QUEUE (default), util > overload and the packets pile up: the
+ *   NIC dropped a packet in the interval, or its arrivals found on average more than
+ *   queueOverload x its queue capacity waiting (a NIC 100% busy whose queue stays short,
+ *   because its senders are self-clocked, is not overloaded); IDLE, util > overload alone.
+ * - overload: evict NIC pairs (non-zero estimate) to the host until the estimated load
  *   falls to target = (overload + underload) / 2, in the order of the eviction policy:
  *   HEAVIEST (default, the paper's "heavy states first"): the fewest migrations that shed the
  *   excess (load - target). While the heaviest remaining pair cannot shed the rest of the
@@ -99,6 +132,10 @@ class CoraController
         /// order of evictions under overload (not for a table shrink: always smallest first)
         CoraEvictionPolicy eviction{CoraEvictionPolicy::HEAVIEST};
         uint64_t seed{1}; //!< seed of the RANDOM policy's shuffle (SplitMix64)
+        /// what counts as overload beside util > overload
+        CoraOverloadSignal signal{CoraOverloadSignal::QUEUE};
+        /// QUEUE: mean NIC queue found by arrivals, share of its capacity, that is a pile-up
+        double queueOverload{0.25};
         /// \throws PrestoInputError naming the field (e.g. underload >= overload)
         void Validate() const;
     };
@@ -176,6 +213,7 @@ class CoraController
     CoraCountMin m_sketch;                //!< per-pair volume this interval
     std::vector<uint64_t> m_groupPackets; //!< per flow group: packets this interval
     int64_t m_lastNs{0};                  //!< previous Tick
+    uint64_t m_dropsSeen{0};              //!< NIC queue drops counted at the previous Tick
     double m_intervalNs{1};               //!< length of the interval being decided on, ns
     uint32_t m_budget{0};                 //!< migrations left in this Tick
     uint64_t m_evictions{0};              //!< total evictions

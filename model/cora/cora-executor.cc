@@ -344,9 +344,12 @@ CoraExecutor::PruneHistory(int64_t now)
             m_busyRuns.emplace(oldest, end); // the part still inside the history
         }
     }
-    while (!m_offered.empty() && m_offered.begin()->first < oldest)
+    for (auto* rec : {&m_offered, &m_queued, &m_arrived})
     {
-        m_offered.erase(m_offered.begin());
+        while (!rec->empty() && rec->begin()->first < oldest)
+        {
+            rec->erase(rec->begin());
+        }
     }
 }
 
@@ -370,6 +373,13 @@ CoraExecutor::GetNicOfferedLoad(int64_t fromNs, int64_t toNs) const
         return 0;
     }
     return WindowSum(m_offered, fromNs, toNs) / static_cast<double>(toNs - fromNs);
+}
+
+double
+CoraExecutor::GetNicMeanQueue(int64_t fromNs, int64_t toNs) const
+{
+    const double n = toNs > fromNs ? WindowSum(m_arrived, fromNs, toNs) : 0.0;
+    return n > 0 ? WindowSum(m_queued, fromNs, toNs) / n : 0.0;
 }
 
 bool
@@ -643,7 +653,11 @@ CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
 
     // NIC admission: the NIC server and the locks of the NIC elements this packet touches.
     Prune(m_nic, now);
-    if (Occupancy(m_nic, now) >= m_cfg.nicQueueCapacity)
+    const std::size_t found = Occupancy(m_nic, now);
+    const int64_t bucket = nowNs / m_cfg.utilBucketNs;
+    m_queued[bucket] += static_cast<double>(found);
+    m_arrived[bucket] += 1;
+    if (found >= m_cfg.nicQueueCapacity)
     {
         ++m_stats.nicDrops;
         return drop(CoraDropReason::NIC_OVERLOAD);

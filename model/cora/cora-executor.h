@@ -242,6 +242,12 @@ class CoraExecutor
      */
     double GetNicOfferedLoad(int64_t fromNs, int64_t toNs) const;
     /**
+     * \param fromNs window start, ns \param toNs window end, ns
+     * \return packets a packet arriving in the window found in the NIC server (waiting or in
+     *         service), on average (a dropped one found it full); 0 for no arrival
+     */
+    double GetNicMeanQueue(int64_t fromNs, int64_t toNs) const;
+    /**
      * \param block block index \param key aggregate key
      * \return the side owning the pair's state (the source until a migration commits);
      *         HOST for an unknown pair
@@ -387,6 +393,8 @@ class CoraExecutor
     std::map<int64_t, double> m_busy;          //!< bucket -> NIC busy ns (partly busy buckets)
     std::map<int64_t, int64_t> m_busyRuns;     //!< first bucket -> one past the last, all busy
     std::map<int64_t, double> m_offered;       //!< bucket -> NIC work offered, ns
+    std::map<int64_t, double> m_queued;        //!< bucket -> NIC queue found by arrivals, sum
+    std::map<int64_t, double> m_arrived;       //!< bucket -> packets offered to the NIC
     std::multimap<int64_t, PairKey> m_pending; //!< commit time -> migrating pair
     int64_t m_now{0};                          //!< latest time seen
     CoraExecutorStats m_stats;                 //!< counters

@@ -109,7 +109,8 @@ CoraNetDevice::GetTypeId()
                           MakeTimeAccessor(&CoraNetDevice::m_controllerInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("OverloadThreshold",
-                          "NIC utilisation above which the controller evicts state, fraction",
+                          "NIC utilisation above which the controller evicts state (with "
+                          "OverloadSignal=queue only when packets also pile up), fraction",
                           DoubleValue(0.9),
                           MakeDoubleAccessor(&CoraNetDevice::m_overload),
                           MakeDoubleChecker<double>(0.0, 1.0))
@@ -117,6 +118,21 @@ CoraNetDevice::GetTypeId()
                           "NIC utilisation below which the controller offloads state, fraction",
                           DoubleValue(0.6),
                           MakeDoubleAccessor(&CoraNetDevice::m_underload),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("OverloadSignal",
+                          "What the controller takes as overload: queue (NIC utilisation above "
+                          "OverloadThreshold and the packets pile up: a NIC drop in the "
+                          "interval, or arrivals finding more than QueueOverload of the NIC "
+                          "queue on average) or idle (utilisation above OverloadThreshold "
+                          "alone, however short the queue)",
+                          StringValue("queue"),
+                          MakeStringAccessor(&CoraNetDevice::m_overloadSignal),
+                          MakeStringChecker())
+            .AddAttribute("QueueOverload",
+                          "With OverloadSignal=queue: the mean NIC queue an arrival finds, as a "
+                          "share of NicQueue, that counts as a pile-up, fraction",
+                          DoubleValue(0.25),
+                          MakeDoubleAccessor(&CoraNetDevice::m_queueOverload),
                           MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("MaxMigrationsPerInterval",
                           "Migrations the controller starts per interval, migrations",
@@ -174,6 +190,12 @@ CoraNetDevice::Configure()
     CoraStrategy strategy = CoraStrategyFromString(m_strategy, where + "::Strategy");
     const CoraEvictionPolicy eviction =
         CoraEvictionPolicyFromString(m_evictionPolicy, where + "::EvictionPolicy");
+    const CoraOverloadSignal signal =
+        CoraOverloadSignalFromString(m_overloadSignal, where + "::OverloadSignal");
+    if (m_queueOverload <= 0)
+    {
+        throw PrestoInputError(where + "::QueueOverload=0: a share of the NIC queue in (0, 1]");
+    }
     if (m_programName.find(".cora") != std::string::npos)
     {
         m_program = std::make_unique<CoraProgram>(CoraLoadProgramFile(m_programName));
@@ -247,6 +269,8 @@ CoraNetDevice::Configure()
         cc.underload = m_underload;
         cc.maxMigrationsPerInterval = m_maxMigrations;
         cc.eviction = eviction;
+        cc.signal = signal;
+        cc.queueOverload = m_queueOverload;
         // The random policy's stream: the same --seed (run) and host, the same evictions; not
         // drawn from an ns-3 stream so that it does not shift the other streams' numbering.
         const Ptr<Node> node = GetNode();
@@ -425,6 +449,13 @@ CoraNetDevice::AddCounters(nlohmann::json& nic) const
     {
         add("evictions", m_controller->GetEvictions());
         add("offloads", m_controller->GetOffloads());
+        uint64_t overloaded = 0;
+        for (const CoraControllerTick& t : m_controller->GetHistory())
+        {
+            overloaded += t.overloaded ? 1 : 0;
+        }
+        add("overload_intervals", overloaded);
+        add("controller_intervals", m_controller->GetHistory().size());
     }
     // utilisation of the busiest host's NIC over the time segments flowed through it
     double util = m_lastNs > m_firstNs && m_firstNs >= 0
@@ -435,6 +466,7 @@ CoraNetDevice::AddCounters(nlohmann::json& nic) const
     nic["cora_program"] = m_program->GetName();
     nic["cora_profile"] = m_profile;
     nic["cora_eviction_policy"] = m_evictionPolicy;
+    nic["cora_overload_signal"] = m_overloadSignal;
 }
 
 } // namespace ns3

@@ -114,6 +114,8 @@ class CoraNetDevice : public OffloadNetDevice
     double m_underload;            //!< underload threshold
     uint32_t m_maxMigrations;      //!< migrations per controller interval
     std::string m_evictionPolicy;  //!< heaviest | lightest | random (overload evictions)
+    std::string m_overloadSignal;  //!< queue | idle (what counts as overload)
+    double m_queueOverload;        //!< queue signal: mean NIC queue share that is a pile-up
 
     std::unique_ptr<CoraProgram> m_program;       //!< the program
     std::unique_ptr<CoraPerfModel> m_model;       //!< NIC performance model

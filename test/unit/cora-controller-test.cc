@@ -191,7 +191,7 @@ namespace
 struct PolicyRun
 {
     uint64_t evictions{0};    //!< evictions started (all for load here)
-    uint32_t overloaded{0};   //!< intervals with utilisation above the overload threshold
+    uint32_t overloaded{0};   //!< intervals the controller took as overload
     uint64_t drops{0};        //!< packets dropped
     uint64_t lateDrops{0};    //!< dropped after the first 3 intervals
     double hostCores{0};      //!< host cores busy on average
@@ -237,7 +237,7 @@ OverloadReplay(CoraEvictionPolicy policy, uint32_t nFlows, double s, double pps,
     r.evictions = ctrl.GetEvictions();
     for (const auto& t : ctrl.GetHistory())
     {
-        r.overloaded += t.utilisation > cc.overload;
+        r.overloaded += t.overloaded ? 1 : 0;
     }
     for (std::size_t i = 0; i < drops.size(); ++i)
     {
@@ -367,7 +367,7 @@ TEST(CoraController, OverloadHeaviestFirstShedsTheExcessWithFewestMigrations)
 
 // The three policies on the same overload (Zipf flows, every pair on the NIC at first):
 // heaviest-first sheds it with far fewer migrations (the paper's Fig. 18(b): random evicted
-// 3.6x the flows), leaves overload as fast and drops nothing after the first intervals.
+// 3.6x the flows), leaves overload as fast and drops little after the first intervals.
 TEST(CoraController, EvictionPoliciesOnAZipfOverload)
 {
     const uint32_t nFlows = 2000;
@@ -379,7 +379,10 @@ TEST(CoraController, EvictionPoliciesOnAZipfOverload)
     EXPECT_LT(heavy.evictions * 3, light.evictions * 2);
     EXPECT_LE(heavy.overloaded, random.overloaded);
     EXPECT_LE(heavy.overloaded, light.overloaded);
-    EXPECT_EQ(heavy.lateDrops, 0u);
+    // an overload is seen when packets pile up, so a few drops recur when a burst finds the
+    // NIC near capacity again: few against the first intervals' and random's
+    EXPECT_LT(heavy.lateDrops * 10, heavy.drops);
+    EXPECT_LT(heavy.lateDrops * 10, random.lateDrops);
     EXPECT_LE(heavy.lateUtil, 0.9);
     EXPECT_GT(heavy.lateUtil, 0.5);
     EXPECT_GT(heavy.evictedMeanPps, 10 * light.evictedMeanPps); // heavy ones left, not light
@@ -415,6 +418,9 @@ TEST(CoraController, RandomPolicyRepeatsWithItsSeed)
         CoraController::Config cc;
         cc.eviction = CoraEvictionPolicy::RANDOM;
         cc.seed = seed;
+        // new pairs avoid the busy NIC, so it runs below capacity with no pile-up: only the
+        // idle-time signal calls that overload (the order of evictions is the point here)
+        cc.signal = CoraOverloadSignal::IDLE;
         CoraController ctrl(exec, cc);
         std::vector<std::pair<uint32_t, uint64_t>> order;
         exec.SetMigrationCallback([&](const CoraMigrationEvent& e) {
@@ -431,6 +437,73 @@ TEST(CoraController, RandomPolicyRepeatsWithItsSeed)
     EXPECT_GT(a.size(), 10u);
     EXPECT_EQ(a, evictions(7));
     EXPECT_NE(a, evictions(8));
+}
+
+// What counts as overload. A NIC kept 95% busy by periodic arrivals never queues more than a
+// packet or two: the default QUEUE signal leaves it alone, IDLE (busy beyond the threshold
+// alone) evicts although nothing was dropped. Offered beyond its rate, both evict and the
+// drops stop.
+TEST(CoraController, QueueSignalEvictsOnlyWhenPacketsPileUp)
+{
+    const CoraProgram prog = ConnCounter();
+    const int64_t interval = 1000000;
+    const int64_t end = 10 * interval;
+    auto run = [&](double pps, CoraOverloadSignal signal) {
+        CoraExecutor exec(prog,
+                          CoraPerfModel(CoraPerfProfile::Netronome()),
+                          SlowNic(CoraStrategy::CORA));
+        exec.SetPlan(AllOnNic(prog));
+        CoraController::Config cc;
+        cc.signal = signal;
+        CoraController ctrl(exec, cc);
+        const auto drops =
+            RunTraffic(exec, &ctrl, Periodic(Zipf(200, 0.8, pps), 0, end), interval, 0, end);
+        uint64_t overloaded = 0;
+        double maxQueue = 0;
+        for (const CoraControllerTick& t : ctrl.GetHistory())
+        {
+            overloaded += t.overloaded ? 1 : 0;
+            maxQueue = std::max(maxQueue, t.meanQueue);
+        }
+        std::printf("%.2f Mpps, signal %s: %llu evictions, %llu of %zu intervals overloaded, "
+                    "NIC drops %llu (last interval %llu), mean queue at most %.1f packets, "
+                    "first-interval util %.2f\n",
+                    pps / 1e6,
+                    ToString(signal).c_str(),
+                    static_cast<unsigned long long>(ctrl.GetEvictions()),
+                    static_cast<unsigned long long>(overloaded),
+                    ctrl.GetHistory().size(),
+                    static_cast<unsigned long long>(exec.GetStats().nicDrops),
+                    static_cast<unsigned long long>(drops.back()),
+                    maxQueue,
+                    ctrl.GetHistory().front().utilisation);
+        return std::make_tuple(ctrl.GetEvictions(),
+                               exec.GetStats().nicDrops,
+                               drops.back(),
+                               ctrl.GetHistory().front().utilisation);
+    };
+    // 1.05 Mpps on the 1.10 Mpps NIC: busy 95%, nothing piles up
+    const auto [qEvict, qDrops, qLast, qUtil] = run(1.05e6, CoraOverloadSignal::QUEUE);
+    const auto [iEvict, iDrops, iLast, iUtil] = run(1.05e6, CoraOverloadSignal::IDLE);
+    EXPECT_GT(qUtil, 0.9);
+    EXPECT_EQ(qDrops, 0u);
+    EXPECT_EQ(qEvict, 0u);
+    EXPECT_EQ(iDrops, 0u);
+    EXPECT_GT(iEvict, 0u);
+    // 1.5 Mpps: beyond the NIC, both signals evict and the drops stop
+    for (auto signal : {CoraOverloadSignal::QUEUE, CoraOverloadSignal::IDLE})
+    {
+        const auto [evict, drops, last, util] = run(1.5e6, signal);
+        EXPECT_GT(drops, 0u);
+        EXPECT_GT(evict, 0u);
+        EXPECT_EQ(last, 0u) << ToString(signal);
+    }
+    EXPECT_EQ(CoraOverloadSignalFromString("idle", "x"), CoraOverloadSignal::IDLE);
+    const std::string e = test::ErrorOf([] { CoraOverloadSignalFromString("busy", "--sig"); });
+    EXPECT_TRUE(test::Contains(e, {"--sig", "'busy'", "idle", "queue"})) << e;
+    CoraController::Config c;
+    c.queueOverload = 0;
+    EXPECT_TRUE(test::Contains(test::ErrorOf([&] { c.Validate(); }), {"queueOverload"}));
 }
 
 TEST(CoraController, EvictionPolicyNames)
@@ -460,7 +533,9 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
     CoraExecutor exec(prog,
                       CoraPerfModel(CoraPerfProfile::Netronome()),
                       SlowNic(CoraStrategy::CORA));
-    CoraController ctrl(exec, CoraController::Config{});
+    CoraController::Config idle; // evict at 90% busy, piled up or not (as RandomPolicy...)
+    idle.signal = CoraOverloadSignal::IDLE;
+    CoraController ctrl(exec, idle);
     RunTraffic(exec, &ctrl, Periodic(Zipf(nFlows, 0.8, 1.3e6), 0, t1), interval, 0, t1);
     const uint64_t evictions = ctrl.GetEvictions();
     EXPECT_GT(evictions, 0u);

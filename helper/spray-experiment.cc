@@ -361,6 +361,14 @@ SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
                  "hosts",
                  rpcConnections);
     cmd.AddValue("rpcOutstanding", "rpc: requests in flight per connection", rpcOutstanding);
+    cmd.AddValue("rpcRate",
+                 "rpc: open loop, requests/s each client host offers (Poisson, spread over its "
+                 "connections, whatever is answered); 0: the closed loop of --rpcOutstanding",
+                 rpcRate);
+    cmd.AddValue("rpcBacklog",
+                 "rpc, open loop: unanswered requests a connection holds; an arrival beyond is "
+                 "refused at the client and counted",
+                 rpcBacklog);
     cmd.AddValue("rpcRequest",
                  "rpc: request size, bytes, or a size distribution (a built-in CDF name or "
                  "a CDF file)",
@@ -475,6 +483,8 @@ SprayExperimentConfig::ToJson() const
             {"apps", apps},
             {"rpc_connections", rpcConnections},
             {"rpc_outstanding", rpcOutstanding},
+            {"rpc_rate", rpcRate},
+            {"rpc_backlog", rpcBacklog},
             {"rpc_request", rpcRequest},
             {"rpc_response", rpcResponse},
             {"rpc_servers", rpcServers},
@@ -1109,6 +1119,8 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         m_rpc.hosts = m_topology.GetNHosts();
         m_rpc.connectionsPerHost = c.rpcConnections;
         m_rpc.outstanding = c.rpcOutstanding;
+        m_rpc.ratePerHost = c.rpcRate;
+        m_rpc.backlog = c.rpcBacklog;
         m_rpc.seed =
             SplitMix64(uint64_t(RngSeedManager::GetSeed()) << 32 | RngSeedManager::GetRun());
         m_rpc.servers = c.rpcServers;
@@ -1203,6 +1215,11 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         throw PrestoInputError("--rpcServers and --serverCores give the RPC and key-value "
                                "workloads' servers: give --workload=rpc or --workload=kv");
+    }
+    if (!IsRpc() && (c.rpcRate != 0 || c.rpcBacklog != SprayExperimentConfig{}.rpcBacklog))
+    {
+        throw PrestoInputError("--rpcRate and --rpcBacklog set the RPC and key-value "
+                               "workloads' open loop: give --workload=rpc or --workload=kv");
     }
     // Every flow's ideal FCT now, from the path it takes on the idle fabric: a flow whose
     // ideal FCT does not fit in ns-3's time stops the run here, before anything is written.
@@ -2116,7 +2133,10 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     {
         const auto& r = m_report["rpc"];
         std::cout << (c.label.empty() ? c.device : c.label) << " rpc: " << r["connections_per_host"]
-                  << " connections per host x " << r["outstanding"] << " outstanding, "
+                  << " connections per host x "
+                  << (c.rpcRate > 0 ? "open loop at " + std::to_string(c.rpcRate / 1e6) +
+                                          " M offered/s per host, "
+                                    : r["outstanding"].dump() + " outstanding, ")
                   << r["requests_per_s"].get<double>() << " requests/s, latency p50 "
                   << r["latency_p50_us"].get<double>() << " us, p99 "
                   << r["latency_p99_us"].get<double>() << " us, p99.99 "

@@ -66,6 +66,8 @@ struct SprayExperimentConfig
     uint32_t apps{1};
     uint32_t rpcConnections{1};    //!< rpc: client connections each host opens
     uint32_t rpcOutstanding{1};    //!< rpc: requests in flight per connection
+    double rpcRate{0};             //!< rpc: open-loop requests/s per client host (0: closed)
+    uint32_t rpcBacklog{4096};     //!< rpc, open loop: unanswered requests per connection
     std::string rpcRequest{"64"};  //!< rpc: request size, bytes or a CDF
     std::string rpcResponse{"64"}; //!< rpc: response size, bytes or a CDF
     /// rpc, kv: hosts 0..rpcServers-1 serve, the others are clients (0: every host is both)

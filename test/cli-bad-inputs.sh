@@ -74,6 +74,11 @@ expect_error "rpc: no connections" "rpcConnections=0" --workload=rpc --rpcConnec
 expect_error "rpc: bad request size" "rpcRequest=lots" --workload=rpc --rpcRequest=lots
 expect_error "rpc: zero response size" "rpcResponse=0" --workload=rpc --rpcResponse=0
 expect_error "rpc: too many outstanding" "rpcOutstanding=5000" --workload=rpc --rpcOutstanding=5000
+expect_error "rpc: negative open-loop rate" "rpcRate=-1 must be 0 (closed loop)" --workload=rpc --rpcRate=-1
+expect_error "rpc: open loop beside a closed-loop window" "rpcOutstanding=2 is the closed loop's window" --workload=rpc --rpcRate=1e6 --rpcOutstanding=2
+expect_error "rpc: zero backlog" "rpcBacklog=0" --workload=rpc --rpcRate=1e6 --rpcBacklog=0
+expect_error "open-loop rate on a flow workload" "rpcRate and --rpcBacklog set the RPC" --rpcRate=1e6
+expect_error "unknown Cora overload signal" "unknown overload signal 'busy'" --device=cora --ns3::CoraNetDevice::OverloadSignal=busy
 expect_error "unknown congestion control" "dctcp, dctcp-pipeline, dctcp-rate, dctcp-rate-tas, newreno, native" --cc=cubic
 expect_error "pipeline DCTCP on a design without the pipeline" "dctcp-pipeline is DCTCP as a program on Presto's" --device=flextoe --cc=dctcp-pipeline
 expect_error "presto send program over the stage budget" "send side's program does not fit.*StageBudget=8.*needs 10 stages but the stage budget is 8" --device=presto --fidelity=1 --ns3::PrestoNetDevice::StageBudget=8

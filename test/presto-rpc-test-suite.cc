@@ -16,6 +16,7 @@
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/rpc-server-cores.h"
 #include "ns3/spray-experiment.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
@@ -299,6 +300,104 @@ class RpcCoraMemoryTestCase : public TestCase
 };
 
 /**
+ * The open loop (--rpcRate): Poisson arrivals whatever is answered. Below capacity every
+ * arrival of the window is answered (but those still in flight at the end) and the rate
+ * answered is the rate offered; every byte is exact. Above it the backlog grows to its bound
+ * and arrivals beyond are refused and counted, never silently lost:
+ * arrived = written + refused. And Cora's controller, with the paper's overload (packets
+ * pile up at the NIC), does not evict connections from a NIC that is busy but keeps up
+ * (a TCP NIC whose segments coalesce the backlogged requests: ~95% busy, no drop, a short
+ * queue), while the idle-time signal evicts there.
+ */
+class RpcOpenLoopTestCase : public TestCase
+{
+  public:
+    RpcOpenLoopTestCase()
+        : TestCase("rpc: open-loop arrivals are answered at the offered rate, refusals counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = presto_test::FreshTempDir("presto-rpc", "open-loop");
+        auto run =
+            [&](const std::string& name, const std::string& device, double rate, uint32_t backlog) {
+                SprayExperimentConfig c = Rpc(dir + "/" + name, device, 20);
+                c.rpcRate = rate;
+                c.rpcBacklog = backlog;
+                SprayExperiment e(c);
+                e.Run();
+                const nlohmann::json rep = e.GetReport();
+                const auto& r = rep["rpc"];
+                std::cout << "    " << Line(name, rep) << ", offered " << r["offered_per_s"]
+                          << ", answered fraction " << r["answered_fraction"] << ", refused "
+                          << r["requests_refused"] << ", backlog max " << r["backlog_max"]
+                          << std::endl;
+                NS_TEST_EXPECT_MSG_EQ(r["arrival"].get<std::string>(), "poisson", name);
+                NS_TEST_EXPECT_MSG_EQ(r["corrupt_bytes"].get<uint64_t>(), 0, name << ": exact");
+                return rep;
+            };
+        for (const char* device : {"host-tcp", "presto", "cora"})
+        {
+            // 2 M requests/s per host: far below what any design answers
+            const nlohmann::json rep = run(std::string(device) + "-light", device, 2e6, 4096);
+            const auto& r = rep["rpc"];
+            NS_TEST_EXPECT_MSG_EQ_TOL(Num(rep, "rpc", "requests_per_s") /
+                                          Num(rep, "rpc", "offered_per_s"),
+                                      1.0,
+                                      0.05,
+                                      device << ": answered at the rate offered");
+            NS_TEST_EXPECT_MSG_GT(Num(rep, "rpc", "answered_fraction"), 0.97, device);
+            NS_TEST_EXPECT_MSG_EQ(r["requests_refused"].get<uint64_t>(), 0, device);
+            // the offered count itself: 8 hosts x 2 M/s over the window, Poisson
+            const double expected = 16e6 * Num(rep, "rpc", "measure_window_s");
+            NS_TEST_EXPECT_MSG_EQ_TOL(Num(rep, "rpc", "requests_arrived_measured") / expected,
+                                      1.0,
+                                      0.05,
+                                      device << ": Poisson arrivals at the rate");
+        }
+        // 60 M/s per host is beyond every link: a backlog of 8 fills and the rest is refused
+        const nlohmann::json over = run("presto-over", "presto", 60e6, 8);
+        const auto& o = over["rpc"];
+        NS_TEST_EXPECT_MSG_GT(o["requests_refused"].get<uint64_t>(), 0, "refused beyond");
+        NS_TEST_EXPECT_MSG_EQ(o["backlog_max"].get<uint64_t>(), 8, "the backlog is a bound");
+        NS_TEST_EXPECT_MSG_LT(Num(over, "rpc", "answered_fraction"), 0.5, "overloaded");
+        // Cora at a busy NIC that keeps up: the queue signal leaves it, idle time evicts
+        nlohmann::json cora[2];
+        const char* signals[2] = {"queue", "idle"};
+        for (int i = 0; i < 2; ++i)
+        {
+            Config::SetDefault("ns3::CoraNetDevice::OverloadSignal", StringValue(signals[i]));
+            SprayExperimentConfig c = Rpc(dir + "/cora-" + signals[i], "cora", 100);
+            c.rpcRate = 5e6;
+            // the hosts' own cores (the default budget): the NIC is ~95% busy, never idle-free
+            // for a whole interval (with free host work it reaches 100% in some intervals,
+            // the paper's overload, and Cora evicts there)
+            c.hostCores = SprayExperimentConfig{}.hostCores;
+            SprayExperiment e(c);
+            e.Run();
+            cora[i] = e.GetReport();
+            std::cout << "    cora, overload signal " << signals[i] << ": "
+                      << Line(signals[i], cora[i]) << ", nic " << cora[i]["nic"].dump()
+                      << std::endl;
+        }
+        Config::Reset();
+        NS_TEST_EXPECT_MSG_EQ(cora[0]["nic"]["nic_overload_drops"].get<uint64_t>(),
+                              0,
+                              "the NIC keeps up: nothing dropped");
+        NS_TEST_EXPECT_MSG_GT(Num(cora[0], "nic", "nic_utilisation"), 0.9, "busy NIC");
+        NS_TEST_EXPECT_MSG_EQ(cora[0]["nic"]["migrations_to_host"].get<uint64_t>(),
+                              0,
+                              "queue signal: no overload, no eviction");
+        NS_TEST_EXPECT_MSG_GT(cora[1]["nic"]["migrations_to_host"].get<uint64_t>(),
+                              0,
+                              "idle signal: busy is overload, connections evicted");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
  * The co-design's RPC stage (PrestoHybridNetDevice::RpcSteering) against the host's own
  * choices of core: 8 hosts, 16 connections each, servers with 4 worker cores and 2 us per
  * request. A connection's core (Affinity) lets requests queue behind each other on one core;
@@ -439,6 +538,7 @@ class PrestoRpcTestSuite : public TestSuite
         AddTestCase(new RpcCoraMemoryTestCase, compat::TestDuration::QUICK);
         AddTestCase(new RpcDeterminismTestCase, compat::TestDuration::QUICK);
         AddTestCase(new RpcSteeringTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new RpcOpenLoopTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -279,7 +279,49 @@ RpcEndpoint::End::Connected(Ptr<Socket>)
     connected = true;
     ++owner->m_established;
     rxRemaining = Sizes(0).second;
+    if (owner->m_config.ratePerHost > 0)
+    {
+        ScheduleArrival();
+        return;
+    }
     Issue();
+}
+
+void
+RpcEndpoint::End::ScheduleArrival()
+{
+    const double meanNs = 1e9 * owner->m_config.connectionsPerHost / owner->m_config.ratePerHost;
+    const int64_t gap = RpcArrivalGapNs(owner->m_config.seed, conn, arrivals, meanNs);
+    if (Simulator::Now() + NanoSeconds(gap) < owner->m_stop)
+    {
+        Simulator::Schedule(NanoSeconds(gap), &End::Arrive, Ptr<End>(this));
+    }
+}
+
+void
+RpcEndpoint::End::Arrive()
+{
+    if (!owner || !connected)
+    {
+        return;
+    }
+    ++arrivals;
+    const bool measured = Simulator::Now() >= owner->m_measureFrom;
+    owner->m_offered += measured ? 1 : 0;
+    if (issued.size() >= owner->m_config.backlog)
+    {
+        ++owner->m_refused; // the application sheds what its connection cannot hold
+    }
+    else
+    {
+        txBacklog += Sizes(next).first;
+        issued.push_back(Simulator::Now().GetNanoSeconds());
+        owner->m_backlogMax = std::max(owner->m_backlogMax, issued.size());
+        ++next;
+        ++owner->m_written;
+        Pump();
+    }
+    ScheduleArrival();
 }
 
 void
@@ -307,9 +349,9 @@ RpcEndpoint::End::Closed(Ptr<Socket> s)
 void
 RpcEndpoint::End::Issue()
 {
-    // keep `outstanding` requests in flight until the stop time
-    while (owner && connected && issued.size() < owner->m_config.outstanding &&
-           Simulator::Now() < owner->m_stop)
+    // keep `outstanding` requests in flight until the stop time (closed loop only)
+    while (owner && connected && owner->m_config.ratePerHost == 0 &&
+           issued.size() < owner->m_config.outstanding && Simulator::Now() < owner->m_stop)
     {
         txBacklog += Sizes(next).first;
         issued.push_back(Simulator::Now().GetNanoSeconds());
@@ -514,6 +556,20 @@ RpcEndpoint::AddReport(nlohmann::json& doc) const
                             {"values", m_kv->values.GetSpec()},
                             {"key_mean_bytes", m_kv->keys.MeanBytes()},
                             {"value_mean_bytes", m_kv->values.MeanBytes()}};
+    }
+    doc["rpc"]["arrival"] = m_config.ratePerHost > 0 ? "poisson" : "closed";
+    if (m_config.ratePerHost > 0)
+    {
+        // offered: the arrivals of the measurement window, answered or not
+        const double clients = m_config.hosts - m_config.servers;
+        doc["rpc"]["offered_per_host_per_s"] = m_config.ratePerHost;
+        doc["rpc"]["offered_per_s"] = m_config.ratePerHost * clients;
+        doc["rpc"]["requests_arrived_measured"] = m_offered;
+        doc["rpc"]["requests_refused"] = m_refused;
+        doc["rpc"]["backlog"] = m_config.backlog;
+        doc["rpc"]["backlog_max"] = m_backlogMax;
+        doc["rpc"]["answered_fraction"] =
+            m_offered > 0 ? static_cast<double>(m_measured) / static_cast<double>(m_offered) : 0.0;
     }
     if (m_config.servers > 0)
     {

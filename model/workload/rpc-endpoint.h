@@ -42,6 +42,13 @@ namespace ns3
  * payload pattern (FillPayload of the connection and direction at that offset): a byte read
  * twice, out of order or altered counts as corrupt.
  *
+ * Open loop (RpcWorkloadConfig::ratePerHost > 0): requests arrive at each client connection
+ * as a Poisson process of ratePerHost / connectionsPerHost per second from its establishment
+ * on (gaps from RpcArrivalGapNs), whatever has been answered: an arrival is written at once
+ * behind the connection's earlier requests, so a response's latency includes the wait behind
+ * them (no coordinated omission), and an arrival that finds `backlog` requests unanswered is
+ * refused at the client and counted (`requests_refused`).
+ *
  * Latencies count for requests written at or after the measurement start and answered
  * before the run ends; no request is written after the stop time.
  */
@@ -140,6 +147,7 @@ class RpcEndpoint : public Object
         uint64_t rxRemaining{0};     //!< bytes left of the message being read
         std::deque<int64_t> issued;  //!< client: write times of the outstanding requests, ns
         bool connected{false};       //!< established
+        uint64_t arrivals{0};        //!< client, open loop: arrivals so far
 
         /** Connection established (client). */
         void Connected(Ptr<Socket> s);
@@ -155,6 +163,10 @@ class RpcEndpoint : public Object
         void Pump();
         /** Client: write the next request if the window and the clock allow. */
         void Issue();
+        /** Client, open loop: a request arrives (written, or refused past the backlog). */
+        void Arrive();
+        /** Client, open loop: schedule the next arrival. */
+        void ScheduleArrival();
         /** Server: a request was served; queue its response of `bytes`. */
         void Respond(uint64_t bytes);
         int64_t respondAtNs{0}; //!< server: when the last response was queued, ns
@@ -184,6 +196,9 @@ class RpcEndpoint : public Object
     std::map<std::tuple<uint32_t, uint16_t, uint32_t>, uint64_t> m_pending;
     std::vector<uint64_t> m_latencies;    //!< measured, ns
     uint64_t m_written{0};                //!< requests written
+    uint64_t m_refused{0};                //!< open loop: arrivals refused past the backlog
+    uint64_t m_offered{0};                //!< open loop: arrivals in [measureFrom, stop)
+    size_t m_backlogMax{0};               //!< open loop: most requests a connection held
     uint64_t m_answered{0};               //!< responses read completely
     uint64_t m_measured{0};               //!< of which measured
     uint64_t m_established{0};            //!< client connections established

@@ -8,6 +8,7 @@
 #include "ns3/splitmix.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 // Pure logic (no Simulator): RpcEndpoint and the experiment use it, the unit tests alone.
@@ -103,6 +104,26 @@ RpcWorkloadConfig::Validate() const
         throw PrestoInputError("--rpcOutstanding=" + std::to_string(outstanding) +
                                " must be 1..1024 requests per connection");
     }
+    // an arrival per ns per host is far beyond any NIC; NaN fails both comparisons
+    if (!(ratePerHost >= 0 && ratePerHost <= 1e9))
+    {
+        std::ostringstream v;
+        v << ratePerHost;
+        throw PrestoInputError("--rpcRate=" + v.str() +
+                               " must be 0 (closed loop) or a rate up to 1e9 requests/s per "
+                               "client host");
+    }
+    if (ratePerHost > 0 && outstanding != 1)
+    {
+        throw PrestoInputError("--rpcOutstanding=" + std::to_string(outstanding) +
+                               " is the closed loop's window: with --rpcRate > 0 requests arrive "
+                               "open-loop and --rpcBacklog bounds what a connection holds");
+    }
+    if (backlog == 0 || backlog > 1000000)
+    {
+        throw PrestoInputError("--rpcBacklog=" + std::to_string(backlog) +
+                               " must be 1..1000000 requests per connection");
+    }
 }
 
 uint64_t
@@ -171,6 +192,17 @@ RpcMessageSizes(uint64_t seed,
     const uint64_t a = SplitMix64(base * 2);
     const uint64_t b = SplitMix64(base * 2 + 1);
     return {request.Sample(Uniform(a)), response.Sample(Uniform(b))};
+}
+
+int64_t
+RpcArrivalGapNs(uint64_t seed, uint64_t conn, uint64_t k, double meanNs)
+{
+    // a stream apart from the sizes' (whose draws are base * 2 and base * 2 + 1)
+    const uint64_t base =
+        SplitMix64(SplitMix64(seed ^ 0xa771a1ULL) ^ (conn * 0x9e3779b97f4a7c15ULL)) ^ k;
+    const double u = Uniform(SplitMix64(base)); // [0, 1): 1 - u in (0, 1]
+    const double gap = -meanNs * std::log(1.0 - u);
+    return std::max<int64_t>(1, static_cast<int64_t>(std::llround(gap)));
 }
 
 RpcLatencySummary

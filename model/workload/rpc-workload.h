@@ -62,7 +62,13 @@ struct RpcWorkloadConfig
     uint32_t hosts{2};              //!< hosts of the fabric (>= 2)
     uint32_t connectionsPerHost{1}; //!< client connections each host opens (>= 1)
     uint32_t outstanding{1};        //!< requests in flight per connection (>= 1)
-    uint64_t seed{1};               //!< the run's seed (sizes, servers)
+    /// open loop: requests/s each client host offers, Poisson arrivals spread evenly over
+    /// its connections, whatever has been answered; 0: the closed loop of `outstanding`
+    double ratePerHost{0};
+    /// open loop: requests a connection holds unanswered at most; an arrival beyond is
+    /// refused at the client and counted (the application sheds load)
+    uint32_t backlog{4096};
+    uint64_t seed{1}; //!< the run's seed (sizes, servers)
     /// servers: hosts 0..servers-1 serve and the others are clients (each opens
     /// connectionsPerHost to the servers); 0: every host is both
     uint32_t servers{0};
@@ -107,6 +113,20 @@ std::pair<uint64_t, uint64_t> RpcMessageSizes(uint64_t seed,
                                               uint64_t k,
                                               const RpcSizes& request,
                                               const RpcSizes& response);
+
+/**
+ * \ingroup presto
+ * \brief The gap before one connection's k-th open-loop arrival. Pure logic.
+ *
+ * Exponential with the given mean, drawn from the connection's SplitMix64 stream (a draw
+ * apart from the sizes'), so a run repeats byte for byte on any standard library.
+ * \param seed the run's seed
+ * \param conn the connection id
+ * \param k the arrival index
+ * \param meanNs mean gap, ns (> 0)
+ * \return the gap, ns (>= 1)
+ */
+int64_t RpcArrivalGapNs(uint64_t seed, uint64_t conn, uint64_t k, double meanNs);
 
 /**
  * \ingroup presto

@@ -1,9 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include "input-error-matchers.h"
+
 #include "ns3/presto-input-error.h"
 #include "ns3/rpc-workload.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <set>
 #include <vector>
@@ -101,6 +104,49 @@ TEST(RpcWorkload, BadNumbersAreRefused)
     EXPECT_THROW(c.Validate(), PrestoInputError);
     c.outstanding = 1;
     EXPECT_NO_THROW(c.Validate());
+    for (double bad : {-1.0, 2e9, std::nan("")})
+    {
+        RpcWorkloadConfig r = c;
+        r.ratePerHost = bad;
+        EXPECT_TRUE(test::Contains(test::ErrorOf([&] { r.Validate(); }), {"--rpcRate="}));
+    }
+    RpcWorkloadConfig open = c;
+    open.ratePerHost = 1e6;
+    EXPECT_NO_THROW(open.Validate());
+    open.outstanding = 4; // a closed-loop window beside an open loop: refused, not ignored
+    EXPECT_TRUE(test::Contains(test::ErrorOf([&] { open.Validate(); }),
+                               {"--rpcOutstanding=4", "--rpcRate"}));
+    open.outstanding = 1;
+    open.backlog = 0;
+    EXPECT_TRUE(test::Contains(test::ErrorOf([&] { open.Validate(); }), {"--rpcBacklog=0"}));
+}
+
+// Open-loop gaps: exponential with the mean asked for (mean and spread), the same for the
+// same (seed, connection, index), different across connections.
+TEST(RpcWorkload, ArrivalGapsArePoissonAndRepeat)
+{
+    const double mean = 5000;
+    double sum = 0;
+    double sq = 0;
+    const int n = 200000;
+    for (int k = 0; k < n; ++k)
+    {
+        const double g = static_cast<double>(RpcArrivalGapNs(3, 11, k, mean));
+        EXPECT_GE(g, 1);
+        sum += g;
+        sq += g * g;
+    }
+    const double m = sum / n;
+    const double sd = std::sqrt(sq / n - m * m);
+    EXPECT_NEAR(m, mean, 0.01 * mean);
+    EXPECT_NEAR(sd, mean, 0.02 * mean); // exponential: the deviation equals the mean
+    EXPECT_EQ(RpcArrivalGapNs(3, 11, 5, mean), RpcArrivalGapNs(3, 11, 5, mean));
+    int same = 0;
+    for (int k = 0; k < 100; ++k)
+    {
+        same += RpcArrivalGapNs(3, 11, k, mean) == RpcArrivalGapNs(3, 12, k, mean) ? 1 : 0;
+    }
+    EXPECT_LT(same, 5);
 }
 
 TEST(RpcWorkload, LatencyPercentiles)

@@ -74,7 +74,7 @@ expect_error "rpc: no connections" "rpcConnections=0" --workload=rpc --rpcConnec
 expect_error "rpc: bad request size" "rpcRequest=lots" --workload=rpc --rpcRequest=lots
 expect_error "rpc: zero response size" "rpcResponse=0" --workload=rpc --rpcResponse=0
 expect_error "rpc: too many outstanding" "rpcOutstanding=5000" --workload=rpc --rpcOutstanding=5000
-expect_error "rpc: negative open-loop rate" "rpcRate=-1 must be 0 (closed loop)" --workload=rpc --rpcRate=-1
+expect_error "rpc: negative open-loop rate" "rpcRate=-1 must be 0 .closed loop." --workload=rpc --rpcRate=-1
 expect_error "rpc: open loop beside a closed-loop window" "rpcOutstanding=2 is the closed loop's window" --workload=rpc --rpcRate=1e6 --rpcOutstanding=2
 expect_error "rpc: zero backlog" "rpcBacklog=0" --workload=rpc --rpcRate=1e6 --rpcBacklog=0
 expect_error "open-loop rate on a flow workload" "rpcRate and --rpcBacklog set the RPC" --rpcRate=1e6

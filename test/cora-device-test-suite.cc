@@ -251,6 +251,8 @@ class CoraDeterminismTestCase : public TestCase
                 SlowNic(0.04, 1000000);
                 Config::SetDefault("ns3::CoraNetDevice::NicMemory", UintegerValue(4 * 128));
                 Config::SetDefault("ns3::CoraNetDevice::EvictionPolicy", StringValue(policy));
+                // a queue that never fills: load moves connections by the idle signal only
+                Config::SetDefault("ns3::CoraNetDevice::OverloadSignal", StringValue("idle"));
                 std::string out = dir + "/" + policy + std::to_string(run);
                 SprayExperimentConfig c = CoraConfig(out, "cora");
                 SprayExperiment e(c);

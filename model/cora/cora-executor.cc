@@ -103,6 +103,10 @@ CoraExecutorConfig::Validate() const
     {
         BadField("placementOverload", "> 0 and finite", placementOverload);
     }
+    if (!(placementQueueShare >= 0 && placementQueueShare <= 1))
+    {
+        BadField("placementQueueShare", "in [0, 1]", placementQueueShare);
+    }
     if (placementWindowNs < 1)
     {
         BadField("placementWindowNs", ">= 1", static_cast<double>(placementWindowNs));
@@ -390,7 +394,13 @@ CoraExecutor::NicAccepts(uint64_t bytes, int64_t now) const
         return false;
     }
     const int64_t from = std::max<int64_t>(0, now - m_cfg.placementWindowNs);
-    return GetNicUtilisation(from, now) <= m_cfg.placementOverload;
+    if (GetNicUtilisation(from, now) <= m_cfg.placementOverload)
+    {
+        return true;
+    }
+    // busy: overloaded only if packets also pile up (as the controller's queue signal)
+    return m_cfg.placementQueueShare > 0 &&
+           GetNicMeanQueue(from, now) <= m_cfg.placementQueueShare * m_cfg.nicQueueCapacity;
 }
 
 CoraSide

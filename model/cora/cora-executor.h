@@ -50,6 +50,12 @@ struct CoraExecutorConfig
      * the controller's overload threshold.
      */
     double placementOverload{0.9};
+    /**
+     * With placementOverload: the NIC counts as overloaded for placement only if, over the
+     * window, arrivals also found on average more than this share of nicQueueCapacity
+     * waiting (the controller's queue signal); 0: utilisation alone (its idle signal)
+     */
+    double placementQueueShare{0.25};
     int64_t placementWindowNs{100000}; //!< "recent" NIC utilisation window for placement, ns
     int64_t utilBucketNs{10000};       //!< resolution of the NIC busy-time record, ns
     int64_t utilHistoryNs{100000000};  //!< how long the busy-time record is kept, ns
@@ -156,12 +162,13 @@ struct CoraExecutorStats
  *
  * Placement of a pair seen for the first time: on the NIC if the plan says so (its
  * nicPairs or wholeBlockOnNic); otherwise CORA: NIC if its entry fits in the free NIC memory
- * and the NIC utilisation over the last placementWindowNs is at most placementOverload, else
- * host; STATE_PARTITION: host; FLOW_PARTITION: the side of the flow's hash group
- * (CoraFlowGroup, as the allocator), fixed by the plan or else by the first placement in
- * the group by the CORA rule (a NIC group with the NIC memory full puts the pair on the host).
- * Memory is accounted per pair (bytesPerAggregate, the entries in use), also for
- * wholeBlockOnNic blocks, for which the allocator reserves the declared table instead.
+ * and the NIC was not overloaded over the last placementWindowNs (utilisation above
+ * placementOverload and, with placementQueueShare > 0, a mean queue above that share of
+ * nicQueueCapacity), else host; STATE_PARTITION: host; FLOW_PARTITION: the side of the flow's hash
+ * group (CoraFlowGroup, as the allocator), fixed by the plan or else by the first placement in the
+ * group by the CORA rule (a NIC group with the NIC memory full puts the pair on the host). Memory
+ * is accounted per pair (bytesPerAggregate, the entries in use), also for wholeBlockOnNic blocks,
+ * for which the allocator reserves the declared table instead.
  *
  * Three-step migration of one pair (Cora's Figure 11):
  * 1. PREPARE (Migrate()): the pair is marked migrating; its packets arriving from now on are

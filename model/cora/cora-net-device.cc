@@ -237,6 +237,7 @@ CoraNetDevice::Configure()
     cfg.limits.memoryBytes = m_nicMemory;
     cfg.strategy = strategy;
     cfg.placementOverload = m_overload; // new connections avoid a NIC the controller offloads
+    cfg.placementQueueShare = signal == CoraOverloadSignal::QUEUE ? m_queueOverload : 0.0;
     cfg.Validate();
     // The initial plan knows no traffic yet: state partition places whole states by memory
     // alone (it is traffic-agnostic anyway); Cora and flow partition start empty and place

@@ -506,6 +506,38 @@ TEST(CoraController, QueueSignalEvictsOnlyWhenPacketsPileUp)
     EXPECT_TRUE(test::Contains(test::ErrorOf([&] { c.Validate(); }), {"queueOverload"}));
 }
 
+// Placement of a pair seen for the first time follows the same rule: a NIC 95% busy whose
+// queue stays short takes it (placementQueueShare, the default), the busy-alone rule
+// (placementQueueShare = 0, the idle signal's) sends it to the host.
+TEST(CoraController, PlacementAvoidsOnlyAPiledUpNic)
+{
+    const CoraProgram prog = ConnCounter();
+    const uint32_t cb = BlockOf(prog, "conn");
+    for (double share : {0.25, 0.0})
+    {
+        CoraExecutorConfig cfg = SlowNic(CoraStrategy::CORA);
+        cfg.placementQueueShare = share;
+        CoraExecutor exec(prog, CoraPerfModel(CoraPerfProfile::Netronome()), cfg);
+        CoraPlan planned; // the known flows on the NIC; a new one is placed by the rule
+        for (uint32_t i = 0; i < 200; ++i)
+        {
+            planned.nicPairs.insert({cb, Flow(i).id});
+            planned.nicPairs.insert({BlockOf(prog, "cnt"), Flow(i).dstIp});
+        }
+        exec.SetPlan(planned);
+        const int64_t end = 2000000;
+        RunTraffic(exec, nullptr, Periodic(Zipf(200, 0.8, 1.05e6), 0, end), 1000000, 0, end);
+        ASSERT_GT(exec.GetNicUtilisation(end - 100000, end), 0.9);
+        ASSERT_LT(exec.GetNicMeanQueue(end - 100000, end), 0.25 * cfg.nicQueueCapacity);
+        exec.Process(end, CoraPacket{Flow(5000), 1024}); // a flow the plan does not know
+        EXPECT_EQ(exec.GetSide(cb, Flow(5000).id), share > 0 ? CoraSide::NIC : CoraSide::HOST)
+            << "placementQueueShare " << share;
+    }
+    CoraExecutorConfig bad;
+    bad.placementQueueShare = 2;
+    EXPECT_TRUE(test::Contains(test::ErrorOf([&] { bad.Validate(); }), {"placementQueueShare"}));
+}
+
 TEST(CoraController, EvictionPolicyNames)
 {
     for (auto p :
@@ -530,9 +562,11 @@ TEST(CoraController, UnderloadOffloadsHeaviestHostPairs)
     const int64_t interval = 1000000;
     const int64_t t1 = 10 * interval;
     const int64_t t2 = 30 * interval;
-    CoraExecutor exec(prog,
-                      CoraPerfModel(CoraPerfProfile::Netronome()),
-                      SlowNic(CoraStrategy::CORA));
+    // placement and eviction by the idle signal: a busy NIC alone sends new pairs to the host
+    // and evicts (the test is about what underload offloads back)
+    CoraExecutorConfig busyAlone = SlowNic(CoraStrategy::CORA);
+    busyAlone.placementQueueShare = 0;
+    CoraExecutor exec(prog, CoraPerfModel(CoraPerfProfile::Netronome()), busyAlone);
     CoraController::Config idle; // evict at 90% busy, piled up or not (as RandomPolicy...)
     idle.signal = CoraOverloadSignal::IDLE;
     CoraController ctrl(exec, idle);

@@ -65,12 +65,22 @@ class RackPipelineBindsTestCase : public TestCase
         std::cout << "requests/s host " << host["rpc"]["requests_per_s"] << " tor "
                   << tor["rpc"]["requests_per_s"] << "; utilisation "
                   << h["pipeline_utilisation_max"] << " / " << t["pipeline_utilisation_max"]
+                  << " (busiest 100 us: " << h["pipeline_utilisation_peak"] << " / "
+                  << t["pipeline_utilisation_peak"] << ")"
                   << "; buffer drops " << t["pipeline_buffer_drops"] << std::endl;
         NS_TEST_EXPECT_MSG_EQ(t["placement"].get<std::string>(), "tor", "placed on the rack");
         NS_TEST_EXPECT_MSG_EQ(t["hosts_per_pipeline"].get<uint32_t>(), 8, "8 hosts per pipeline");
         NS_TEST_EXPECT_MSG_GT(t["pipeline_utilisation_max"].get<double>(),
                               2 * h["pipeline_utilisation_max"].get<double>(),
                               "the rack's pipeline is busier");
+        // bound: some 100 us window of the rack's pipeline has every slot busy
+        NS_TEST_EXPECT_MSG_EQ_TOL(t["pipeline_utilisation_peak"].get<double>(),
+                                  1.0,
+                                  0.01,
+                                  "the rack's pipeline is saturated in its busiest window");
+        NS_TEST_EXPECT_MSG_LT(h["pipeline_utilisation_peak"].get<double>(),
+                              0.5,
+                              "a NIC per host is not");
         NS_TEST_EXPECT_MSG_GT(t["pipeline_slot_waits"].get<uint64_t>(),
                               h["pipeline_slot_waits"].get<uint64_t>(),
                               "passes wait for the shared slots");

@@ -816,6 +816,8 @@ PrestoNetDevice::AddCounters(nlohmann::json& nic) const
         std::max<uint64_t>(nic.value("pipeline_backlog_max", uint64_t(0)), slots.backlogMax);
     nic["pipeline_utilisation_max"] = std::max(nic.value("pipeline_utilisation_max", 0.0),
                                                m_pipeSlots->Utilisation(FastSimulator::NowPs()));
+    nic["pipeline_utilisation_peak"] =
+        std::max(nic.value("pipeline_utilisation_peak", 0.0), m_pipeSlots->PeakUtilisation());
     nic["pipeline_pass_rate_per_s"] = m_pipeSlots->GetPassRate();
     // the timer scan: its range and how often it reached the timers
     nic["timer_scan_rate_per_s"] = m_scanRate;

@@ -75,6 +75,17 @@ RmtPipeSlots::Take(int64_t nowPs, uint32_t passes)
     auto pipe = std::min_element(m_freePs.begin(), m_freePs.end());
     const double start = std::max(double(nowPs), *pipe);
     *pipe = start + std::max<uint32_t>(passes, 1) * m_cyclePs;
+    // the busiest window: passes count in the window their first slot begins in
+    const auto window = static_cast<int64_t>(start) / PEAK_WINDOW_PS;
+    if (window != m_window)
+    {
+        const double windowSlots = double(PEAK_WINDOW_PS) * 1e-12 * GetPassRate();
+        const double u = m_windowPasses / windowSlots + m_config.reservedPassRate / GetPassRate();
+        m_peak = std::max(m_peak, std::min(1.0, u)); // a window ended (later ones begin later)
+        m_window = window;
+        m_windowPasses = 0;
+    }
+    m_windowPasses += std::max<uint32_t>(passes, 1);
     // a wait is never shorter than the model says: round up to whole picoseconds
     const int64_t wait = static_cast<int64_t>(std::ceil(start - double(nowPs) - 1e-6));
     Counters& c = m_counters;
@@ -103,6 +114,12 @@ RmtPipeSlots::Utilisation(int64_t elapsedPs) const
     }
     return double(m_counters.passes) * 1e12 / (double(elapsedPs) * GetPassRate()) +
            m_config.reservedPassRate / GetPassRate();
+}
+
+double
+RmtPipeSlots::PeakUtilisation() const
+{
+    return m_peak;
 }
 
 double

@@ -49,6 +49,9 @@ class RmtPipeSlots
         uint32_t backlogMax{0}; //!< most passes waiting at an arrival
     };
 
+    /// Length of the windows PeakUtilisation compares, ps (100 us).
+    static constexpr int64_t PEAK_WINDOW_PS = 100000000;
+
     /**
      * \param config the hardware; throws PrestoInputError when the clock is not positive,
      * there is no pipe, or the reserved pass rate is negative or leaves no slot to packets
@@ -84,6 +87,14 @@ class RmtPipeSlots
      */
     double Utilisation(int64_t elapsedPs) const;
 
+    /**
+     * \return the busiest complete PEAK_WINDOW_PS window's utilisation: slots that began in it
+     * / all slots in it, the reserved ones counted busy, at most 1 (0 before a window ended).
+     * A run's mean (Utilisation) includes connection setup and idle ends; a bound pipeline
+     * shows here as 1.
+     */
+    double PeakUtilisation() const;
+
     /** \return the time between two slots of one pipe left to packets, ps */
     double GetCyclePs() const;
     /** \return the most passes per second the pipeline executes: clockHz * pipes */
@@ -98,6 +109,9 @@ class RmtPipeSlots
     double m_cyclePs; //!< a pipe's slot period left to packets: 1e12 / (clock - reserved/pipes)
     std::vector<double> m_freePs; //!< by pipe: when its next free slot begins, ps
     Counters m_counters;          //!< what happened
+    int64_t m_window{0};          //!< the window being counted (start / PEAK_WINDOW_PS)
+    double m_windowPasses{0};     //!< passes whose slots began in it
+    double m_peak{0};             //!< busiest complete window's utilisation
 };
 
 } // namespace ns3

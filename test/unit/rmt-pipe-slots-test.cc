@@ -152,3 +152,33 @@ TEST(RmtPipeSlots, ImpossibleHardwareIsRefused)
     c.reservedPassRate = -1;
     EXPECT_THROW(RmtPipeSlots{c}, PrestoInputError);
 }
+
+// The busiest 100 us window: a pipe offered a pass every cycle for one window is 100% busy
+// there, whatever the idle time around it (the run's mean is far lower); a window counts once
+// it has ended, and a half-loaded window gives half.
+TEST(RmtPipeSlots, PeakUtilisationIsTheBusiestWindow)
+{
+    RmtPipeSlots s(Hardware(1e9, 2)); // 1,000 ps cycle, 2 pipes: 2e9 passes/s
+    const int64_t w = RmtPipeSlots::PEAK_WINDOW_PS;
+    const int64_t slots = w / 1000;     // a pipe's slots per window
+    for (int64_t i = 0; i < slots; ++i) // window 1: one pass per cycle per pipe
+    {
+        s.Take(w + i * 1000, 1);
+        s.Take(w + i * 1000, 1);
+    }
+    EXPECT_DOUBLE_EQ(s.PeakUtilisation(), 0.0); // window 1 has not ended
+    for (int64_t i = 0; i < slots; i += 2)      // window 3: one pipe's worth, every other cycle
+    {
+        s.Take(3 * w + i * 1000, 1);
+        s.Take(3 * w + i * 1000, 1);
+    }
+    EXPECT_DOUBLE_EQ(s.PeakUtilisation(), 1.0);
+    EXPECT_LT(s.Utilisation(4 * w), 0.5); // the mean over the run
+    RmtPipeSlots half(Hardware(1e9, 2));
+    for (int64_t i = 0; i < slots; ++i)
+    {
+        half.Take(i * 1000, 1);
+    }
+    half.Take(2 * w, 1);
+    EXPECT_DOUBLE_EQ(half.PeakUtilisation(), 0.5);
+}

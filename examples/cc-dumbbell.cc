@@ -8,8 +8,8 @@
 //   cc-dumbbell --device=presto --cc=dctcp --flows=2
 //   cc-dumbbell --device=host-tcp --cc=dctcp --flows=8      (ns-3's TcpDctcp, the reference)
 
-#include "ns3/command-line.h"
 #include "ns3/dumbbell-scenario.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 
@@ -24,7 +24,7 @@ Main(int argc, char* argv[])
     DumbbellConfig c;
     double durationMs = 60;
     double warmupMs = 10;
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("device", "host-tcp, presto, flextoe or cora", c.device);
     cmd.AddValue("cc",
                  "dctcp, dctcp-pipeline (presto), dctcp-rate, dctcp-rate-tas, newreno or native",

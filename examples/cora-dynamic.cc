@@ -16,13 +16,13 @@
 // same trace under each eviction policy (heaviest, lightest, random: the paper's Fig. 18(b)
 // baseline) and prints the evictions and host cores of each.
 
-#include "ns3/command-line.h"
 #include "ns3/cora-allocator.h"
 #include "ns3/cora-controller.h"
 #include "ns3/cora-executor.h"
 #include "ns3/cora-program.h"
 #include "ns3/cora-replay.h"
 #include "ns3/cora-traffic.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/rng-seed-manager.h"
@@ -196,7 +196,7 @@ Main(int argc, char* argv[])
     bool compare = true;
     uint64_t seed = 1;
     std::string out = "results/cora-dynamic";
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("flows", "NAT flows", flows);
     cmd.AddValue("baseMpps", "Base packet rate, Mpps", baseMpps);
     cmd.AddValue("peakFactor", "Load multiplier of the high-load phase", peakFactor);

@@ -11,7 +11,6 @@
 // drops and host cores. With --overloadFactor > 1 a second, heavier load shows state
 // partition dropping packets while Cora moves work to the host.
 
-#include "ns3/command-line.h"
 #include "ns3/cora-allocator.h"
 #include "ns3/cora-controller.h"
 #include "ns3/cora-executor.h"
@@ -19,6 +18,7 @@
 #include "ns3/cora-program.h"
 #include "ns3/cora-replay.h"
 #include "ns3/cora-traffic.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 
@@ -83,7 +83,7 @@ Main(int argc, char* argv[])
     uint32_t hostCores = 8;
     double replayMs = 10;
     std::string out = "results/cora-l4lb";
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("l4lbFlows", "L4LB connections (both mixes)", l4lbFlows);
     cmd.AddValue("httpFlows", "HTTP senders' flows (both mixes)", httpFlows);
     cmd.AddValue("totalMpps", "Offered packet rate, Mpps", totalMpps);

@@ -17,13 +17,13 @@
 //   ./fabric-benchmark --simTime=0.01 --variant=both
 
 #include "ns3/application.h"
-#include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/experiment-random.h"
 #include "ns3/fabric-helper.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/udp-header.h"
@@ -212,7 +212,7 @@ Main(int argc, char* argv[])
     uint32_t seed = 1;
     std::string links = "p2p";
 
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("simTime", "simulated time, s", simTime);
     cmd.AddValue("variant", "presto, ns3 or both", variant);
     cmd.AddValue("lb", "FabricSwitch LoadBalancing (Ecmp, Spray, SprayRr, Flowlet)", lb);

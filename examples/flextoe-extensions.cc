@@ -14,8 +14,8 @@
 // Every presto-spray option is accepted.
 
 #include "ns3/boolean.h"
-#include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
@@ -35,7 +35,7 @@ Main(int argc, char* argv[])
     c.out = "results/flextoe-extensions";
     c.simTime = 0.01;
     std::string firewall = "drop,tcp,src,10.0.0.1/32"; // host 0 sends nothing
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     c.AddToCommandLine(cmd);
     cmd.AddValue("firewall",
                  "Firewall rules separated by ';', words by ',' (FlexToeFirewall syntax)",

@@ -21,6 +21,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/gnuplot-png.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/sweep-aggregate.h"
@@ -203,7 +204,7 @@ Main(int argc, char* argv[])
     std::string in;
     std::string out;
     bool plot = true;
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     cmd.Usage("Merge the runs of a sweep (sweep/presto-sweep.sh) into tables and plots with\n"
               "95% confidence intervals across seeds.\n"
               "usage: presto-aggregate --in=SWEEP_DIR [--out=SWEEP_DIR/aggregate]");

@@ -27,9 +27,9 @@
 // (OUT/ablation.csv).
 
 #include "ns3/cc-ablation.h"
-#include "ns3/command-line.h"
 #include "ns3/comparison-report.h"
 #include "ns3/gnuplot-png.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
@@ -147,7 +147,7 @@ Main(int argc, char* argv[])
     std::string devices = "host-tcp,presto:0,presto:1,presto:2,presto:full,flextoe,cora";
     std::string ablation;
     std::string seedList;
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     base.AddToCommandLine(cmd);
     cmd.AddValue("devices",
                  "Devices to compare, comma separated: host-tcp, presto:K (K = 0..16 or full), "

@@ -28,7 +28,9 @@
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-nic-helper.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/presto-main.h"
 
 #include <iomanip>
 #include <iostream>
@@ -58,8 +60,9 @@ struct FlowRecord
 
 } // namespace
 
+/// The program; main() runs it with the module's error contract (RunPrestoMain).
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     std::string design = "ns3::PrestoNetDevice";
     std::string accessRate = "10Gbps";
@@ -71,7 +74,7 @@ main(int argc, char* argv[])
     double simTime = 0.1;
     bool pcap = false;
 
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("design",
                  "NIC design of o0 and o1: presto, flextoe, cora, or the TypeId name of "
                  "any offload NIC design (ns3::FlexToeNetDevice, ...)",
@@ -84,7 +87,7 @@ main(int argc, char* argv[])
     cmd.AddValue("onOffRate", "OnOff sending rate while on", onOffRate);
     cmd.AddValue("simTime", "Simulated time, s", simTime);
     cmd.AddValue("pcap", "Write pcap traces of the host links (presto-dumbbell-*.pcap)", pcap);
-    cmd.Parse(argc, argv);
+    ParseCommandLine(cmd, argc, argv);
 
     // ns-3's TCP as a data-center host would run it: full-size segments, and a delayed ACK
     // shorter than the NICs' 1 ms minimum RTO (ns-3's default is 200 ms).
@@ -265,4 +268,10 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
     return status;
+}
+
+int
+main(int argc, char* argv[])
+{
+    return RunPrestoMain("presto-dumbbell", [argc, argv] { return Main(argc, argv); });
 }

@@ -12,8 +12,8 @@
 //
 // Every presto-spray option is accepted (topology, workload, load, lb, seed, ...).
 
-#include "ns3/command-line.h"
 #include "ns3/fct-plot.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
@@ -36,7 +36,7 @@ Main(int argc, char* argv[])
     base.hostsPerLeaf = 4;
     base.load = 0.6;
     std::string fidelities = "0,1,2,4,full";
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     base.AddToCommandLine(cmd);
     cmd.AddValue("fidelities", "Reassembly fidelities to compare, comma separated", fidelities);
     ParseCommandLine(cmd, argc, argv);

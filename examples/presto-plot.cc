@@ -20,6 +20,7 @@
 #include "ns3/core-module.h"
 #include "ns3/fct-plot.h"
 #include "ns3/fct-statistics.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/run-report.h"
@@ -114,7 +115,7 @@ int
 Main(int argc, char* argv[])
 {
     std::string out;
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     cmd.Usage("Draw slowdown by flow-size bucket and the FCT CDF of runs into one PNG.\n"
               "usage: presto-plot --out=plot.png RUN_DIR [RUN_DIR...]\n"
               "Each RUN_DIR holds the fct.csv and summary.json of one run.");

@@ -11,7 +11,7 @@
 // A configuration error prints one line naming the option, attribute or file and line, and
 // exits with status 1 before anything is written.
 
-#include "ns3/command-line.h"
+#include "ns3/presto-command-line.h"
 #include "ns3/presto-main.h"
 #include "ns3/spray-experiment.h"
 
@@ -24,7 +24,7 @@ int
 Main(int argc, char* argv[])
 {
     SprayExperimentConfig config;
-    CommandLine cmd(__FILE__);
+    PrestoCommandLine cmd(__FILE__);
     config.AddToCommandLine(cmd);
     ParseCommandLine(cmd, argc, argv);
     SprayExperiment experiment(config);

@@ -3,6 +3,8 @@
  */
 #include "presto-main.h"
 
+#include "presto-command-line.h"
+
 #include "ns3/command-line.h"
 #include "ns3/global-value.h"
 #include "ns3/input-file.h"
@@ -190,7 +192,7 @@ SimulatorImplName()
 }
 
 void
-ParseCommandLine(CommandLine& cmd, int argc, char* argv[])
+ParseCommandLine(PrestoCommandLine& cmd, int argc, char* argv[])
 {
     CheckAttributeArguments(argc, argv);
     PreferFastSimulator(argc, argv);
@@ -211,6 +213,7 @@ ParseCommandLine(CommandLine& cmd, int argc, char* argv[])
         std::cerr.rdbuf(s.cerr);
         std::cerr << s.captured.str(); // anything ns-3 wrote without failing
     }
+    cmd.CheckValues();
 }
 
 int

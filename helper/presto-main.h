@@ -10,7 +10,7 @@
 namespace ns3
 {
 
-class CommandLine;
+class PrestoCommandLine;
 
 /**
  * \ingroup presto
@@ -35,14 +35,16 @@ void CheckAttributeArguments(int argc, char* argv[]);
  * CommandLine::Parse; when ns-3 refuses another argument (an unknown option, a value that
  * does not parse) and exits, only its first line is printed, as "<program>: error: invalid
  * command-line argument --x=y (--PrintHelp lists the options)", not the whole --help. The
- * exit status stays 1.
+ * exit status stays 1. Then every program option is checked as read whole
+ * (PrestoCommandLine::CheckValues): `--maxFlows=1e5` is refused, not run as 1.
  *
  * \param cmd the command line with the program's options
  * \param argc argument count
  * \param argv arguments
- * \throws PrestoInputError from CheckAttributeArguments
+ * \throws PrestoInputError from CheckAttributeArguments, or naming the first option whose
+ * value is not its type's whole token
  */
-void ParseCommandLine(CommandLine& cmd, int argc, char* argv[]);
+void ParseCommandLine(PrestoCommandLine& cmd, int argc, char* argv[]);
 
 /**
  * \ingroup presto

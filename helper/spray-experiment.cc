@@ -3,6 +3,8 @@
  */
 #include "spray-experiment.h"
 
+#include "presto-command-line.h"
+
 #include "ns3/attribute-default.h"
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
@@ -311,7 +313,7 @@ NodeByName(const FabricTopology& topo, const std::string& name)
 } // namespace
 
 void
-SprayExperimentConfig::AddToCommandLine(CommandLine& cmd)
+SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd)
 {
     cmd.AddValue("device", "Endpoint on every host: " + Join(SprayExperiment::Devices()), device);
     cmd.AddValue("fidelity",

@@ -34,7 +34,7 @@ class PrestoRackPipeline;
 
 class HostCpuAccounting;
 
-class CommandLine;
+class PrestoCommandLine;
 
 /**
  * \ingroup presto
@@ -136,7 +136,7 @@ struct SprayExperimentConfig
      * \brief Register every field as a --option of a command line.
      * \param cmd the command line
      */
-    void AddToCommandLine(CommandLine& cmd);
+    void AddToCommandLine(PrestoCommandLine& cmd);
     /** \return the configuration as a JSON object (the "config" section) */
     nlohmann::json ToJson() const;
 };

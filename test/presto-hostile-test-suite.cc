@@ -591,6 +591,120 @@ class MalformedSegmentTestCase : public HostileTestCase
 };
 
 /**
+ * A connection slot freed and reused within the control plane's delay: a SYN opens a
+ * half-open connection, an acceptable RST frees its slot before the SYN-ACK has left, and a
+ * second SYN (another source port) takes the same slot. The first SYN's pending handshake
+ * event must not act on the new connection: the new one's SYN-ACKs follow the normal backoff
+ * (initial timeout, doubling) and it gives up after the normal number of tries. The attacker's
+ * device keeps the SYN-ACKs from its own stack, which would answer them with RSTs.
+ */
+class SlotReuseHandshakeTestCase : public HostileTestCase
+{
+  public:
+    /** \param design "presto", "flextoe" or "cora" */
+    explicit SlotReuseHandshakeTestCase(const std::string& design)
+        : HostileTestCase(design + ": a slot reused within the control-plane delay"),
+          m_design(design)
+    {
+    }
+
+  private:
+    static constexpr uint16_t FIRST_PORT = 5000;  //!< the SYN that is reset
+    static constexpr uint16_t SECOND_PORT = 5001; //!< the SYN on the reused slot
+
+    void DoRun() override
+    {
+        Transfer t;
+        t.Build(m_design, 1000); // opens the listener on host 2, port 100, and finishes
+        Victim v;
+        v.nic = t.receiver;
+        v.local = t.fabric.GetHostAddress(2);
+        v.peer = t.fabric.GetHostAddress(1); // the attacker's own address: replies come back
+        v.localPort = 100;
+        v.peerPort = FIRST_PORT;
+        t.attacker->SetReceiveCallback(MakeCallback(&SlotReuseHandshakeTestCase::Receive, this));
+        const uint32_t isn = 1000000;
+        const Time start = MilliSeconds(5); // the 1,000-byte flow is over: its slot is free
+        m_attacker = t.attacker;
+        Simulator::Schedule(start,
+                            &SlotReuseHandshakeTestCase::Send,
+                            this,
+                            MakeSegment(v, isn, 0, TcpHeader::SYN, 0));
+        // acceptable in SYN-RECEIVED: exactly at the peer's next sequence number
+        Simulator::Schedule(start + NanoSeconds(500),
+                            &SlotReuseHandshakeTestCase::Send,
+                            this,
+                            MakeSegment(v, isn + 1, 0, TcpHeader::RST, 0));
+        v.peerPort = SECOND_PORT;
+        Simulator::Schedule(start + NanoSeconds(1000),
+                            &SlotReuseHandshakeTestCase::Send,
+                            this,
+                            MakeSegment(v, isn + 7, 0, TcpHeader::SYN, 0));
+        Simulator::Stop(Seconds(0.5));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(t.finished, true, m_design << ": the listener's flow finished");
+        NS_TEST_EXPECT_MSG_EQ(m_synAcks[0].size(), 0, "the reset connection sent no SYN-ACK");
+        const std::vector<Time>& got = m_synAcks[1];
+        std::cout << "    " << m_design << ": SYN-ACKs at";
+        for (const Time& at : got)
+        {
+            std::cout << " " << (at - start).GetMicroSeconds() << " us";
+        }
+        std::cout << std::endl;
+        // the first transmission and five retransmissions, 2 ms doubling (ns-3's and the
+        // control plane's defaults), then the connection gives up
+        NS_TEST_ASSERT_MSG_EQ(got.size(), 6, "one SYN-ACK and five retransmissions");
+        Time gap = MilliSeconds(2);
+        for (size_t i = 1; i < got.size(); ++i)
+        {
+            const Time d = got[i] - got[i - 1];
+            NS_TEST_EXPECT_MSG_EQ_TOL(d.GetMicroSeconds(),
+                                      gap.GetMicroSeconds(),
+                                      5,
+                                      "retransmission " << i << " after the backoff");
+            gap = gap * 2;
+        }
+        NS_TEST_EXPECT_MSG_LT(got[0] - start, MilliSeconds(1), "the first SYN-ACK is prompt");
+        nlohmann::json nic = nlohmann::json::object();
+        t.receiver->AddCounters(nic);
+        // the reset connection and the one that gave up, each once
+        NS_TEST_EXPECT_MSG_EQ(nic.value("handshake_failures", 0), 2, "two failed handshakes");
+        Simulator::Destroy();
+    }
+
+    /// \param p a segment the attacker sends
+    void Send(Ptr<Packet> p)
+    {
+        m_attacker->Send(p, m_attacker->GetBroadcast(), 0x0800);
+    }
+
+    /// The attacker's device receive callback: record SYN-ACKs by destination port.
+    bool Receive(Ptr<NetDevice>, Ptr<const Packet> packet, uint16_t, const Address&)
+    {
+        Ptr<Packet> p = packet->Copy();
+        Ipv4Header ip;
+        p->RemoveHeader(ip);
+        TcpHeader tcp;
+        p->RemoveHeader(tcp);
+        const uint8_t synAck = TcpHeader::SYN | TcpHeader::ACK;
+        if ((tcp.GetFlags() & synAck) == synAck)
+        {
+            const uint16_t port = tcp.GetDestinationPort();
+            if (port == FIRST_PORT || port == SECOND_PORT)
+            {
+                m_synAcks[port - FIRST_PORT].push_back(Simulator::Now());
+            }
+        }
+        return true;
+    }
+
+    std::string m_design;
+    Ptr<PointToPointNetDevice> m_attacker;      //!< host 1's plain device
+    std::array<std::vector<Time>, 2> m_synAcks; //!< SYN-ACK arrival times by source port
+};
+
+/**
  * \ingroup presto
  * \brief Hostile segments: blind injection and malformed frames against live transfers.
  */
@@ -607,6 +721,7 @@ class PrestoHostileTestSuite : public TestSuite
         {
             AddTestCase(new BlindInjectionTestCase(design), compat::TestDuration::QUICK);
             AddTestCase(new MalformedSegmentTestCase(design, frames), compat::TestDuration::QUICK);
+            AddTestCase(new SlotReuseHandshakeTestCase(design), compat::TestDuration::QUICK);
         }
     }
 };

@@ -770,7 +770,11 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
     // the SYN leaves after the control plane's work on the host
     m_cpCycles += m_controlCycles;
     ++m_cpEvents;
-    Simulator::Schedule(ControlPlaneDelay(id), &OffloadNetDevice::SendHandshake, this, id);
+    Simulator::Schedule(ControlPlaneDelay(id),
+                        &OffloadNetDevice::SendHandshake,
+                        this,
+                        id,
+                        m_generation[id]);
     return true;
 }
 
@@ -921,8 +925,15 @@ OffloadNetDevice::Close(uint32_t id)
 // ------------------------------------------------------------------ control plane
 
 void
-OffloadNetDevice::SendHandshake(uint32_t id)
+OffloadNetDevice::SendHandshake(uint32_t id, uint32_t generation)
 {
+    if (m_generation[id] != generation)
+    {
+        // the first transmission's event of a connection that is gone (reset or refused
+        // within the control plane's delay): the slot may hold a new connection by now,
+        // whose own handshake runs its own timer
+        return;
+    }
     Conn& c = m_slots[id];
     const OffloadHandshakeTx tx = ControlPlane().NextHandshake(c.hs);
     if (tx.giveUp)
@@ -942,8 +953,11 @@ OffloadNetDevice::SendHandshake(uint32_t id)
         return;
     }
     SendControl(id, c.peer, tx.segment);
-    c.synTimer =
-        Simulator::Schedule(NanoSeconds(tx.timerNs), &OffloadNetDevice::SendHandshake, this, id);
+    c.synTimer = Simulator::Schedule(NanoSeconds(tx.timerNs),
+                                     &OffloadNetDevice::SendHandshake,
+                                     this,
+                                     id,
+                                     generation);
 }
 
 void
@@ -977,7 +991,11 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
     m_lookup[Key(peer, c.peerPort, c.localPort)] = id;
     m_cpCycles += m_controlCycles;
     ++m_cpEvents;
-    Simulator::Schedule(ControlPlaneDelay(id), &OffloadNetDevice::SendHandshake, this, id);
+    Simulator::Schedule(ControlPlaneDelay(id),
+                        &OffloadNetDevice::SendHandshake,
+                        this,
+                        id,
+                        m_generation[id]);
 }
 
 void
@@ -1158,7 +1176,8 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
             c.synTimer = Simulator::Schedule(ControlPlaneDelay(id),
                                              &OffloadNetDevice::SendHandshake,
                                              this,
-                                             id);
+                                             id,
+                                             m_generation[id]);
         }
         return;
     case OffloadHandshakeVerdict::ESTABLISHED:

@@ -489,8 +489,12 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     void FreeSlot(uint32_t id);
     /** Create the data path of an established connection. */
     void Establish(uint32_t id, uint32_t peerWindowBytes);
-    /** Send the SYN or SYN-ACK of a slot (and arm its retransmission). */
-    void SendHandshake(uint32_t id);
+    /**
+     * Send the SYN or SYN-ACK of a slot (and arm its retransmission).
+     * \param id slot \param generation the slot's generation when scheduled: an event of a
+     * connection that is gone does nothing
+     */
+    void SendHandshake(uint32_t id, uint32_t generation);
     /**
      * Apply a data-path decision for a received segment.
      * \param id slot \param d the decision \param frame the received IPv4 packet

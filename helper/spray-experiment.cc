@@ -133,9 +133,11 @@ ParseTimeNs(const std::string& option, const std::string& text)
                            " is not a time with a unit (examples: 1us, 500ns, 2ms)");
 }
 
-/// Longest --simTime, --drainTime or --warmup, s. ns-3's Time counts int64 ns (+-9.2e9 s);
-/// the arrival window plus the drain must fit with room for the events after it.
-constexpr double MAX_SECONDS = 1e9;
+/// Longest --simTime, --drainTime or --warmup, s. ns-3's Time counts int64 ns (+-9.2e9 s) but
+/// the module's fast links and its simulator compute event times in int64 ps, which end at
+/// 2^63 ps = 9.2e6 s ("EventPool: an event in the past" at 9243456 s): with 1e6 s each the
+/// run (arrivals, then the drain) ends before 2e6 s.
+constexpr double MAX_SECONDS = 1e6;
 
 /// \param option its name \param value seconds \param positive whether 0 is refused
 void
@@ -150,7 +152,7 @@ CheckSeconds(const std::string& option, double value, bool positive)
     else if (value > MAX_SECONDS)
     {
         os << "--" << option << "=" << value << " is too large: at most " << MAX_SECONDS
-           << " s (ns-3's time spans +-9.2e9 s in ns)";
+           << " s (the module's event times count int64 picoseconds: 9.2e6 s)";
     }
     if (!os.str().empty())
     {

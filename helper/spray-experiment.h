@@ -148,7 +148,7 @@ struct SprayExperimentConfig
  * The constructor validates the whole configuration, reads every input file once (an
  * InputFileScope: the devices reuse the text the validation read) and computes every flow's
  * ideal FCT, throwing PrestoInputError before anything is written: text options that are
- * not UTF-8, --simTime, --drainTime or --warmup that are not finite or above 1e9 s, a
+ * not UTF-8, --simTime, --drainTime or --warmup that are not finite or above 1e6 s, a
  * workload asking for more than 10^7 flows, a flow whose ideal FCT is beyond ns-3's time.
  * Run() simulates and writes fct.csv,
  * summary.json, flows.txt (the workload in HPCC format) and fct.png into the output directory.

@@ -150,6 +150,8 @@ expect_error "option that does not parse" "--drainTime=inf is not a decimal numb
 expect_error "--simTime beyond ns-3's time" "simTime=1e\+10 is too large" --simTime=1e10
 expect_error "--drainTime beyond ns-3's time" "drainTime=2e\+09 is too large" --drainTime=2e9
 expect_error "--warmup beyond ns-3's time" "warmup=5e\+09 is too large" --warmup=5e9
+# the documented limit is the real one: 1e9 s used to abort at 2^63 ps = 9.2e6 s
+expect_error "--simTime beyond the ps clock" "simTime=1e\+09 is too large" --simTime=1e9 --load=0.000000001
 expect_error "--warmup not below --simTime" "warmup=0.02.*simTime=0.01" --warmup=0.02 --simTime=0.01
 expect_error "--label not UTF-8" "label='caf.xe9' is not valid UTF-8" --label="$(printf 'caf\xe9')"
 expect_error "--load above 1" "load=1.5.*must be in \(0, 1\]" --load=1.5
@@ -207,6 +209,18 @@ if grep -q '"class":0,"connections":0,' <<<"$flat" &&
     pass=$((pass + 1))
 else
     echo "FAIL --classRules=/dev/stdin: the rules were not applied"; cat "$tmp/stderr"
+    fail=$((fail + 1))
+fi
+
+# the time limit is true: a run at it (arrivals for 1e6 s, a drain of 1e6 s) ends normally
+rm -rf "$tmp/out"
+if timeout 120 "$bin" --out="$tmp/out" --quiet=1 --plot=0 --device=presto --simTime=1e6 \
+    --drainTime=1e6 --load=0.000000001 >"$tmp/stdout" 2>"$tmp/stderr" &&
+    grep -Eq '"flows_finished": *[1-9]' "$tmp/out/summary.json"; then
+    echo "ok   --simTime=1e6 --drainTime=1e6: runs to the end and its flows finish"
+    pass=$((pass + 1))
+else
+    echo "FAIL --simTime=1e6 --drainTime=1e6: the run at the stated limit failed"; cat "$tmp/stderr"
     fail=$((fail + 1))
 fi
 

@@ -228,6 +228,11 @@ RunPrestoMain(const std::string& program, const std::function<int()>& body)
         std::cerr << program << ": error: " << e.what() << std::endl;
         return 1;
     }
+    catch (const PrestoRunIncomplete& e)
+    {
+        std::cerr << program << ": run incomplete: " << e.what() << std::endl;
+        return 3;
+    }
     catch (const std::exception& e)
     {
         std::cerr << program << ": internal error: " << e.what() << std::endl;

@@ -82,9 +82,10 @@ std::string SimulatorImplName();
  * \ingroup presto
  * \brief The body of an example's main(), with the module's error contract: a
  * PrestoInputError (a configuration error: bad option, attribute, input file) prints
- * "<program>: error: <message>" and gives exit status 1; any other exception prints
- * "<program>: internal error: <what>" and gives 2. Nothing escapes as an uncaught exception
- * (abort, core dump). Users' scripts can do the same: every configuration error of the
+ * "<program>: error: <message>" and gives exit status 1; a PrestoRunIncomplete (the run did
+ * not do what was asked) prints "<program>: run incomplete: <message>" and gives 3; any other
+ * exception prints "<program>: internal error: <what>" and gives 2. Nothing escapes as an uncaught
+ * exception (abort, core dump). Users' scripts can do the same: every configuration error of the
  * module is a PrestoInputError.
  *
  * \param program the program name for messages

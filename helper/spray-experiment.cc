@@ -139,6 +139,64 @@ ParseTimeNs(const std::string& option, const std::string& text)
 /// run (arrivals, then the drain) ends before 2e6 s.
 constexpr double MAX_SECONDS = 1e6;
 
+/**
+ * \param out --out
+ * \return the folder the run writes into before publishing: OUT.partial beside it, or
+ * .presto-partial inside it when --out has no name of its own (., .., /)
+ */
+std::filesystem::path
+StagingFolder(const std::filesystem::path& out)
+{
+    std::filesystem::path p = out.lexically_normal();
+    if (!p.empty() && !p.has_filename())
+    {
+        p = p.parent_path(); // a trailing slash
+    }
+    const std::string name = p.filename().string();
+    if (name.empty() || name == "." || name == "..")
+    {
+        return p / ".presto-partial";
+    }
+    return p.parent_path() / (name + ".partial");
+}
+
+/**
+ * \brief Move the staged outputs into out: a rename of the whole folder when out does not
+ * exist, else file by file (replacing the run's own earlier files, keeping everything else).
+ * \param stage the staging folder \param out --out
+ */
+void
+PublishStagedOutputs(const std::filesystem::path& stage, const std::filesystem::path& out)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(out, ec))
+    {
+        fs::rename(stage, out, ec);
+        if (!ec)
+        {
+            return;
+        }
+    }
+    ec.clear();
+    fs::create_directories(out, ec);
+    std::vector<fs::path> entries;
+    for (const fs::directory_entry& e : fs::directory_iterator(stage, ec))
+    {
+        entries.push_back(e.path());
+    }
+    for (const fs::path& from : entries)
+    {
+        fs::rename(from, out / from.filename(), ec);
+        if (ec)
+        {
+            throw PrestoInputError("--out=" + out.string() + ": cannot move " + from.string() +
+                                   " into it: " + ec.message());
+        }
+    }
+    fs::remove(stage, ec);
+}
+
 /// \param option its name \param value seconds \param positive whether 0 is refused
 void
 CheckSeconds(const std::string& option, double value, bool positive)
@@ -474,6 +532,11 @@ SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd)
                  verifyPayload);
     cmd.AddValue("plot", "Write fct.png", plot);
     cmd.AddValue("quiet", "Do not print the table", quiet);
+    cmd.AddValue("allowUnfinished",
+                 "Accept a run with flows unfinished at the end of the drain, connections that "
+                 "failed to open or no RPC request measured (exit 0, outputs in --out); "
+                 "without it such a run exits 3 and leaves its outputs in OUT.partial",
+                 allowUnfinished);
     cmd.AddValue("out", "Output directory for fct.csv, summary.json, flows.txt, fct.png", out);
     cmd.AddValue("label", "Run label for tables and plots (default: the device, or mix)", label);
 }
@@ -530,6 +593,7 @@ SprayExperimentConfig::ToJson() const
             {"loss_rate", lossRate},
             {"sim_time_s", simTime},
             {"drain_time_s", drainTime},
+            {"allow_unfinished", allowUnfinished},
             {"warmup_s", warmup},
             {"buckets", buckets},
             {"max_flows", maxFlows},
@@ -1424,9 +1488,7 @@ SprayExperiment::ReportIncast(const std::string& label)
     jb.erase("speed");
     m_report["incast"] = ji;
     m_report["background"] = jb;
-    WriteFileAtomically((std::filesystem::path(c.out) / "incast.csv").string(),
-                        csv,
-                        "incast flow list");
+    WriteFileAtomically((m_stage / "incast.csv").string(), csv, "incast flow list");
     return {PlotRun{label + " background", backgroundSummary, background},
             PlotRun{label + " incast", incastSummary, incast}};
 }
@@ -1681,15 +1743,21 @@ SprayExperiment::BuildFabric(FabricHelper& fabric)
         Simulator::Destroy(); // the built fabric's global state goes, as after a run
         throw;
     }
+    // the outputs go to a staging folder, published into --out when the run did what was
+    // asked; a staging folder left by a killed run of the same --out is replaced
+    m_stage = StagingFolder(out);
     std::error_code ec;
-    std::filesystem::create_directories(out, ec);
+    std::filesystem::remove_all(m_stage, ec);
+    ec.clear();
+    std::filesystem::create_directories(m_stage, ec);
     if (ec)
     {
-        throw PrestoInputError("--out=" + c.out + ": cannot create directory: " + ec.message());
+        throw PrestoInputError("--out=" + c.out + ": cannot create directory " + m_stage.string() +
+                               ": " + ec.message());
     }
     if (c.pcap)
     {
-        fabric.EnablePcapHosts((out / "host").string());
+        fabric.EnablePcapHosts((m_stage / "host").string());
     }
     if (c.queueTrace > 0)
     {
@@ -1705,7 +1773,7 @@ SprayExperiment::WriteQueueTrace()
     {
         return;
     }
-    m_queueTracer->Write(m_config.out, m_config.plot);
+    m_queueTracer->Write(m_stage.string(), m_config.plot);
     uint64_t drops = 0;
     uint64_t marks = 0;
     uint32_t peak = 0;
@@ -1814,9 +1882,9 @@ SprayExperiment::Run()
     std::string label = !c.label.empty() ? c.label : m_mix.empty() ? c.device : std::string("mix");
     const std::vector<PlotRun> classes = ReportIncast(label);
     WriteQueueTrace();
-    WriteFlowFile((out / "flows.txt").string(), m_flows);
-    WriteFctCsv((out / "fct.csv").string(), m_records);
-    WriteJson((out / "summary.json").string(), m_report);
+    WriteFlowFile((m_stage / "flows.txt").string(), m_flows);
+    WriteFctCsv((m_stage / "fct.csv").string(), m_records);
+    WriteJson((m_stage / "summary.json").string(), m_report);
     if (!c.quiet)
     {
         PrintSummaryTable(std::cout, label, m_summary, m_speed);
@@ -1838,8 +1906,8 @@ SprayExperiment::Run()
                           << "\n";
             }
         }
-        std::cout << "outputs:  " << out.string() << "/{fct.csv,summary.json,flows.txt"
-                  << (classes.empty() ? "" : ",incast.csv")
+        std::cout << "outputs:  " << PublishedFolder().string()
+                  << "/{fct.csv,summary.json,flows.txt" << (classes.empty() ? "" : ",incast.csv")
                   << (c.queueTrace > 0 ? ",queues.csv,switch-events.csv" : "")
                   << (c.queueTrace > 0 && c.plot ? ",queues.png" : "")
                   << (c.plot ? ",fct.png}" : "}") << std::endl;
@@ -1851,8 +1919,9 @@ SprayExperiment::Run()
         // with incast bursts, the two classes as two runs of the plot
         PlotFct(classes.empty() ? std::vector<PlotRun>{PlotRun{label, m_summary, m_records}}
                                 : classes,
-                (out / "fct.png").string());
+                (m_stage / "fct.png").string());
     }
+    Publish();
 }
 
 HostCpuCosts
@@ -2132,7 +2201,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     }
     m_report["host_cpu"] = cpu;
     WriteQueueTrace();
-    WriteJson((out / "summary.json").string(), m_report);
+    WriteJson((m_stage / "summary.json").string(), m_report);
     if (!c.quiet)
     {
         const auto& r = m_report["rpc"];
@@ -2150,11 +2219,76 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
                                                : std::string())
                   << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << ", "
                   << cpu["cycles_per_request"].get<double>() << " cycles/request\n"
-                  << "outputs:  " << out.string() << "/summary.json" << std::endl;
+                  << "outputs:  " << PublishedFolder().string() << "/summary.json" << std::endl;
     }
     rpc->Dispose();
     transport->Dispose();
     Simulator::Destroy();
+    Publish();
+}
+
+std::string
+SprayExperiment::Shortfall() const
+{
+    std::ostringstream os;
+    const nlohmann::json& r = m_report;
+    const auto count = [](const nlohmann::json& o, const char* key) {
+        return o.is_object() ? o.value(key, uint64_t{0}) : uint64_t{0};
+    };
+    if (r.contains("rpc"))
+    {
+        const nlohmann::json& rpc = r["rpc"];
+        if (const uint64_t failed = count(rpc, "connections_failed"); failed > 0)
+        {
+            os << failed << " of " << count(rpc, "connections")
+               << " RPC connections failed to open\n";
+        }
+        if (count(rpc, "requests_measured") == 0)
+        {
+            os << "no RPC request was answered in the measurement window (--warmup to "
+                  "--simTime)\n";
+        }
+    }
+    else
+    {
+        const uint64_t flows = count(r, "flows");
+        const uint64_t finished = count(r, "finished");
+        if (finished < flows)
+        {
+            os << flows - finished << " of " << flows
+               << " flows did not finish by the end of the drain (--simTime + --drainTime = "
+               << m_config.simTime + m_config.drainTime << " s)\n";
+        }
+    }
+    return os.str();
+}
+
+std::filesystem::path
+SprayExperiment::PublishedFolder() const
+{
+    return Shortfall().empty() || m_config.allowUnfinished ? std::filesystem::path(m_config.out)
+                                                           : m_stage;
+}
+
+void
+SprayExperiment::Publish()
+{
+    const std::filesystem::path out(m_config.out);
+    std::string shortfall = Shortfall();
+    if (!shortfall.empty())
+    {
+        shortfall.pop_back(); // the last newline
+    }
+    if (!shortfall.empty() && !m_config.allowUnfinished)
+    {
+        throw PrestoRunIncomplete(shortfall + "; the outputs are in " + m_stage.string() +
+                                  " (--allowUnfinished accepts such a run into --out)");
+    }
+    if (!shortfall.empty())
+    {
+        std::cerr << "warning: " << shortfall << "; accepted (--allowUnfinished)" << std::endl;
+    }
+    PublishStagedOutputs(m_stage, out);
 }
 
 const std::vector<FctRecord>&

@@ -21,6 +21,7 @@
 #include "ns3/tcp-socket-endpoint.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -127,8 +128,11 @@ struct SprayExperimentConfig
     /// send pattern bytes and compare each byte received; false: virtual (zero-filled)
     /// payload, delivery checked by counting
     bool verifyPayload{false};
-    bool plot{true};                         //!< write fct.png
-    bool quiet{false};                       //!< do not print the table
+    bool plot{true};   //!< write fct.png
+    bool quiet{false}; //!< do not print the table
+    /// accept a run that did not do everything asked (flows unfinished at the end of the
+    /// drain, connections that failed to open, no request measured): exit 0 and publish
+    bool allowUnfinished{false};
     std::string out{"results/presto-spray"}; //!< output directory
     std::string label;                       //!< run label for tables and plots ("" = device)
 
@@ -164,8 +168,22 @@ class SprayExperiment
     explicit SprayExperiment(const SprayExperimentConfig& config);
     ~SprayExperiment();
 
-    /** \brief Build, simulate, write the outputs (Simulator::Destroy at the end). */
+    /**
+     * \brief Build, simulate, write the outputs (Simulator::Destroy at the end).
+     *
+     * The outputs are written into a staging folder beside --out (OUT.partial) and moved into
+     * --out only when the run did what was asked: a run killed midway leaves no (empty or
+     * half-written) --out. A run that fell short (see Shortfall) throws PrestoRunIncomplete
+     * with its outputs left in the staging folder, unless allowUnfinished.
+     */
     void Run();
+    /**
+     * \brief What the finished run did not do that was asked, from its report: flows
+     * unfinished at the end of the drain, connections that failed to open, an RPC run that
+     * measured no request.
+     * \return one line per shortfall; empty if none
+     */
+    std::string Shortfall() const;
 
     /** \return the endpoint names accepted by --device */
     static std::vector<std::string> Devices();
@@ -293,6 +311,13 @@ class SprayExperiment
     void CheckApplications(FabricHelper& fabric) const;
     /** The closed-loop RPC workload on the built fabric, and its outputs. */
     void RunRpc(FabricHelper& fabric);
+    /**
+     * \brief Move the staged outputs into --out, or throw PrestoRunIncomplete naming the
+     * shortfall and the staging folder (allowUnfinished publishes anyway, with a warning).
+     */
+    void Publish();
+    /** \return where the outputs end up: --out, or the staging folder of a short run */
+    std::filesystem::path PublishedFolder() const;
     /** queues.csv, switch-events.csv, queues.png and summary.json's "queue_trace". */
     void WriteQueueTrace();
     /**
@@ -331,6 +356,7 @@ class SprayExperiment
     FctSummary m_summary;               //!< statistics
     RunSpeed m_speed;                   //!< speed
     nlohmann::json m_report;            //!< summary.json
+    std::filesystem::path m_stage;      //!< where the outputs are written until published
 
     struct LinkChange
     {

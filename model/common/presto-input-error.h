@@ -31,6 +31,24 @@ class PrestoInputError : public std::runtime_error
     }
 };
 
+/**
+ * \ingroup presto
+ * \brief Raised when a run ended without doing what was asked (flows unfinished, connections
+ * that failed to open, no request measured) and the user did not accept that
+ * (--allowUnfinished). The programs exit with status 3 and this message.
+ */
+class PrestoRunIncomplete : public std::runtime_error
+{
+  public:
+    /**
+     * \param what the shortfall and where the run's outputs are
+     */
+    explicit PrestoRunIncomplete(const std::string& what)
+        : std::runtime_error(what)
+    {
+    }
+};
+
 } // namespace ns3
 
 #endif // PRESTO_INPUT_ERROR_H

@@ -180,6 +180,22 @@ PrestoNetDevice::ParseFidelities(const std::string& text, const std::string& whe
     return ks;
 }
 
+void
+PrestoNetDevice::RequireClassRules(const std::vector<uint32_t>& ks,
+                                   const std::string& fidelities,
+                                   const std::string& rulesFile)
+{
+    if (ks.size() > 1 && rulesFile.empty())
+    {
+        // without rules every connection is in class 0: the other classes' K would be ignored
+        throw PrestoInputError("PrestoNetDevice::ReassemblyFidelity=" + fidelities + " gives " +
+                               std::to_string(ks.size()) +
+                               " classes, but ClassifierRules is empty and puts every "
+                               "connection in class 0: give the class rules (--classRules) "
+                               "or one K");
+    }
+}
+
 RmtPipelineConfig
 PrestoNetDevice::PipelineConfig() const
 {
@@ -199,6 +215,7 @@ PrestoNetDevice::CheckConfiguration(const std::string& fidelities,
                                     const std::string& rulesFile)
 {
     std::vector<uint32_t> ks = ParseFidelities(fidelities, "ReassemblyFidelity");
+    RequireClassRules(ks, fidelities, rulesFile);
     RmtPipelineConfig cfg;
     cfg.stageBudget = stageBudget;
     for (uint32_t k : ks)
@@ -263,6 +280,7 @@ PrestoNetDevice::Configure()
         return;
     }
     m_fidelity = ParseFidelities(m_fidelityText, "PrestoNetDevice::ReassemblyFidelity");
+    RequireClassRules(m_fidelity, m_fidelityText, m_rulesFile);
     UintegerValue maxConnections;
     GetAttribute("MaxConnections", maxConnections);
     UintegerValue pathLabels;

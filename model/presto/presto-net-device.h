@@ -108,6 +108,15 @@ class PrestoNetDevice : public OffloadNetDevice
     static std::vector<uint32_t> ParseFidelities(const std::string& text, const std::string& where);
 
     /**
+     * \brief Refuse more than one class without classifier rules: every connection would be
+     * in class 0 and the other classes' K ignored. Throws PrestoInputError.
+     * \param ks K per class \param fidelities their text \param rulesFile "" or a path
+     */
+    static void RequireClassRules(const std::vector<uint32_t>& ks,
+                                  const std::string& fidelities,
+                                  const std::string& rulesFile);
+
+    /**
      * \brief Check a configuration without building a device: every finite K fits the stage
      * budget, the classifier rules parse and name existing classes. Throws PrestoInputError.
      * \param fidelities "K0,K1,..." \param stageBudget stages \param rulesFile "" or a path

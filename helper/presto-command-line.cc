@@ -21,6 +21,10 @@ PrestoCommandLine::Receive(Binding* b, std::string value)
 {
     std::string why;
     b->owner->m_set.insert(b->name);
+    if (b->owner->m_given)
+    {
+        (*b->owner->m_given)[b->name] = value;
+    }
     if (!b->parse(value, why))
     {
         b->owner->m_errors.push_back("--" + b->name + "=" + InputExcerpt(value) + " " + why);
@@ -41,6 +45,12 @@ bool
 PrestoCommandLine::WasSet(const std::string& name) const
 {
     return m_set.count(name) > 0;
+}
+
+void
+PrestoCommandLine::RecordGiven(std::map<std::string, std::string>* given)
+{
+    m_given = given;
 }
 
 } // namespace ns3

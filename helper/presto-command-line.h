@@ -8,6 +8,7 @@
 #include "ns3/whole-token.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -57,6 +58,14 @@ class PrestoCommandLine : public CommandLine
     /** \param name an option added here \return true if the command line gave it */
     bool WasSet(const std::string& name) const;
 
+    /**
+     * \brief Also record every option the command line gives, with its text, into \p given
+     * (the last value of an option given twice), e.g. for a configuration that refuses the
+     * options of a mode that is off.
+     * \param given the map; it must outlive Parse (nullptr: stop recording)
+     */
+    void RecordGiven(std::map<std::string, std::string>* given);
+
   private:
     /** One option: its name and how a value is read into its variable. */
     struct Binding
@@ -74,9 +83,10 @@ class PrestoCommandLine : public CommandLine
      */
     static bool Receive(Binding* b, std::string value);
 
-    std::vector<std::unique_ptr<Binding>> m_bindings; //!< the options added here
-    std::vector<std::string> m_errors;                //!< refused values, in order
-    std::set<std::string> m_set;                      //!< options the command line gave
+    std::vector<std::unique_ptr<Binding>> m_bindings;     //!< the options added here
+    std::vector<std::string> m_errors;                    //!< refused values, in order
+    std::set<std::string> m_set;                          //!< options the command line gave
+    std::map<std::string, std::string>* m_given{nullptr}; //!< RecordGiven's map
 };
 
 template <typename T>

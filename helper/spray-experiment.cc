@@ -282,7 +282,119 @@ ParseEdges(const std::string& text)
         }
         edges.push_back(e);
     }
+    if (!text.empty() && text.back() == ',')
+    {
+        throw PrestoInputError("--buckets=" + InputExcerpt(text) +
+                               ": ends with a comma (an edge is missing)");
+    }
     return edges;
+}
+
+/**
+ * \brief Refuse an option the command line gave for a mode that is off: it would be ignored
+ * (an --rpc* option on a flow workload, a --burst* option with --bursts=off, --mixBy without
+ * --mix, --k on a leaf-spine, ...). Only what the user wrote counts (c.given): defaults, and
+ * the values a comparison or a sweep sets for its rows, never trigger it.
+ * \param c the configuration
+ */
+void
+CheckModeOptions(const SprayExperimentConfig& c)
+{
+    if (c.given.empty())
+    {
+        return;
+    }
+    const bool rpc = c.workload == "rpc" || c.workload == "kv";
+    const bool file = !c.flowFile.empty();
+    const bool builtIn = c.topology == "leaf-spine" || c.topology == "fat-tree";
+    const std::string workload =
+        file && !rpc ? "this run replays --flowFile" : "this run's workload is " + c.workload;
+    const std::string rpcWhy = "is an option of the RPC and key-value workloads "
+                               "(--workload=rpc or kv); " +
+                               workload + ": it would be ignored";
+    const std::string fileTopology = "does not apply with --topology=" + c.topology +
+                                     ": the topology file gives every node and link";
+    const std::string flowsWhy =
+        rpc ? "shapes the generated flows; --workload=" + c.workload +
+                  " runs RPC connections instead (--rpc* options): it would be ignored"
+            : "shapes the generated flows; --flowFile gives every flow: it would be ignored";
+
+    struct Rule
+    {
+        std::vector<const char*> options; //!< the options of the mode
+        bool active;                      //!< the mode is on
+        std::string why;                  //!< why they would be ignored
+    };
+
+    const Rule rules[] = {
+        {{"rpcConnections", "rpcOutstanding", "rpcRate", "rpcBacklog", "rpcServers", "serverCores"},
+         rpc,
+         rpcWhy},
+        {{"rpcRequest", "rpcResponse"},
+         c.workload == "rpc",
+         c.workload == "kv" ? "does not apply to --workload=kv: it sizes its messages from "
+                              "--kvKeys and --kvValues"
+                            : rpcWhy},
+        {{"kvGets", "kvKeys", "kvValues"},
+         c.workload == "kv",
+         "is an option of the key-value workload (--workload=kv); " + workload +
+             ": it would be ignored"},
+        {{"rpcOutstanding"},
+         c.rpcRate == 0,
+         "is the closed loop's window: with --rpcRate > 0 requests arrive open-loop and "
+         "--rpcBacklog bounds what a connection holds"},
+        {{"rpcBacklog"},
+         c.rpcRate > 0,
+         "bounds the open loop's unanswered requests per connection; with --rpcRate=0 the "
+         "closed loop of --rpcOutstanding runs: give --rpcRate > 0"},
+        {{"serverCores"},
+         c.rpcServers > 0,
+         "sets the servers' cores: give --rpcServers > 0 (with 0 every host is a server and "
+         "--hostCores applies)"},
+        {{"burstInterval", "burstSenders", "burstBytes", "burstReceiver"},
+         c.bursts != "off",
+         "shapes the incast bursts, and --bursts is off: give --bursts=periodic or poisson"},
+        {{"mixBy"},
+         !c.mix.empty(),
+         "says what --mix's fractions are of; no --mix is given (--device runs on every host)"},
+        {{"k"},
+         c.topology == "fat-tree",
+         builtIn
+             ? "is the fat-tree's arity; --topology is " + c.topology + ": give --topology=fat-tree"
+             : fileTopology},
+        {{"leaves", "spines", "hostsPerLeaf"},
+         c.topology == "leaf-spine",
+         builtIn ? "shapes the leaf-spine; --topology is " + c.topology + " (its size is --k)"
+                 : fileTopology},
+        {{"hostRate", "coreRate", "linkDelay"},
+         builtIn,
+         "does not apply with --topology=" + c.topology +
+             ": the topology file gives every link's rate and delay"},
+        {{"workload"},
+         !file || rpc,
+         "names the flow-size distribution; --flowFile gives every flow: it would be ignored"},
+        {{"load", "pattern", "maxFlows", "incastSenders"}, !rpc && !file, flowsWhy},
+        {{"incastSenders"},
+         c.pattern == "incast",
+         "is the senders per event of --pattern=incast; --pattern is " + c.pattern +
+             ": it would be ignored"},
+    };
+    for (const auto& rule : rules)
+    {
+        if (rule.active)
+        {
+            continue;
+        }
+        for (const char* option : rule.options)
+        {
+            const auto it = c.given.find(option);
+            if (it != c.given.end())
+            {
+                throw PrestoInputError(std::string("--") + option + "=" + InputExcerpt(it->second) +
+                                       " " + rule.why);
+            }
+        }
+    }
 }
 
 /**
@@ -375,6 +487,7 @@ NodeByName(const FabricTopology& topo, const std::string& name)
 void
 SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd)
 {
+    cmd.RecordGiven(&given);
     cmd.AddValue("device", "Endpoint on every host: " + Join(SprayExperiment::Devices()), device);
     cmd.AddValue("fidelity",
                  "Presto reassembly fidelity K (out-of-order intervals): 0..16 or full; "
@@ -965,6 +1078,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 {
     const auto& c = m_config;
     CheckUtf8(c);
+    CheckModeOptions(c);
     m_config.device = NicDesign::Canonical(c.device, "--device");
     RequireOneOf("hostStack", c.hostStack, {"linux", "tas"});
     if (c.hostParity)

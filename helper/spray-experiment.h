@@ -135,6 +135,11 @@ struct SprayExperimentConfig
     bool allowUnfinished{false};
     std::string out{"results/presto-spray"}; //!< output directory
     std::string label;                       //!< run label for tables and plots ("" = device)
+    /// the options the command line gave, with their text (AddToCommandLine records them):
+    /// an option of a mode that is off (an --rpc* option on a flow workload, a --burst*
+    /// option without --bursts, ...) is refused rather than ignored; empty for a
+    /// configuration built in code
+    std::map<std::string, std::string> given;
 
     /**
      * \brief Register every field as a --option of a command line.

@@ -48,6 +48,7 @@
 #include "ns3/topology-file.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
 #include <chrono>
@@ -95,16 +96,61 @@ RequireOneOf(const std::string& option,
     }
 }
 
+/**
+ * \brief Read an input named by an option: an error of the reader that does not name the
+ * option is given it in front (the user wrote --workload=X, not "CDF file X").
+ * \param option the option \param read the reader \return what it read
+ */
+template <typename F>
+auto
+WithOption(const std::string& option, F&& read) -> decltype(read())
+{
+    try
+    {
+        return read();
+    }
+    catch (const PrestoInputError& e)
+    {
+        const std::string what = e.what();
+        if (what.find("--" + option) != std::string::npos)
+        {
+            throw;
+        }
+        throw PrestoInputError("--" + option + ": " + what);
+    }
+}
+
+/// A data rate with its unit, in bit/s.
 double
 ParseRate(const std::string& option, const std::string& text)
 {
-    DataRateValue v;
-    if (!v.DeserializeFromString(text, MakeDataRateChecker()) || v.Get().GetBitRate() == 0)
+    // the number, then a unit ns-3's DataRate reads (bps, Gbps, Gb/s, MBps, ...): the unit is
+    // required (a bare number was bit/s), and the rate is a whole number of bit/s (DataRate
+    // counts whole bit/s: 3.9bps ran at 3) from 1 bit/s to 1 Pbit/s (beyond any link; above
+    // 2^64 bit/s DataRate wraps)
+    constexpr double MAX_RATE_BPS = 1e15;
+    const std::size_t unit = text.find_first_not_of("0123456789.eE+-");
+    double number = 0;
+    std::string why;
+    DataRateValue one;
+    const bool parsed = unit != std::string::npos && unit > 0 &&
+                        WholeToken::Parse(text.substr(0, unit), number, why) &&
+                        one.DeserializeFromString("1" + text.substr(unit), MakeDataRateChecker());
+    const double bps = parsed ? number * static_cast<double>(one.Get().GetBitRate()) : 0;
+    if (!parsed || !(bps >= 1))
     {
-        throw PrestoInputError("--" + option + "=" + text +
-                               " is not a data rate (examples: 10Gbps, 40Gb/s, 100Mbps)");
+        throw PrestoInputError("--" + option + "=" + InputExcerpt(text) +
+                               " is not a data rate with a unit (examples: 10Gbps, 40Gb/s, "
+                               "100Mbps)");
     }
-    return static_cast<double>(v.Get().GetBitRate());
+    if (bps > MAX_RATE_BPS || bps != std::floor(bps))
+    {
+        std::ostringstream os;
+        os << "--" << option << "=" << InputExcerpt(text) << " is " << bps
+           << " bit/s: a rate is a whole number of bit/s from 1 to 1e+15 (1 Pbit/s)";
+        throw PrestoInputError(os.str());
+    }
+    return bps;
 }
 
 /// Time with an explicit unit (s, ms, us, ns); ns-3's own parser aborts on bad input.
@@ -125,6 +171,12 @@ ParseTimeNs(const std::string& option, const std::string& text)
             double value;
             if (is >> value && is.eof() && value >= 0)
             {
+                if (!(value * scale <= 1e15))
+                {
+                    // int64 ns end at 9.2e9 s; the run's times stop at 1e6 s (MAX_SECONDS)
+                    throw PrestoInputError("--" + option + "=" + InputExcerpt(text) +
+                                           " is too large: at most 1e6 s");
+                }
                 return static_cast<int64_t>(value * scale + 0.5);
             }
         }
@@ -269,11 +321,12 @@ ParseEdges(const std::string& text)
     std::vector<uint64_t> edges;
     std::istringstream is(text);
     std::string item;
+    // each edge read whole: a stream read wrapped -1 to 2^64-1 and took "+5" as 5
+    std::string why;
     while (std::getline(is, item, ','))
     {
-        std::istringstream one(item);
-        uint64_t e;
-        if (!(one >> e) || !one.eof() || e == 0 || (!edges.empty() && e <= edges.back()))
+        uint64_t e = 0;
+        if (!WholeToken::Parse(item, e, why) || e == 0 || (!edges.empty() && e <= edges.back()))
         {
             throw PrestoInputError("--buckets=" + InputExcerpt(text) +
                                    ": expected increasing positive byte counts separated by "
@@ -1215,13 +1268,14 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                     ": the topology file gives every link's rate and delay");
             }
         }
-        if (!IsRegularInputFile(c.topology) && !std::filesystem::exists(c.topology))
+        std::error_code ec; // a name too long for the file system is a name that is not there
+        if (!IsRegularInputFile(c.topology) && !std::filesystem::exists(c.topology, ec))
         {
             throw PrestoInputError("--topology=" + InputExcerpt(c.topology) +
                                    " is not valid; valid values: leaf-spine, fat-tree, or a "
                                    "topology file (HPCC topology.txt or presto-topology)");
         }
-        m_topology = ReadTopologyFile(c.topology);
+        m_topology = WithOption("topology", [&c] { return ReadTopologyFile(c.topology); });
         // the load is a fraction of the summed host NIC bandwidth: the generator's host rate is
         // the hosts' mean link rate
         double sum = 0;
@@ -1279,9 +1333,28 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                 throw PrestoInputError(std::string("--") + option + ": '" + item +
                                        "' is not of the form a-b");
             }
-            uint32_t a = NodeByName(m_topology, spec.substr(0, dash));
-            uint32_t b = NodeByName(m_topology, spec.substr(dash + 1));
-            change.link = m_topology.FindLink(a, b);
+            uint32_t a = 0;
+            uint32_t b = 0;
+            try
+            {
+                a = NodeByName(m_topology, spec.substr(0, dash));
+                b = NodeByName(m_topology, spec.substr(dash + 1));
+            }
+            catch (const PrestoInputError& e)
+            {
+                throw PrestoInputError(std::string("--") + option + ": " + e.what());
+            }
+            try
+            {
+                change.link = m_topology.FindLink(a, b);
+            }
+            catch (const PrestoInputError&)
+            {
+                // name the option and the nodes as the user wrote them, not node ids
+                throw PrestoInputError(std::string("--") + option + ": no link " +
+                                       InputExcerpt(spec) + " in topology " +
+                                       m_topology.Describe());
+            }
             m_linkChanges.push_back(change);
         }
     };
@@ -1350,23 +1423,35 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     }
     else if (!c.flowFile.empty())
     {
-        m_flows = ReadFlowFile(c.flowFile, m_topology.GetNHosts());
+        m_flows = WithOption("flowFile", [this, &c] {
+            return ReadFlowFile(c.flowFile, m_topology.GetNHosts());
+        });
     }
     else
     {
-        m_cdf = std::make_unique<FlowSizeCdf>(FlowSizeCdf::Load(c.workload));
+        m_cdf = std::make_unique<FlowSizeCdf>(
+            WithOption("workload", [&c] { return FlowSizeCdf::Load(c.workload); }));
         FlowGeneratorConfig g;
         g.nHosts = m_topology.GetNHosts();
         g.load = c.load;
         g.hostRateBps = hostRate;
         g.startNs = 0;
         g.durationNs = static_cast<int64_t>(c.simTime * 1e9);
-        g.pattern = TrafficPatternFromString(c.pattern);
+        g.pattern = WithOption("pattern", [&c] { return TrafficPatternFromString(c.pattern); });
         g.incastSenders = c.incastSenders;
         g.maxFlows = c.maxFlows;
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
         u->SetStream(WORKLOAD_STREAM);
-        m_flows = GenerateFlows(g, *m_cdf, u);
+        try
+        {
+            m_flows = GenerateFlows(g, *m_cdf, u);
+        }
+        catch (const PrestoInputError& e)
+        {
+            throw PrestoInputError(std::string(e.what()) +
+                                   " (--workload, --load, --hostRate, --simTime, "
+                                   "--maxFlows)");
+        }
     }
     const BurstArrivals arrivals = BurstArrivalsFromString(c.bursts, "bursts");
     if (arrivals != BurstArrivals::OFF && IsRpc())

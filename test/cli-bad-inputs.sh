@@ -88,7 +88,7 @@ expect_error "a boolean that is not one" "plot=yes is not a boolean" --plot=yes
 expect_error "rpc: negative open-loop rate" "rpcRate=-1 must be 0 .closed loop." --workload=rpc --rpcRate=-1
 expect_error "rpc: open loop beside a closed-loop window" "rpcOutstanding=2 is the closed loop's window" --workload=rpc --rpcRate=1e6 --rpcOutstanding=2
 expect_error "rpc: zero backlog" "rpcBacklog=0" --workload=rpc --rpcRate=1e6 --rpcBacklog=0
-expect_error "open-loop rate on a flow workload" "rpcRate and --rpcBacklog set the RPC" --rpcRate=1e6
+expect_error "open-loop rate on a flow workload" "rpcRate=1e6 is an option of the RPC and key-value workloads" --rpcRate=1e6
 expect_error "unknown Cora overload signal" "unknown overload signal 'busy'" --device=cora --ns3::CoraNetDevice::OverloadSignal=busy
 expect_error "unknown congestion control" "dctcp, dctcp-pipeline, dctcp-rate, dctcp-rate-tas, newreno, native" --cc=cubic
 expect_error "pipeline DCTCP on a design without the pipeline" "dctcp-pipeline is DCTCP as a program on Presto's" --device=flextoe --cc=dctcp-pipeline
@@ -123,10 +123,10 @@ expect_error "a stack profile and a stack cost" "hostStack=tas sets the stack's 
 expect_error "parity and a FIFO attribute" "FifoQueueDisc::MaxSize is set but --hostParity=1 replaces" --hostParity=1 --ns3::FifoQueueDisc::MaxSize=32p
 expect_error "parity and delayed ACKs" "DelAckCount=3 and --hostParity=1 disagree" --hostParity=1 --ns3::TcpSocketEndpoint::DelAckCount=3
 expect_error "server cores without roles" "serverCores=4 sets the servers' cores: give --rpcServers > 0" --workload=kv --serverCores=4
-expect_error "roles on a flow workload" "rpcServers and --serverCores give the RPC and key-value" --rpcServers=2
+expect_error "roles on a flow workload" "rpcServers=2 is an option of the RPC and key-value workloads" --rpcServers=2
 expect_error "no client left" "rpcServers=8 leaves no client among 8 hosts" --workload=kv --rpcServers=8
 expect_error "a GET fraction above 1" "kvGets=1.5.* must be a fraction" --workload=kv --kvGets=1.5
-expect_error "RPC sizes on the key-value workload" "rpcRequest and --rpcResponse do not apply" --workload=kv --rpcRequest=100
+expect_error "RPC sizes on the key-value workload" "rpcRequest=100 does not apply to --workload=kv" --workload=kv --rpcRequest=100
 expect_error "server cores without host cores" "serverCores needs --hostCores > 0" --workload=kv --rpcServers=2 --serverCores=2 --hostCores=0
 expect_error "host dispatch on the host's cores" "Steering=HostDispatch is modelled on ServerCores worker cores only" --workload=rpc --ns3::RpcEndpoint::Steering=HostDispatch
 expect_error "intervals per path with full reassembly" "full reassembly keeps every range" --device=presto --lb=label --intervals=PerPath --fidelity=full --ns3::OffloadNetDevice::PathLabels=4
@@ -186,7 +186,7 @@ printf '3 1 2\n2\n0 2 10Gbps 1us 0\n1 2 fast 1us 0\n' >"$tmp/rate.txt"
 expect_error "topology: bad rate" "rate.txt:4: link rate 'fast'" --topology="$tmp/rate.txt"
 expect_error "topology: missing file" "no-such-topology" --topology="$tmp/no-such-topology"
 printf '3 1 2\n2\n0 2 10Gbps 1us 0\n1 2 10Gbps 1us 0\n' >"$tmp/ok.txt"
-expect_error "topology file with --hostRate" "--hostRate does not apply with --topology" --topology="$tmp/ok.txt" --hostRate=25Gbps
+expect_error "topology file with --hostRate" "--hostRate=25Gbps does not apply with --topology" --topology="$tmp/ok.txt" --hostRate=25Gbps
 expect_error "bursts: unknown arrivals" "--bursts=sometimes is not valid; valid values: off, periodic, poisson" --bursts=sometimes
 expect_error "bursts: too many senders" "--bursts=periodic.*8 senders per burst, must be in \[1, 7\]" --bursts=periodic --burstSenders=8
 expect_error "bursts with rpc" "not to --workload=rpc" --bursts=periodic --workload=rpc
@@ -195,6 +195,26 @@ expect_error "mix: fractions" "--mix=presto:0.5,host-tcp:0.6: fractions sum to 1
 expect_error "mix: unknown device" "unknown device 'smartnic'" --mix=smartnic:0.5,host-tcp:0.5
 expect_error "mix and device" "exclude each other" --mix=presto:0.5,host-tcp:0.5 --device=cora
 expect_error "mix by" "--mixBy=rack is not valid" --mix=presto:0.5,host-tcp:0.5 --mixBy=rack
+
+# Options of a mode that is off are refused, not ignored (issue 35); defaults never count
+expect_error "rpc option on a flow workload" "--rpcConnections=4 is an option of the RPC and key-value workloads.*websearch" --rpcConnections=4
+expect_error "rpc option given at its default" "--rpcOutstanding=1 is an option of the RPC" --rpcOutstanding=1
+expect_error "rpc sizes on a flow workload" "--rpcResponse=100 is an option of the RPC" --rpcResponse=100
+expect_error "kv option on the rpc workload" "--kvGets=0.5 is an option of the key-value workload.*rpc" --workload=rpc --kvGets=0.5
+expect_error "backlog of a closed loop" "--rpcBacklog=10 bounds the open loop's.*give --rpcRate > 0" --workload=rpc --rpcBacklog=10
+expect_error "burst option without bursts" "--burstSenders=2 shapes the incast bursts, and --bursts is off" --burstSenders=2
+expect_error "burst interval without bursts" "--burstInterval=0.001 shapes the incast bursts" --burstInterval=0.001
+expect_error "mixBy without a mix" "--mixBy=leaf says what --mix's fractions are of; no --mix" --mixBy=leaf
+expect_error "fat-tree arity on a leaf-spine" "--k=4 is the fat-tree's arity; --topology is leaf-spine" --k=4
+expect_error "leaf-spine shape on a fat-tree" "--leaves=2 shapes the leaf-spine; --topology is fat-tree" --topology=fat-tree --leaves=2
+expect_error "incast senders without the incast pattern" "--incastSenders=3 is the senders per event of --pattern=incast" --incastSenders=3
+expect_error "load on the rpc workload" "--load=0.3 shapes the generated flows; --workload=rpc" --workload=rpc --load=0.3
+printf '1\n0 1 3 100 1000 0.0\n' >"$tmp/one.txt"
+expect_error "pattern with a flow file" "--pattern=permutation shapes the generated flows; --flowFile" --flowFile="$tmp/one.txt" --pattern=permutation
+expect_error "workload with a flow file" "--workload=hadoop names the flow-size distribution; --flowFile" --flowFile="$tmp/one.txt" --workload=hadoop
+expect_error "per-class fidelities without class rules" "ReassemblyFidelity=2,0,full gives 3 classes, but ClassifierRules is empty.*--fidelity=2,0,full" --device=presto --fidelity=2,0,full
+expect_error "failing a link that does not exist" "--failLinks: no link host3-leaf1 in topology leaf-spine" --failLinks=host3-leaf1
+expect_error "failing a link to a node that does not exist" "--failLinks: no node named 'leaf9'" --failLinks=leaf9-spine0
 
 # --classRules=/dev/stdin: the rules are read once and used by every device (they were read by
 # the check, then found empty by the devices, which ran without rules)

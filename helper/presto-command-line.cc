@@ -33,6 +33,31 @@ PrestoCommandLine::Receive(Binding* b, std::string value)
 }
 
 void
+PrestoCommandLine::RefuseEmptyValues(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        const std::size_t dashes = arg.compare(0, 2, "--") == 0 ? 2 : arg.compare(0, 1, "-") == 0;
+        if (dashes == 0 || arg.size() <= dashes + 1 || arg.back() != '=')
+        {
+            continue;
+        }
+        const std::string name = arg.substr(dashes, arg.size() - dashes - 1);
+        for (const auto& b : m_bindings)
+        {
+            if (b->name == name)
+            {
+                m_errors.push_back("--" + name +
+                                   "= is empty: give a value, or leave the option out for "
+                                   "its default");
+                break;
+            }
+        }
+    }
+}
+
+void
 PrestoCommandLine::CheckValues() const
 {
     if (!m_errors.empty())

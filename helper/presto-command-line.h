@@ -52,6 +52,15 @@ class PrestoCommandLine : public CommandLine
     template <typename T>
     void AddValue(const std::string& name, const std::string& help, T& value);
 
+    /**
+     * \brief Refuse an option given with an empty value (--name=): it was most likely a
+     * variable that expanded to nothing, and it ran as the default (a text option), as the
+     * attribute it stands for, or as true (a boolean). The bare --flag of a boolean is not
+     * refused. Called by ParseCommandLine after Parse; the error is raised by CheckValues.
+     * \param argc argument count \param argv arguments
+     */
+    void RefuseEmptyValues(int argc, char* argv[]);
+
     /** \throws PrestoInputError naming the first option whose value was refused */
     void CheckValues() const;
 

@@ -213,6 +213,7 @@ ParseCommandLine(PrestoCommandLine& cmd, int argc, char* argv[])
         std::cerr.rdbuf(s.cerr);
         std::cerr << s.captured.str(); // anything ns-3 wrote without failing
     }
+    cmd.RefuseEmptyValues(argc, argv);
     cmd.CheckValues();
 }
 

@@ -29,6 +29,7 @@
 #include "ns3/cc-ablation.h"
 #include "ns3/comparison-report.h"
 #include "ns3/gnuplot-png.h"
+#include "ns3/input-file.h"
 #include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
@@ -166,6 +167,17 @@ Main(int argc, char* argv[])
 
     try
     {
+        // the options every row sets itself: given, they would be ignored
+        for (const char* option : {"device", "label"})
+        {
+            if (cmd.WasSet(option))
+            {
+                throw PrestoInputError(
+                    "--" + std::string(option) + "=" + InputExcerpt(base.given[option]) +
+                    " is set per row by presto-compare from --devices (the device, and its "
+                    "fidelity or strategy as presto:K, cora:strategy): give --devices=...");
+            }
+        }
         if (!base.mix.empty())
         {
             throw PrestoInputError("--mix=" + base.mix +
@@ -184,6 +196,10 @@ Main(int argc, char* argv[])
             rowDevices.push_back(d.device);
         }
         SprayExperiment::CheckDesignOptions(base, rowDevices, "--devices=" + devices);
+        // --fidelity or --coraStrategy that every row of its design overrides (presto:K,
+        // cora:strategy) would be ignored: it must reach at least one row
+        bool fidelityUsed = base.fidelity.empty();
+        bool strategyUsed = base.coraStrategy.empty();
         for (const auto& d : requested)
         {
             SprayExperimentConfig c = base;
@@ -197,11 +213,26 @@ Main(int argc, char* argv[])
             {
                 c.coraStrategy = d.strategy;
             }
+            fidelityUsed = fidelityUsed || (!c.fidelity.empty() && c.fidelity == base.fidelity &&
+                                            d.fidelity.empty());
+            strategyUsed = strategyUsed || (!c.coraStrategy.empty() && d.strategy.empty() &&
+                                            c.coraStrategy == base.coraStrategy);
             c.label = d.label;
             c.out = (std::filesystem::path(base.out) / d.label).string();
             c.quiet = true;
             SprayExperiment check(c);
             configs.push_back(c);
+        }
+        if (!fidelityUsed || !strategyUsed)
+        {
+            const bool fidelity = !fidelityUsed;
+            throw PrestoInputError(std::string(fidelity ? "--fidelity=" : "--coraStrategy=") +
+                                   InputExcerpt(fidelity ? base.fidelity : base.coraStrategy) +
+                                   " reaches no row of --devices=" + InputExcerpt(devices) +
+                                   ": every " +
+                                   (fidelity ? "presto row sets its own K (presto:K)"
+                                             : "cora row sets its own strategy (cora:strategy)") +
+                                   ", and the other rows' designs do not have it");
         }
 
         // the ablation's runs: every device under each listed algorithm and its native one

@@ -13,6 +13,7 @@
 // Every presto-spray option is accepted (topology, workload, load, lb, seed, ...).
 
 #include "ns3/fct-plot.h"
+#include "ns3/input-file.h"
 #include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
@@ -43,6 +44,17 @@ Main(int argc, char* argv[])
 
     try
     {
+        // the options every run sets itself: given, they would be ignored
+        for (const char* option : {"fidelity", "label"})
+        {
+            if (cmd.WasSet(option))
+            {
+                throw PrestoInputError("--" + std::string(option) + "=" +
+                                       InputExcerpt(base.given[option]) +
+                                       " is set per run by presto-fidelity from --fidelities: "
+                                       "give --fidelities=...");
+            }
+        }
         auto split = [](const std::string& list) {
             std::vector<std::string> items;
             std::istringstream is(list);

@@ -26,7 +26,7 @@ mkdir -p "$out"
 
 ref=(--leaves=4 --hostsPerLeaf=8 --spines=4 --hostRate=10Gbps --coreRate=40Gbps
      --linkDelay=1us --lb=spray --workload=websearch --load=0.5 --simTime="$sim"
-     --quiet=1 --plot=0)
+     --quiet=1 --plot=0 --allowUnfinished=1)
 
 hops_per_s() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["speed"]["packet_hops_per_s"])' "$1"; }
 
@@ -62,7 +62,7 @@ if [ "${PRESTO_BENCH_RPC:-1}" = 1 ]; then
     echo "== RPC workload, 10,000 connections per host, 32 hosts, presto"
     "$build/presto-spray" --leaves=4 --hostsPerLeaf=8 --spines=4 --hostRate=10Gbps \
         --coreRate=40Gbps --linkDelay=1us --device=presto --workload=rpc \
-        --rpcConnections=10000 --simTime=0.008 --quiet=1 --plot=0 --out="$out/rpc-10k-presto"
+        --rpcConnections=10000 --simTime=0.008 --quiet=1 --plot=0 --allowUnfinished=1 --out="$out/rpc-10k-presto"
     python3 - "$out/rpc-10k-presto/summary.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -129,7 +129,7 @@ if [ "${PRESTO_BENCH_FATTREE:-1}" = 1 ]; then
     echo "== 1024-host fat-tree (k=16, 2 ms) vs 32-host leaf-spine (20 ms), presto K=1," \
         "--links=fast, $pairs pairs in turns"
     common=(--hostRate=10Gbps --coreRate=40Gbps --linkDelay=1us --lb=spray --workload=websearch
-            --load=0.5 --quiet=1 --plot=0 --device=presto --fidelity=1 --links=fast)
+            --load=0.5 --quiet=1 --plot=0 --allowUnfinished=1 --device=presto --fidelity=1 --links=fast)
     for i in $(seq 1 "$pairs"); do
         "$build/presto-spray" "${common[@]}" --simTime=0.02 --leaves=4 --hostsPerLeaf=8 \
             --spines=4 --out="$out/ft-ref-presto-$i"

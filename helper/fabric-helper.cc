@@ -263,6 +263,7 @@ void
 FabricHelper::InstallLinks()
 {
     m_linkDevices.clear();
+    m_linkDrops.clear();
     // hosts: m_hostQueuePackets; switch ports: the default (FabricSwitch keeps its own buffer)
     ObjectFactory portQueue("ns3::DropTailQueue<Packet>");
     ObjectFactory hostQueue("ns3::DropTailQueue<Packet>");
@@ -303,10 +304,22 @@ FabricHelper::InstallLinks()
                                                    channel));
         }
         m_linkDevices.emplace_back(d.Get(0), d.Get(1));
+        LinkDropCounter* counter = &m_linkDrops.emplace_back();
         for (uint32_t i = 0; i < 2; ++i)
         {
             d.Get(i)->TraceConnectWithoutContext("PhyTxBegin",
                                                  MakeCallback(&FabricHelper::CountHop, this));
+            // the receive error model's drops: ns-3's path fires PhyRxDrop, the fast path
+            // FastRxDrop (one or the other per frame)
+            d.Get(i)->TraceConnectWithoutContext(
+                "PhyRxDrop",
+                MakeBoundCallback(&FabricHelper::CountLinkDrop, counter));
+            if (DynamicCast<FabricLinkNetDevice>(d.Get(i)))
+            {
+                d.Get(i)->TraceConnectWithoutContext(
+                    "FastRxDrop",
+                    MakeBoundCallback(&FabricHelper::CountLinkDrop, counter));
+            }
         }
     }
 }
@@ -483,23 +496,29 @@ void
 FabricHelper::ApplyLinkDown(uint32_t link)
 {
     Ptr<NetDevice> ends[2] = {m_linkDevices[link].first, m_linkDevices[link].second};
+    LinkDropCounter& counter = m_linkDrops[link];
+    counter.down = true;
     for (auto& dev : ends)
     {
         Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
         em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
         em->SetRate(1.0);
+        auto p2p = DynamicCast<PointToPointNetDevice>(dev);
+        // frames waiting in ns-3's device queue for a dead link are lost with it (the queue
+        // counts them as dropped after dequeue; the hosts' device queue drops in summary.json
+        // are those before enqueue)
+        counter.drops.linkDown += p2p->GetQueue() ? p2p->GetQueue()->GetNPackets() : 0;
         if (auto link = DynamicCast<FabricLinkNetDevice>(dev))
         {
             // the fast path's own hook (PointToPointNetDevice's is not virtual); frames
-            // already on their way are dropped by it at the far end
+            // already on their way, and those its FIFO flushes (their arrival events are
+            // scheduled), are dropped by it at the far end and counted there
             link->SetLinkReceiveErrorModel(em);
             link->FlushQueue();
         }
         else
         {
-            auto p2p = DynamicCast<PointToPointNetDevice>(dev);
             p2p->SetReceiveErrorModel(em);
-            // frames waiting for a dead link are lost with it
             p2p->GetQueue()->Flush();
         }
         if (m_useNs3Routers)
@@ -513,6 +532,48 @@ FabricHelper::ApplyLinkDown(uint32_t link)
             }
         }
     }
+}
+
+void
+FabricHelper::CountLinkDrop(LinkDropCounter* counter, Ptr<const Packet>)
+{
+    ++(counter->down ? counter->drops.linkDown : counter->drops.randomLoss);
+}
+
+FabricHelper::LinkDrops
+FabricHelper::GetLinkDrops() const
+{
+    LinkDrops sum;
+    for (const LinkDropCounter& c : m_linkDrops)
+    {
+        sum.randomLoss += c.drops.randomLoss;
+        sum.linkDown += c.drops.linkDown;
+    }
+    return sum;
+}
+
+uint64_t
+FabricHelper::GetFramesInFlight() const
+{
+    uint64_t inFlight = 0;
+    for (const auto& [a, b] : m_linkDevices)
+    {
+        auto fa = DynamicCast<FabricLinkNetDevice>(a);
+        auto fb = DynamicCast<FabricLinkNetDevice>(b);
+        if (!fa || !fb)
+        {
+            continue;
+        }
+        // a frame counted as sent by one end has arrived at the other (received or dropped
+        // by its error model) or is still on its way
+        const std::pair<Ptr<FabricLinkNetDevice>, Ptr<FabricLinkNetDevice>> dirs[] = {{fa, fb},
+                                                                                      {fb, fa}};
+        for (const auto& [from, to] : dirs)
+        {
+            inFlight += from->GetTxPackets() - to->GetRxPackets() - to->GetRxDrops();
+        }
+    }
+    return inFlight;
 }
 
 void

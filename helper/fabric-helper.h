@@ -14,6 +14,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/traffic-control-helper.h"
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -161,7 +162,39 @@ class FabricHelper
      */
     std::pair<Ptr<NetDevice>, Ptr<NetDevice>> GetLinkDevices(uint32_t link) const;
 
+    /** Frames lost on the links themselves (not in a switch or a NIC), by cause. */
+    struct LinkDrops
+    {
+        /// dropped by a link's receive error model while the link was up (--lossRate, a
+        /// topology file's error rate)
+        uint64_t randomLoss{0};
+        /// lost to a failed link: sent onto it or on their way when it failed, and those
+        /// waiting in its device queues, flushed when it failed
+        uint64_t linkDown{0};
+    };
+
+    /** \return the frames lost on links so far, summed over every link (both directions) */
+    LinkDrops GetLinkDrops() const;
+    /**
+     * \return frames sent onto a fast link that have not arrived yet (on the wire or waiting
+     * in the sender's FIFO), summed over every fast link's two directions: what a run that
+     * stops when its last flow finishes leaves in flight
+     */
+    uint64_t GetFramesInFlight() const;
+
   private:
+    /** One link's loss counters (PhyRxDrop/FastRxDrop sinks write into it). */
+    struct LinkDropCounter
+    {
+        bool down{false}; //!< the link failed: its drops are linkDown from then on
+        LinkDrops drops;  //!< counters
+    };
+
+    /**
+     * \brief Count one frame a link's receive error model dropped.
+     * \param counter the link's counters \param packet the frame
+     */
+    static void CountLinkDrop(LinkDropCounter* counter, Ptr<const Packet> packet);
     /** Recompute and install every switch's forwarding table from m_topology. */
     void InstallRoutes();
     /** Count one transmission (PhyTxBegin sink). */
@@ -206,13 +239,14 @@ class FabricHelper
     std::vector<Ptr<Node>> m_nodes;                          //!< by topology node id
     std::vector<Ptr<FabricSwitch>> m_switchByNode;           //!< by node id (null for hosts)
     std::vector<std::pair<Ptr<NetDevice>, Ptr<NetDevice>>> m_linkDevices; //!< by link id
-    std::vector<uint32_t> m_hostAddresses;                                //!< host order
-    uint64_t m_packetHops;                                                //!< counter
-    bool m_useNs3Routers{false};                                          //!< reference mode
-    bool m_fastLinks{false};                                              //!< FabricLink links
-    bool m_seedSet{false};     //!< HashSeed set by the user
-    bool m_installed{false};   //!< Install has run
-    uint32_t m_bufferBytes{0}; //!< switch port buffer, bytes
+    std::deque<LinkDropCounter> m_linkDrops; //!< by link id (a deque: the sinks hold pointers)
+    std::vector<uint32_t> m_hostAddresses;   //!< host order
+    uint64_t m_packetHops;                   //!< counter
+    bool m_useNs3Routers{false};             //!< reference mode
+    bool m_fastLinks{false};                 //!< FabricLink links
+    bool m_seedSet{false};                   //!< HashSeed set by the user
+    bool m_installed{false};                 //!< Install has run
+    uint32_t m_bufferBytes{0};               //!< switch port buffer, bytes
 };
 
 } // namespace ns3

@@ -2202,14 +2202,46 @@ SprayExperiment::AddNetworkReport(const FabricHelper& fabric)
         }
         if (auto p2p = DynamicCast<PointToPointNetDevice>(device); p2p && p2p->GetQueue())
         {
-            deviceQueueDrops += p2p->GetQueue()->GetTotalDroppedPackets();
+            // before enqueue: a full queue; those after dequeue were flushed by a failed
+            // link and are in link_down_drops
+            deviceQueueDrops += p2p->GetQueue()->GetTotalDroppedPacketsBeforeEnqueue();
         }
     }
+    // frames the hosts put on their links and took off them (fast links count both): at the
+    // end of a drained run, sent - received = every frame lost in the fabric
+    uint64_t hostSent = 0;
+    uint64_t hostReceived = 0;
+    bool allFast = true;
+    for (uint32_t h = 0; h < hostDevices.GetN(); ++h)
+    {
+        auto fast = DynamicCast<FabricLinkNetDevice>(hostDevices.Get(h));
+        allFast = allFast && fast && fast->IsFast();
+        if (fast)
+        {
+            hostSent += fast->GetTxPackets();
+            hostReceived += fast->GetRxPackets();
+            if (!DynamicCast<OffloadNetDevice>(fast))
+            {
+                // the fast path's own full-queue refusals (an offload NIC counts its own in
+                // nic.nic_tx_drops)
+                deviceQueueDrops += fast->GetTxDrops();
+            }
+        }
+    }
+    const FabricHelper::LinkDrops links = fabric.GetLinkDrops();
     m_report["fabric"] = {{"switch_forwarded", forwarded},
                           {"switch_drops", drops},
                           {"switch_ecn_marks", marks},
                           {"host_qdisc_drops", qdiscDrops},
-                          {"host_device_queue_drops", deviceQueueDrops}};
+                          {"host_device_queue_drops", deviceQueueDrops},
+                          {"link_loss_drops", links.randomLoss},
+                          {"link_down_drops", links.linkDown}};
+    if (allFast)
+    {
+        m_report["fabric"]["host_frames_sent"] = hostSent;
+        m_report["fabric"]["host_frames_received"] = hostReceived;
+        m_report["fabric"]["frames_in_flight"] = fabric.GetFramesInFlight();
+    }
 }
 
 void

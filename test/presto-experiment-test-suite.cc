@@ -721,6 +721,76 @@ class PrestoRateDctcpTestCase : public TestCase
     }
 };
 
+/**
+ * Every frame lost in the fabric is counted: on a run with 5% random loss on every
+ * switch-to-switch link, a spine link that fails while traffic crosses it and a host link that
+ * fails under its flows, the frames the hosts sent minus those they received equal the drop
+ * counters of summary.json's "fabric" (switch drops, link random loss, failed-link drops) plus
+ * the frames still on the wire when the run ended. No byte arrives twice or out of order, and
+ * every flow that avoids the failed host finishes.
+ */
+class DropReconciliationTestCase : public TestCase
+{
+  public:
+    /** \param device the NIC design of every host */
+    explicit DropReconciliationTestCase(const std::string& device)
+        : TestCase(device + ": every frame lost in the fabric is counted (5% loss, a failed link)"),
+          m_device(device)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string dir = TempDir("drops-" + m_device);
+        SprayExperimentConfig c = BaseConfig(dir);
+        c.device = m_device;
+        c.lossRate = 0.05;
+        // a spine link (routes move away: the frames on it are lost) and host 0's link
+        // (its flows stop: every frame it sends from then on is lost, until the drain ends)
+        c.failLinks = "leaf0-spine1@2ms,host0-leaf0@3ms";
+        c.allowUnfinished = true; // host 0's flows cannot finish
+        c.load = 0.6;
+        c.simTime = 0.005;
+        SprayExperiment e(c);
+        e.Run();
+        const auto& rep = e.GetReport();
+        const auto& f = rep["fabric"];
+        NS_TEST_ASSERT_MSG_EQ(f.contains("host_frames_sent"), true, "fast links count frames");
+        const uint64_t sent = f["host_frames_sent"].get<uint64_t>();
+        const uint64_t received = f["host_frames_received"].get<uint64_t>();
+        // the run stops when the last flow finishes: the frames still on the wire then are
+        // in flight, not lost
+        const uint64_t inFlight = f["frames_in_flight"].get<uint64_t>();
+        const uint64_t counted = f["switch_drops"].get<uint64_t>() +
+                                 f["link_loss_drops"].get<uint64_t>() +
+                                 f["link_down_drops"].get<uint64_t>();
+        std::cout << "    " << m_device << ": sent " << sent << ", received " << received
+                  << ", lost " << sent - received << "; counted: switch " << f["switch_drops"]
+                  << ", link loss " << f["link_loss_drops"] << ", link down "
+                  << f["link_down_drops"] << "; in flight " << inFlight << std::endl;
+        NS_TEST_EXPECT_MSG_GT(f["link_loss_drops"].get<uint64_t>(), 0, "random loss happened");
+        NS_TEST_EXPECT_MSG_GT(f["link_down_drops"].get<uint64_t>(), 0, "the failure lost frames");
+        NS_TEST_EXPECT_MSG_EQ(sent - received, counted + inFlight, "every lost frame counted");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["corrupt_bytes"].get<uint64_t>(), 0, "in order");
+        NS_TEST_EXPECT_MSG_EQ(rep["delivery"]["excess_bytes"].get<uint64_t>(), 0, "once");
+        uint64_t unfinished = 0;
+        for (const auto& r : e.GetRecords())
+        {
+            const bool cut = r.flow.src == 0 || r.flow.dst == 0;
+            const bool finishedOrCut = r.finishNs >= 0 || cut;
+            NS_TEST_EXPECT_MSG_EQ(finishedOrCut,
+                                  true,
+                                  "flow " << r.flow.id << " finishes: it avoids host 0");
+            unfinished += r.finishNs < 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(unfinished, 0, "host 0's link failed under a flow");
+        std::filesystem::remove_all(dir);
+    }
+
+    std::string m_device;
+};
+
 /** The presto-experiment suite. */
 class PrestoExperimentTestSuite : public TestSuite
 {
@@ -756,6 +826,10 @@ class PrestoExperimentTestSuite : public TestSuite
         AddTestCase(new PerPathIntervalsTestCase, compat::TestDuration::QUICK);
         AddTestCase(new PrestoClassesTestCase, compat::TestDuration::QUICK);
         AddTestCase(new PrestoRateDctcpTestCase, compat::TestDuration::QUICK);
+        for (const char* device : {"host-tcp", "presto", "flextoe", "cora"})
+        {
+            AddTestCase(new DropReconciliationTestCase(device), compat::TestDuration::QUICK);
+        }
     }
 };
 

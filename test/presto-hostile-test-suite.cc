@@ -12,6 +12,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/node.h"
 #include "ns3/offload-net-device.h"
+#include "ns3/offload-nic-helper.h"
 #include "ns3/offload-socket.h"
 #include "ns3/offload-tcp-connection.h"
 #include "ns3/point-to-point-net-device.h"
@@ -705,6 +706,79 @@ class SlotReuseHandshakeTestCase : public HostileTestCase
 };
 
 /**
+ * Frames for the host on an offload NIC whose node has no IP stack (a script that installs
+ * only the NIC, through OffloadNicHelper): UDP datagrams no connection takes are dropped,
+ * counted in nic.no_host_stack_drops and traced as Drop (NO_HOST_STACK), one for one. Before,
+ * ns-3's Node discarded them without a trace.
+ */
+class NoHostStackTestCase : public HostileTestCase
+{
+  public:
+    /** \param design "presto", "flextoe" or "cora" */
+    explicit NoHostStackTestCase(const std::string& design)
+        : HostileTestCase(design + ": frames for a host without a stack are counted drops"),
+          m_design(design)
+    {
+    }
+
+  private:
+    static constexpr uint32_t DATAGRAMS = 25; //!< UDP datagrams sent to the NIC
+
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        OffloadNicHelper helper;
+        helper.SetDeviceType(
+            SprayExperiment::DeviceFactory(m_design,
+                                           SprayExperiment::CongestionTypeId(m_design, "dctcp"))
+                .GetTypeId()
+                .GetName());
+        helper.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gbps"))); // both ends
+        NetDeviceContainer d = helper.Install(nodes.Get(0), nodes.Get(1));
+        Ptr<OffloadNetDevice> nic = DynamicCast<OffloadNetDevice>(d.Get(0));
+        m_peer = DynamicCast<PointToPointNetDevice>(d.Get(1));
+        uint64_t traced = 0;
+        nic->TraceConnectWithoutContext(
+            "Drop",
+            MakeCallback(+[](uint64_t* n, uint32_t, uint32_t, uint32_t, OffloadDropReason r) {
+                *n += r == OffloadDropReason::NO_HOST_STACK;
+            }).Bind(&traced));
+        for (uint32_t i = 0; i < DATAGRAMS; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(10 + i), &NoHostStackTestCase::SendDatagram, this);
+        }
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        nlohmann::json counters = nlohmann::json::object();
+        nic->AddCounters(counters);
+        NS_TEST_EXPECT_MSG_EQ(counters.value("no_host_stack_drops", uint64_t{0}),
+                              DATAGRAMS,
+                              m_design << ": every datagram counted");
+        NS_TEST_EXPECT_MSG_EQ(traced, DATAGRAMS, m_design << ": every datagram traced");
+        Simulator::Destroy();
+    }
+
+    /// Send one 100-byte UDP datagram from the peer to the NIC's host.
+    void SendDatagram()
+    {
+        Ptr<Packet> p = Create<Packet>(100);
+        Ipv4Header ip;
+        ip.SetSource(Ipv4Address("10.0.0.2"));
+        ip.SetDestination(Ipv4Address("10.0.0.1"));
+        ip.SetProtocol(17);
+        ip.SetTtl(64);
+        ip.SetPayloadSize(p->GetSize());
+        ip.EnableChecksum();
+        p->AddHeader(ip);
+        m_peer->Send(p, m_peer->GetBroadcast(), 0x0800);
+    }
+
+    std::string m_design;
+    Ptr<PointToPointNetDevice> m_peer; //!< the plain device at the link's other end
+};
+
+/**
  * \ingroup presto
  * \brief Hostile segments: blind injection and malformed frames against live transfers.
  */
@@ -722,6 +796,7 @@ class PrestoHostileTestSuite : public TestSuite
             AddTestCase(new BlindInjectionTestCase(design), compat::TestDuration::QUICK);
             AddTestCase(new MalformedSegmentTestCase(design, frames), compat::TestDuration::QUICK);
             AddTestCase(new SlotReuseHandshakeTestCase(design), compat::TestDuration::QUICK);
+            AddTestCase(new NoHostStackTestCase(design), compat::TestDuration::QUICK);
         }
     }
 };

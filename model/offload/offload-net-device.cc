@@ -50,6 +50,8 @@ OffloadDropReasonName(OffloadDropReason r)
         return "unacceptable";
     case OffloadDropReason::HANDSHAKE:
         return "handshake";
+    case OffloadDropReason::NO_HOST_STACK:
+        return "no_host_stack";
     }
     return "unknown";
 }
@@ -280,8 +282,9 @@ OffloadNetDevice::GetTypeId()
                             "ns3::OffloadNetDevice::ConnectionTracedCallback")
             .AddTraceSource("Drop",
                             "A segment the NIC dropped: refused on receive or dropped on "
-                            "transmit by the execution model, or refused by the full device "
-                            "queue (where MacTxDrop fires as well)",
+                            "transmit by the execution model, refused by the full device "
+                            "queue (where MacTxDrop fires as well), malformed, unacceptable, "
+                            "or a frame for the host on a NIC without a host stack",
                             MakeTraceSourceAccessor(&OffloadNetDevice::m_dropTrace),
                             "ns3::OffloadNetDevice::DropTracedCallback")
             .AddTraceSource("Refused",
@@ -1077,7 +1080,26 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
             return true;
         }
     }
-    return m_hostRx.IsNull() ? false : m_hostRx(device, packet, protocol, from);
+    return ToHostStack(packet, protocol);
+}
+
+bool
+OffloadNetDevice::ToHostStack(Ptr<const Packet> packet, uint16_t protocol)
+{
+    if (m_hostIp < 0)
+    {
+        // looked up once, at the first such frame: stacks are installed before the run
+        m_hostIp = GetNode() && GetNode()->GetObject<Ipv4>() ? 1 : 0;
+    }
+    if (m_hostRx.IsNull() || m_hostIp == 0)
+    {
+        // a NIC whose host has no IP stack (a script may install only the NIC): ns-3's Node
+        // would discard the frame without a trace
+        ++m_noHostStackDrops;
+        m_dropTrace(NO_SLOT, 0, packet->GetSize(), OffloadDropReason::NO_HOST_STACK);
+        return false;
+    }
+    return m_hostRx(this, packet, protocol, GetPeerAddress());
 }
 
 void
@@ -1094,10 +1116,10 @@ OffloadNetDevice::ReceiveFromLink(uint32_t,
         const auto* h = static_cast<const OffloadLazyWireHeader*>(fields.lazy.Get());
         WireSegment w;
         WireFieldsAsParsed(h->GetFields(), fields.tos, w);
-        if (!TakeSegment(w, packet) && !m_hostRx.IsNull())
+        if (!TakeSegment(w, packet))
         {
             fields.EnsureBytes(*PeekPointer(packet)); // the host stack reads the bytes
-            m_hostRx(this, packet, protocol, GetPeerAddress());
+            ToHostStack(packet, protocol);
         }
         return;
     }
@@ -2147,6 +2169,7 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
     add("rst_challenged", t.rstChallenged);
     add("rst_ignored", t.rstIgnored + m_handshakeRstIgnored);
     add("handshake_drops", m_handshakeDrops);
+    add("no_host_stack_drops", m_noHostStackDrops);
     add("syn_challenged", t.synChallenged);
     add("invalid_acks", t.invalidAcks);
     add("ack_too_old", t.ackTooOld);

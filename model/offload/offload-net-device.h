@@ -55,12 +55,13 @@ struct OffloadHostWork
 /// Why the offload NIC dropped a segment (the Drop trace source's reason).
 enum class OffloadDropReason : uint8_t
 {
-    NIC_RX,       //!< the execution model refused a received segment (e.g. a full NIC queue)
-    NIC_TX,       //!< the execution model dropped a segment it produced
-    WIRE_QUEUE,   //!< the device queue to the wire was full, beyond the backlog
-    MALFORMED,    //!< a received frame that is not a well-formed IPv4/TCP segment
-    UNACCEPTABLE, //!< refused by an acceptability rule (RFC 5961) on a connection
-    HANDSHAKE,    //!< a segment that does not fit the connection's handshake state
+    NIC_RX,        //!< the execution model refused a received segment (e.g. a full NIC queue)
+    NIC_TX,        //!< the execution model dropped a segment it produced
+    WIRE_QUEUE,    //!< the device queue to the wire was full, beyond the backlog
+    MALFORMED,     //!< a received frame that is not a well-formed IPv4/TCP segment
+    UNACCEPTABLE,  //!< refused by an acceptability rule (RFC 5961) on a connection
+    HANDSHAKE,     //!< a segment that does not fit the connection's handshake state
+    NO_HOST_STACK, //!< a frame no connection takes, on a NIC without a host stack behind it
 };
 
 /**
@@ -483,6 +484,13 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     bool CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx);
     /** A SYN for a listening port. */
     void PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<OffloadSocket> listener);
+    /**
+     * Hand a frame no connection takes to the host stack, or drop and count it when the NIC
+     * has none (\p packet's bytes must be materialised).
+     * \param packet the frame \param protocol its EtherType
+     * \return false if dropped
+     */
+    bool ToHostStack(Ptr<const Packet> packet, uint16_t protocol);
     /** Allocate a slot. \return slot or NO_SLOT */
     uint32_t AllocateSlot();
     /** Release a slot (teardown). */
@@ -756,6 +764,8 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     uint64_t m_resets{0};                   //!< connections torn down by an acceptable RST
     uint64_t m_handshakeRstIgnored{0};      //!< RSTs during the handshake that did not count
     uint64_t m_handshakeDrops{0};           //!< segments not fitting the handshake state
+    uint64_t m_noHostStackDrops{0};         //!< frames for the host, with no host stack
+    int8_t m_hostIp{-1}; //!< whether the node has an IPv4 stack: 1, 0, -1 not looked up yet
 
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_segmentTrace;       //!< rx decisions
     TracedCallback<uint32_t> m_establishedTrace;                                 //!< handshake done

@@ -13,6 +13,7 @@
 #include "ns3/error-model.h"
 #include "ns3/experiment-random.h"
 #include "ns3/fabric-link-net-device.h"
+#include "ns3/fabric-size.h"
 #include "ns3/fct-plot.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
@@ -54,10 +55,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <tuple>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -703,6 +707,10 @@ SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd)
                  "failed to open or no RPC request measured (exit 0, outputs in --out); "
                  "without it such a run exits 3 and leaves its outputs in OUT.partial",
                  allowUnfinished);
+    cmd.AddValue("maxMemory",
+                 "Memory the run may take, GB (0: the machine's available memory); a run whose "
+                 "estimate is larger is refused before it is built",
+                 maxMemory);
     cmd.AddValue("out", "Output directory for fct.csv, summary.json, flows.txt, fct.png", out);
     cmd.AddValue("label", "Run label for tables and plots (default: the device, or mix)", label);
 }
@@ -760,6 +768,7 @@ SprayExperimentConfig::ToJson() const
             {"sim_time_s", simTime},
             {"drain_time_s", drainTime},
             {"allow_unfinished", allowUnfinished},
+            {"max_memory", maxMemory},
             {"warmup_s", warmup},
             {"buckets", buckets},
             {"max_flows", maxFlows},
@@ -1234,6 +1243,11 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         throw PrestoInputError("--load=" + std::to_string(c.load) + " must be in (0, 1]");
     }
+    if (!(c.maxMemory >= 0))
+    {
+        throw PrestoInputError("--maxMemory=" + std::to_string(c.maxMemory) +
+                               " must be >= 0 (GB; 0: the machine's available memory)");
+    }
     CheckSeconds("simTime", c.simTime, true);
     CheckSeconds("drainTime", c.drainTime, false);
     CheckSeconds("warmup", c.warmup, false);
@@ -1286,7 +1300,25 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
         }
         hostRate = sum / m_topology.GetNHosts();
     }
-    else if (c.topology == "leaf-spine")
+    else
+    {
+        // counted from the shape first: a shape too large is refused before it is built
+        const bool leafSpine = c.topology == "leaf-spine";
+        const FabricSize size = leafSpine
+                                    ? FabricSize::LeafSpine(c.leaves, c.spines, c.hostsPerLeaf)
+                                    : FabricSize::FatTree(c.fatTreeK);
+        const std::string problem = FabricLimitProblem(size);
+        if (!problem.empty())
+        {
+            throw PrestoInputError((leafSpine
+                                        ? "--leaves=" + std::to_string(c.leaves) +
+                                              " --spines=" + std::to_string(c.spines) +
+                                              " --hostsPerLeaf=" + std::to_string(c.hostsPerLeaf)
+                                        : "--topology=fat-tree --k=" + std::to_string(c.fatTreeK)) +
+                                   " gives " + problem);
+        }
+    }
+    if (c.topology == "leaf-spine")
     {
         m_topology = FabricTopology::LeafSpine(c.leaves,
                                                c.spines,
@@ -1295,11 +1327,17 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
                                                coreRate,
                                                delayNs);
     }
-    else
+    else if (c.topology == "fat-tree")
     {
         m_topology = FabricTopology::FatTree(c.fatTreeK, hostRate, coreRate, delayNs);
     }
+    if (const std::string problem = FabricLimitProblem(FabricSize::Of(m_topology));
+        !problem.empty())
+    {
+        throw PrestoInputError("--topology=" + InputExcerpt(c.topology) + " gives " + problem);
+    }
     m_hostRateBps = hostRate;
+    CheckMemory(0);
 
     // link failures and degradations: "a-b[:rate][@time]"
     auto parseLinks = [this, &c](const std::string& list, bool withRate) {
@@ -1541,6 +1579,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
             return a.flow.id < b.flow.id;
         });
     }
+    CheckMemory(m_flows.size());
     if (!c.buckets.empty())
     {
         m_edges = ParseEdges(c.buckets);
@@ -1556,6 +1595,100 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
 }
 
 SprayExperiment::~SprayExperiment() = default;
+
+namespace
+{
+
+/// \return the memory this machine has available, bytes (MemAvailable; the physical memory
+/// where /proc/meminfo does not say)
+double
+AvailableMemoryBytes()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    uint64_t kb = 0;
+    std::string unit;
+    while (meminfo >> key >> kb >> unit)
+    {
+        if (key == "MemAvailable:")
+        {
+            return double(kb) * 1024;
+        }
+    }
+    return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+}
+
+/**
+ * Peak resident bytes per host of a design with its stack, and per long-lived connection
+ * (both ends), measured with presto-spray at the defaults (leaf-spine 8 leaves x 512 hosts
+ * against 8 x 8, and RPC 1,000 against 100 connections per host on 8 hosts), rounded up.
+ * Designs not measured take Cora's, the largest.
+ */
+struct DesignMemory
+{
+    double perHost;       //!< bytes per host
+    double perConnection; //!< bytes per connection
+};
+
+DesignMemory
+MemoryOf(const std::string& device)
+{
+    if (device == "host-tcp")
+    {
+        return {128e3, 11e3}; // measured 120 KB, 10.3 KB
+    }
+    if (device == "presto" || device == "flextoe")
+    {
+        return {140e3, 3e3}; // measured 131-132 KB, 2.7 KB
+    }
+    return {700e3, 11e3}; // cora: measured 647 KB, 2.7 KB; others: the largest of each
+}
+
+} // namespace
+
+void
+SprayExperiment::CheckMemory(uint64_t flows) const
+{
+    const auto& c = m_config;
+    DesignMemory m = MemoryOf(c.device);
+    if (!c.mix.empty())
+    {
+        m = {700e3, 11e3}; // a mix: the largest of every design
+    }
+    const FabricSize size = c.topology == "leaf-spine"
+                                ? FabricSize::LeafSpine(c.leaves, c.spines, c.hostsPerLeaf)
+                            : c.topology == "fat-tree" ? FabricSize::FatTree(c.fatTreeK)
+                                                       : FabricSize::Of(m_topology);
+    const uint64_t connections = IsRpc() ? size.hosts * c.rpcConnections : 0;
+    const RunMemoryEstimate e =
+        RunMemoryEstimate::Of(size, m.perHost, connections, m.perConnection, flows);
+    const double limit = c.maxMemory > 0 ? c.maxMemory * 1e9 : AvailableMemoryBytes();
+    if (e.Total() <= limit)
+    {
+        return;
+    }
+    std::ostringstream os;
+    os << (c.topology == "leaf-spine"
+               ? "--leaves=" + std::to_string(c.leaves) + " --spines=" + std::to_string(c.spines) +
+                     " --hostsPerLeaf=" + std::to_string(c.hostsPerLeaf)
+           : c.topology == "fat-tree" ? "--topology=fat-tree --k=" + std::to_string(c.fatTreeK)
+                                      : "--topology=" + InputExcerpt(c.topology))
+       << " (" << size.hosts << " hosts, " << size.switches << " switches, " << size.links
+       << " links, " << size.routeEntries << " route entries)";
+    if (connections > 0)
+    {
+        os << " with --rpcConnections=" << c.rpcConnections << " (" << connections
+           << " connections)";
+    }
+    if (flows > 0)
+    {
+        os << " and " << flows << " flows";
+    }
+    os << " needs an estimated " << e.Describe() << ", more than the " << std::setprecision(3)
+       << limit / 1e9 << " GB " << (c.maxMemory > 0 ? "of --maxMemory" : "available")
+       << ": make it smaller, use a larger machine, or raise --maxMemory=GB";
+    throw PrestoInputError(os.str());
+}
 
 void
 SprayExperiment::AddIncastBursts()

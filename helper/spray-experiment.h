@@ -133,6 +133,10 @@ struct SprayExperimentConfig
     /// accept a run that did not do everything asked (flows unfinished at the end of the
     /// drain, connections that failed to open, no request measured): exit 0 and publish
     bool allowUnfinished{false};
+    /// memory a run may take, GB; 0: what the machine has available (MemAvailable). A run
+    /// whose estimate (doc/presto.rst "Sizes and memory") is larger is refused before it is
+    /// built
+    double maxMemory{0};
     std::string out{"results/presto-spray"}; //!< output directory
     std::string label;                       //!< run label for tables and plots ("" = device)
     /// the options the command line gave, with their text (AddToCommandLine records them):
@@ -338,6 +342,11 @@ class SprayExperiment
     bool IsRpc() const;
     /** Add the incast bursts to m_flows (ids re-assigned in start order), fill m_burstOf. */
     void AddIncastBursts();
+    /**
+     * Refuse a run whose memory estimate exceeds --maxMemory (or the machine's available
+     * memory), naming the options that size it. \param flows flows known so far
+     */
+    void CheckMemory(uint64_t flows) const;
     /**
      * \brief summary.json's "incast" and "background" sections and incast.csv, after the run.
      * \param label the run's label

@@ -79,6 +79,15 @@ expect_error "maxFlows in exponent form" "maxFlows=1e5 is not a whole number" --
 expect_error "hostsPerLeaf in exponent form" "hostsPerLeaf=1e9 is not a whole number" --hostsPerLeaf=1e9
 expect_error "fractional leaves" "leaves=3.9 is not a whole number" --leaves=3.9
 expect_error "negative hostsPerLeaf" "hostsPerLeaf=-1 has a sign" --hostsPerLeaf=-1
+# sizes bounded before anything is built (issue 35): a limit per count, then a memory
+# estimate against --maxMemory (16 GB here, so that the cases do not depend on the machine)
+expect_error "hosts beyond the limit" "hostsPerLeaf=4294967295 gives 8589934590 hosts, more than the limit of 1048576" --hostsPerLeaf=4294967295
+expect_error "fat-tree k=200" "k=200 gives 2000000 hosts, more than the limit" --topology=fat-tree --k=200
+expect_error "fat-tree k=64 beyond memory" "k=64 .65536 hosts.* needs an estimated 11[0-9] GB.*more than the 16 GB of --maxMemory" --topology=fat-tree --k=64 --maxMemory=16
+expect_error "many leaves beyond memory" "leaves=100000 .* needs an estimated" --leaves=100000 --maxMemory=16
+expect_error "hosts per leaf beyond memory" "hostsPerLeaf=100000 .200000 hosts.* needs an estimated 25.[0-9] GB" --hostsPerLeaf=100000 --maxMemory=16
+expect_error "rpc connections beyond memory" "rpcConnections=1000000 .8000000 connections. needs" --workload=rpc --rpcConnections=1000000 --maxMemory=16
+expect_error "negative memory limit" "maxMemory=-1.* must be >= 0" --maxMemory=-1
 expect_error "hex loss rate" "lossRate=0x10 is not a decimal number" --lossRate=0x10
 expect_error "a list as the load" "load=1,2,3 is not a decimal number" --load=1,2,3
 expect_error "trailing letters on the seed" "seed=7abc is not a whole number" --seed=7abc

@@ -779,6 +779,115 @@ class NoHostStackTestCase : public HostileTestCase
 };
 
 /**
+ * One forged data segment at exactly the receive point, with the acknowledgment the real
+ * sender would carry: by TCP's rules (RFC 793, 5961; Linux does the same) it is acceptable,
+ * so the receiver takes its bytes in place of the sender's, and the real bytes of that range
+ * arrive as duplicates: the stream is shifted and the transfer never completes. With
+ * checksums off (ns-3's default, ChecksumEnabled) a forgery whose checksum is wrong is taken
+ * as well; with checksums on it is dropped as malformed and the transfer survives. Either way
+ * nothing passes silently: the forged bytes are corrupt bytes of the delivery check, and a run
+ * with the unfinished flow ends "incomplete" (exit 3).
+ */
+class ForgedAtReceivePointTestCase : public HostileTestCase
+{
+  public:
+    /**
+     * \param design "presto", "flextoe" or "cora"
+     * \param checksums ChecksumEnabled for the run (the forgery's checksum is wrong)
+     */
+    ForgedAtReceivePointTestCase(const std::string& design, bool checksums)
+        : HostileTestCase(design + ": a forged segment at rcv_next, checksums " +
+                          (checksums ? "on" : "off")),
+          m_design(design),
+          m_checksums(checksums)
+    {
+    }
+
+  private:
+    static constexpr uint64_t BYTES = 4000000; //!< the victim transfer
+    static constexpr uint32_t FORGED = 1000;   //!< payload bytes of the forged segment
+
+    void DoSetup() override
+    {
+        BooleanValue was;
+        GlobalValue::GetValueByName("ChecksumEnabled", was);
+        m_checksumsWere = was.Get();
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(m_checksums));
+    }
+
+    void DoTeardown() override
+    {
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(m_checksumsWere));
+    }
+
+    void DoRun() override
+    {
+        Transfer t;
+        t.Build(m_design, BYTES);
+        m_t = &t;
+        Simulator::Schedule(MicroSeconds(300), &ForgedAtReceivePointTestCase::Inject, this);
+        Simulator::Stop(Seconds(0.3));
+        Simulator::Run();
+        nlohmann::json rx = nlohmann::json::object();
+        t.receiver->AddCounters(rx);
+        const OffloadTcpCounters tx = Totals(t.sender);
+        std::cout << "    " << m_design << " checksums " << m_checksums << ": injected "
+                  << m_injected << ", finished " << t.finished << ", delivered "
+                  << t.endpoint->GetDeliveredBytes() << ", corrupt "
+                  << t.endpoint->GetCorruptBytes() << ", sender invalid_acks " << tx.invalidAcks
+                  << ", receiver malformed_drops " << rx.value("malformed_drops", uint64_t{0})
+                  << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(m_injected, true, "the forgery was sent during the transfer");
+        if (m_checksums)
+        {
+            CheckDelivery(t, BYTES, m_design);
+            NS_TEST_EXPECT_MSG_EQ(rx.value("malformed_drops", uint64_t{0}),
+                                  1,
+                                  "the forgery dropped for its checksum");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(t.finished, false, "the transfer stalls");
+            NS_TEST_EXPECT_MSG_GT(t.endpoint->GetCorruptBytes(),
+                                  FORGED / 2,
+                                  "the forged bytes are seen as corrupt");
+        }
+        Simulator::Destroy();
+    }
+
+    /// Send the forgery: from the sender's address at the sender's next sequence number (the
+    /// receive point once the data in flight has arrived), its checksum made wrong.
+    void Inject()
+    {
+        Transfer& t = *m_t;
+        const Victim rx =
+            FindVictim(t.receiver, t.fabric.GetHostAddress(2), t.fabric.GetHostAddress(0));
+        const Victim tx =
+            FindVictim(t.sender, t.fabric.GetHostAddress(0), t.fabric.GetHostAddress(2));
+        if (!rx.tcp || !tx.tcp)
+        {
+            Simulator::Schedule(MicroSeconds(1), &ForgedAtReceivePointTestCase::Inject, this);
+            return;
+        }
+        Ptr<Packet> p =
+            MakeSegment(rx, tx.tcp->GetSndMax(), rx.tcp->GetSndUna(), TcpHeader::ACK, FORGED);
+        std::vector<uint8_t> bytes(p->GetSize());
+        p->CopyData(bytes.data(), bytes.size());
+        bytes.back() ^= 0xff; // a payload byte changed after the checksum
+        t.attacker->Send(Create<Packet>(bytes.data(), bytes.size()),
+                         t.attacker->GetBroadcast(),
+                         0x0800);
+        m_injected = true;
+    }
+
+    std::string m_design;
+    bool m_checksums;
+    bool m_checksumsWere{false};
+    bool m_injected{false};
+    Transfer* m_t{nullptr};
+};
+
+/**
  * \ingroup presto
  * \brief Hostile segments: blind injection and malformed frames against live transfers.
  */
@@ -797,6 +906,11 @@ class PrestoHostileTestSuite : public TestSuite
             AddTestCase(new MalformedSegmentTestCase(design, frames), compat::TestDuration::QUICK);
             AddTestCase(new SlotReuseHandshakeTestCase(design), compat::TestDuration::QUICK);
             AddTestCase(new NoHostStackTestCase(design), compat::TestDuration::QUICK);
+            for (bool checksums : {false, true})
+            {
+                AddTestCase(new ForgedAtReceivePointTestCase(design, checksums),
+                            compat::TestDuration::QUICK);
+            }
         }
     }
 };

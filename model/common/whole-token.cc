@@ -3,12 +3,17 @@
  */
 #include "whole-token.h"
 
+#include "ns3/data-rate.h"
+
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <utility>
 
-// Pure logic (no Simulator): PrestoCommandLine reads every option through it.
+// Pure logic (no Simulator): PrestoCommandLine reads every option through it, and every
+// input file parser every numeric field.
 
 namespace ns3
 {
@@ -18,9 +23,9 @@ namespace
 
 /// \param text a token \param why set on refusal \return true if it may be a value at all
 bool
-Clean(const std::string& text, std::string& why)
+Clean(std::string_view text, std::string& why)
 {
-    if (text.find('\0') != std::string::npos)
+    if (text.find('\0') != std::string_view::npos)
     {
         why = "holds a NUL byte";
         return false;
@@ -36,7 +41,7 @@ Clean(const std::string& text, std::string& why)
 
 /// Whole-token unsigned decimal within [0, max].
 bool
-ParseUnsigned(const std::string& text, uint64_t max, uint64_t& value, std::string& why)
+ParseUnsigned(std::string_view text, uint64_t max, uint64_t& value, std::string& why)
 {
     if (!Clean(text, why))
     {
@@ -62,7 +67,7 @@ ParseUnsigned(const std::string& text, uint64_t max, uint64_t& value, std::strin
             return false;
         }
         const auto d = static_cast<uint64_t>(c - '0');
-        if (v > (max - d) / 10)
+        if (d > max || v > (max - d) / 10)
         {
             why = "is above the largest value, " + std::to_string(max);
             return false;
@@ -75,11 +80,11 @@ ParseUnsigned(const std::string& text, uint64_t max, uint64_t& value, std::strin
 
 /// Whole-token signed decimal within [min, max].
 bool
-ParseSigned(const std::string& text, int64_t min, int64_t max, int64_t& value, std::string& why)
+ParseSigned(std::string_view text, int64_t min, int64_t max, int64_t& value, std::string& why)
 {
     const bool negative = !text.empty() && text[0] == '-';
     uint64_t magnitude = 0;
-    const std::string digits = negative ? text.substr(1) : text;
+    const std::string_view digits = negative ? text.substr(1) : text;
     if (!ParseUnsigned(digits,
                        negative ? uint64_t(-(min + 1)) + 1 : static_cast<uint64_t>(max),
                        magnitude,
@@ -99,72 +104,16 @@ ParseSigned(const std::string& text, int64_t min, int64_t max, int64_t& value, s
     return true;
 }
 
-} // namespace
-
+/// Whether text is a decimal number: [sign] digits [. digits] [e [sign] digits], with at
+/// least one digit before the exponent. \param text a token \param[out] exponent true if it
+/// has an exponent \param why set on refusal \return true if it is
 bool
-WholeToken::Parse(const std::string& text, uint64_t& value, std::string& why)
-{
-    return ParseUnsigned(text, std::numeric_limits<uint64_t>::max(), value, why);
-}
-
-bool
-WholeToken::Parse(const std::string& text, uint32_t& value, std::string& why)
-{
-    uint64_t v = 0;
-    if (!ParseUnsigned(text, std::numeric_limits<uint32_t>::max(), v, why))
-    {
-        return false;
-    }
-    value = static_cast<uint32_t>(v);
-    return true;
-}
-
-bool
-WholeToken::Parse(const std::string& text, uint16_t& value, std::string& why)
-{
-    uint64_t v = 0;
-    if (!ParseUnsigned(text, std::numeric_limits<uint16_t>::max(), v, why))
-    {
-        return false;
-    }
-    value = static_cast<uint16_t>(v);
-    return true;
-}
-
-bool
-WholeToken::Parse(const std::string& text, int64_t& value, std::string& why)
-{
-    return ParseSigned(text,
-                       std::numeric_limits<int64_t>::min(),
-                       std::numeric_limits<int64_t>::max(),
-                       value,
-                       why);
-}
-
-bool
-WholeToken::Parse(const std::string& text, int32_t& value, std::string& why)
-{
-    int64_t v = 0;
-    if (!ParseSigned(text,
-                     std::numeric_limits<int32_t>::min(),
-                     std::numeric_limits<int32_t>::max(),
-                     v,
-                     why))
-    {
-        return false;
-    }
-    value = static_cast<int32_t>(v);
-    return true;
-}
-
-bool
-WholeToken::Parse(const std::string& text, double& value, std::string& why)
+Decimal(std::string_view text, bool& exponent, std::string& why)
 {
     if (!Clean(text, why))
     {
         return false;
     }
-    // a decimal number: [sign] digits [. digits] [e [sign] digits], at least one digit
     std::size_t i = 0;
     const std::size_t n = text.size();
     if (i < n && (text[i] == '+' || text[i] == '-'))
@@ -186,6 +135,7 @@ WholeToken::Parse(const std::string& text, double& value, std::string& why)
             ++digits;
         }
     }
+    exponent = false;
     if (digits > 0 && i < n && (text[i] == 'e' || text[i] == 'E'))
     {
         std::size_t j = i + 1;
@@ -202,15 +152,85 @@ WholeToken::Parse(const std::string& text, double& value, std::string& why)
         if (expDigits > 0)
         {
             i = j;
+            exponent = true;
         }
     }
     if (digits == 0 || i != n)
     {
-        why = "is not a decimal number (digits, optional fraction and exponent such as 1e-3; "
-              "no hex, list, nan, inf or unit)";
+        why = "is not a decimal number (such as 2, 0.5 or 1e-3; no hex, nan, inf, list or unit)";
         return false;
     }
-    const double v = std::strtod(text.c_str(), nullptr);
+    return true;
+}
+
+} // namespace
+
+bool
+WholeToken::Parse(std::string_view text, uint64_t& value, std::string& why)
+{
+    return ParseUnsigned(text, std::numeric_limits<uint64_t>::max(), value, why);
+}
+
+bool
+WholeToken::Parse(std::string_view text, uint32_t& value, std::string& why)
+{
+    uint64_t v = 0;
+    if (!ParseUnsigned(text, std::numeric_limits<uint32_t>::max(), v, why))
+    {
+        return false;
+    }
+    value = static_cast<uint32_t>(v);
+    return true;
+}
+
+bool
+WholeToken::Parse(std::string_view text, uint16_t& value, std::string& why)
+{
+    uint64_t v = 0;
+    if (!ParseUnsigned(text, std::numeric_limits<uint16_t>::max(), v, why))
+    {
+        return false;
+    }
+    value = static_cast<uint16_t>(v);
+    return true;
+}
+
+bool
+WholeToken::Parse(std::string_view text, int64_t& value, std::string& why)
+{
+    return ParseSigned(text,
+                       std::numeric_limits<int64_t>::min(),
+                       std::numeric_limits<int64_t>::max(),
+                       value,
+                       why);
+}
+
+bool
+WholeToken::Parse(std::string_view text, int32_t& value, std::string& why)
+{
+    int64_t v = 0;
+    if (!ParseSigned(text,
+                     std::numeric_limits<int32_t>::min(),
+                     std::numeric_limits<int32_t>::max(),
+                     v,
+                     why))
+    {
+        return false;
+    }
+    value = static_cast<int32_t>(v);
+    return true;
+}
+
+bool
+WholeToken::Parse(std::string_view text, double& value, std::string& why)
+{
+    bool exponent = false;
+    if (!Decimal(text, exponent, why))
+    {
+        return false;
+    }
+    const std::string terminated(text); // strtod reads up to a NUL, which Decimal refused
+    const double v = std::strtod(terminated.c_str(), nullptr);
     if (!std::isfinite(v))
     {
         why = "is beyond the range of a double";
@@ -221,7 +241,7 @@ WholeToken::Parse(const std::string& text, double& value, std::string& why)
 }
 
 bool
-WholeToken::Parse(const std::string& text, bool& value, std::string& why)
+WholeToken::Parse(std::string_view text, bool& value, std::string& why)
 {
     if (text.empty() || text == "true" || text == "1")
     {
@@ -238,15 +258,163 @@ WholeToken::Parse(const std::string& text, bool& value, std::string& why)
 }
 
 bool
-WholeToken::Parse(const std::string& text, std::string& value, std::string& why)
+WholeToken::Parse(std::string_view text, std::string& value, std::string& why)
 {
-    if (text.find('\0') != std::string::npos)
+    if (text.find('\0') != std::string_view::npos)
     {
         why = "holds a NUL byte";
         return false;
     }
-    value = text;
+    value = std::string(text);
     return true;
+}
+
+bool
+WholeToken::Parse(std::string_view text, uint64_t max, uint64_t& value, std::string& why)
+{
+    return ParseUnsigned(text, max, value, why);
+}
+
+bool
+WholeToken::ParseSeconds(std::string_view text, uint64_t maxSeconds, int64_t& ns, std::string& why)
+{
+    constexpr int64_t NS_PER_S = 1000000000;
+    // room for the rounding and the fraction: the bound's ns stay below 2^63
+    maxSeconds = std::min<uint64_t>(maxSeconds, std::numeric_limits<int64_t>::max() / NS_PER_S - 1);
+    const int64_t maxNs = static_cast<int64_t>(maxSeconds) * NS_PER_S;
+    const std::string above =
+        "is beyond " + std::to_string(maxSeconds) + " s, the largest " + "time accepted";
+    bool exponent = false;
+    if (!Decimal(text, exponent, why))
+    {
+        return false;
+    }
+    int64_t v = 0;
+    if (exponent)
+    {
+        double s = 0;
+        if (!Parse(text, s, why))
+        {
+            return false;
+        }
+        if (std::fabs(s) > static_cast<double>(maxSeconds))
+        {
+            why = above;
+            return false;
+        }
+        v = std::llround(s * NS_PER_S);
+    }
+    else
+    {
+        const bool negative = text[0] == '-';
+        std::size_t i = (text[0] == '-' || text[0] == '+') ? 1 : 0;
+        uint64_t seconds = 0;
+        for (; i < text.size() && text[i] != '.'; ++i)
+        {
+            const auto d = static_cast<uint64_t>(text[i] - '0');
+            if (d > maxSeconds || seconds > (maxSeconds - d) / 10)
+            {
+                why = above;
+                return false;
+            }
+            seconds = seconds * 10 + d;
+        }
+        const std::string_view frac = i < text.size() ? text.substr(i + 1) : std::string_view();
+        int64_t fracNs = 0;
+        for (std::size_t k = 0; k < 9; ++k)
+        {
+            fracNs = fracNs * 10 + (k < frac.size() ? frac[k] - '0' : 0);
+        }
+        if (frac.size() > 9 && frac[9] >= '5')
+        {
+            ++fracNs; // half up on the first dropped digit
+        }
+        v = static_cast<int64_t>(seconds) * NS_PER_S + fracNs;
+        v = negative ? -v : v;
+    }
+    if (v > maxNs || v < -maxNs)
+    {
+        why = above;
+        return false;
+    }
+    ns = v;
+    return true;
+}
+
+bool
+WholeToken::ParseRate(std::string_view text, double& bps, std::string& why)
+{
+    if (!Clean(text, why))
+    {
+        return false;
+    }
+    // the unit: the letters and slashes at the end ("Gbps", "Gb/s")
+    std::size_t u = text.size();
+    while (u > 0 && (std::isalpha(static_cast<unsigned char>(text[u - 1])) || text[u - 1] == '/'))
+    {
+        --u;
+    }
+    const std::string_view unit = text.substr(u);
+    DataRateValue one;
+    if (unit.empty() || !one.DeserializeFromString("1" + std::string(unit), MakeDataRateChecker()))
+    {
+        why = "has no data rate unit at its end (bps, kbps, Mbps, Gbps, Gb/s, ...; examples: "
+              "10Gbps, 400Mbps)";
+        return false;
+    }
+    double number = 0;
+    if (!Parse(text.substr(0, u), number, why))
+    {
+        why = "has a number before its unit that " + why;
+        return false;
+    }
+    const double v = std::floor(number * static_cast<double>(one.Get().GetBitRate()));
+    if (!(v >= 1) || v >= 18446744073709551616.0)
+    {
+        why = "is not a data rate of at least 1 bit/s and below 2^64 bit/s";
+        return false;
+    }
+    bps = v;
+    return true;
+}
+
+bool
+WholeToken::ParseDuration(std::string_view text, int64_t maxNs, int64_t& ns, std::string& why)
+{
+    static const std::pair<std::string_view, double> units[] = {{"ns", 1.0},
+                                                                {"us", 1e3},
+                                                                {"ms", 1e6},
+                                                                {"s", 1e9}};
+    if (!Clean(text, why))
+    {
+        return false;
+    }
+    for (const auto& [unit, scale] : units)
+    {
+        if (text.size() > unit.size() && text.substr(text.size() - unit.size()) == unit)
+        {
+            double number = 0;
+            if (!Parse(text.substr(0, text.size() - unit.size()), number, why))
+            {
+                why = "has a number before its unit that " + why;
+                return false;
+            }
+            if (number < 0)
+            {
+                why = "is negative: a duration is >= 0";
+                return false;
+            }
+            if (number * scale > static_cast<double>(maxNs))
+            {
+                why = "is beyond " + std::to_string(maxNs) + " ns, the longest accepted";
+                return false;
+            }
+            ns = std::llround(number * scale);
+            return true;
+        }
+    }
+    why = "has no time unit at its end (ns, us, ms or s; examples: 1000ns, 1us)";
+    return false;
 }
 
 } // namespace ns3

@@ -108,3 +108,71 @@ TEST(WholeToken, WholeTokensAreRead)
     EXPECT_TRUE(Reads("any text, 1e5", str, why));
     EXPECT_EQ(str, "any text, 1e5");
 }
+
+// The readers the input files add: a bound of the field's own, seconds to exact ns, rates and
+// durations with a unit.
+TEST(WholeToken, FieldReaders)
+{
+    std::string why;
+    uint64_t v = 7;
+    EXPECT_TRUE(WholeToken::Parse("65535", 65535, v, why));
+    EXPECT_EQ(v, 65535u);
+    EXPECT_FALSE(WholeToken::Parse("65536", 65535, v, why));
+    EXPECT_EQ(why, "is above the largest value, 65535");
+    EXPECT_FALSE(WholeToken::Parse("7", 3, v, why)) << "a digit above a small bound";
+    EXPECT_FALSE(WholeToken::Parse(std::string("200\0 1", 6), 1000, v, why));
+    EXPECT_EQ(why, "holds a NUL byte");
+
+    int64_t ns = 0;
+    for (const auto& [text, want] :
+         std::initializer_list<std::pair<const char*, int64_t>>{{"2.000000100", 2000000100},
+                                                                {"0.000415046", 415046},
+                                                                {"0.0000000016", 2},
+                                                                {"0.00000000149", 1},
+                                                                {".25", 250000000},
+                                                                {"5.", 5000000000},
+                                                                {"1e-3", 1000000},
+                                                                {"-0.5", -500000000},
+                                                                {"1000000", 1000000000000000}})
+    {
+        EXPECT_TRUE(WholeToken::ParseSeconds(text, 1000000, ns, why)) << text << ": " << why;
+        EXPECT_EQ(ns, want) << text;
+    }
+    for (const char* bad : {"0x10", "1e7", "1000000.000000001", "nan", "inf", "1,5", "", "."})
+    {
+        EXPECT_FALSE(WholeToken::ParseSeconds(bad, 1000000, ns, why)) << bad;
+    }
+    EXPECT_FALSE(WholeToken::ParseSeconds(std::string("0.00\0"
+                                                      "0415046",
+                                                      12),
+                                          1000000,
+                                          ns,
+                                          why));
+    EXPECT_EQ(why, "holds a NUL byte");
+
+    double bps = 0;
+    EXPECT_TRUE(WholeToken::ParseRate("10Gbps", bps, why)) << why;
+    EXPECT_EQ(bps, 1e10);
+    EXPECT_TRUE(WholeToken::ParseRate("2.5e1Gb/s", bps, why)) << why;
+    EXPECT_EQ(bps, 25e9);
+    for (const char* bad : {"1.2.3Gbps",
+                            "0x10Gbps",
+                            "10",
+                            "Gbps",
+                            "10Gbpx",
+                            "0Gbps",
+                            "-1Gbps",
+                            "nanGbps",
+                            "1e30Gbps"})
+    {
+        EXPECT_FALSE(WholeToken::ParseRate(bad, bps, why)) << bad;
+    }
+    EXPECT_TRUE(WholeToken::ParseDuration("0.001ms", 1000000, ns, why)) << why;
+    EXPECT_EQ(ns, 1000);
+    EXPECT_TRUE(WholeToken::ParseDuration("1e3ns", 1000000, ns, why)) << why;
+    EXPECT_EQ(ns, 1000);
+    for (const char* bad : {"1", "1.5.5us", "0x10us", "-1us", "2ms", "1 us", "us"})
+    {
+        EXPECT_FALSE(WholeToken::ParseDuration(bad, 1000000, ns, why)) << bad;
+    }
+}

@@ -6,14 +6,12 @@
 #include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cinttypes>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -41,105 +39,6 @@ Where(const std::string& source, uint64_t line)
     std::ostringstream os;
     os << "flow file '" << source << "', line " << line << ": ";
     return os.str();
-}
-
-/// Whole token as an unsigned integer no larger than maxValue (digits only: no sign, no
-/// fraction, so "1.5" or "-1" are refused instead of being silently truncated).
-bool
-ParseUnsigned(std::string_view token, uint64_t maxValue, uint64_t& value)
-{
-    if (token.empty())
-    {
-        return false;
-    }
-    value = 0;
-    for (const char c : token)
-    {
-        if (c < '0' || c > '9')
-        {
-            return false;
-        }
-        const auto digit = static_cast<uint64_t>(c - '0');
-        if (digit > maxValue || value > (maxValue - digit) / 10)
-        {
-            return false; // value * 10 + digit > maxValue, checked without overflow
-        }
-        value = value * 10 + digit;
-    }
-    return true;
-}
-
-/// Start time in seconds to ns. Plain decimals are converted digit by digit so that the
-/// 9-decimal times WriteFlowFile produces come back exactly; other forms (exponents) go
-/// through a double. Returns false if the token is not a number; negative values are
-/// returned as such for the caller to report.
-bool
-ParseSeconds(std::string_view token, int64_t& ns)
-{
-    size_t pos = 0;
-    bool negative = false;
-    if (pos < token.size() && (token[pos] == '-' || token[pos] == '+'))
-    {
-        negative = token[pos] == '-';
-        ++pos;
-    }
-    const size_t intBegin = pos;
-    while (pos < token.size() && std::isdigit(static_cast<unsigned char>(token[pos])))
-    {
-        ++pos;
-    }
-    const std::string_view intPart = token.substr(intBegin, pos - intBegin);
-    std::string_view fracPart;
-    bool plain = true;
-    if (pos < token.size() && token[pos] == '.')
-    {
-        ++pos;
-        const size_t fracBegin = pos;
-        while (pos < token.size() && std::isdigit(static_cast<unsigned char>(token[pos])))
-        {
-            ++pos;
-        }
-        fracPart = token.substr(fracBegin, pos - fracBegin);
-    }
-    if (pos != token.size() || (intPart.empty() && fracPart.empty()))
-    {
-        plain = false;
-    }
-    // Integer seconds that fit in int64 ns with room for rounding.
-    const uint64_t maxSeconds = std::numeric_limits<int64_t>::max() / NS_PER_S - 1;
-    if (plain)
-    {
-        uint64_t seconds = 0;
-        if (!intPart.empty() && !ParseUnsigned(intPart, maxSeconds, seconds))
-        {
-            return false;
-        }
-        int64_t frac = 0;
-        for (size_t i = 0; i < 9; ++i)
-        {
-            frac = frac * 10 + (i < fracPart.size() ? fracPart[i] - '0' : 0);
-        }
-        // Round half up on the first dropped digit.
-        if (fracPart.size() > 9 && fracPart[9] >= '5')
-        {
-            ++frac;
-        }
-        ns = static_cast<int64_t>(seconds) * NS_PER_S + frac;
-        ns = negative ? -ns : ns;
-        return true;
-    }
-    const std::string copy(token); // strtod needs a terminated string
-    const char* begin = copy.c_str();
-    char* end = nullptr;
-    errno = 0;
-    const double s = std::strtod(begin, &end);
-    if (end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(s) ||
-        std::fabs(s) > static_cast<double>(maxSeconds))
-    {
-        return false;
-    }
-    ns = std::llround(s * NS_PER_S);
-    return true;
 }
 
 /// White-space separated tokens of a line (as operator>> splits them), without copying
@@ -189,6 +88,7 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
     uint64_t lineNo = 0;
     uint64_t countLine = 0;
     uint64_t count = 0;
+    std::string why;
     while (true)
     {
         const InputLineStatus status = ReadInputLine(in, line);
@@ -210,10 +110,10 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         }
         if (countLine == 0)
         {
-            if (!ParseUnsigned(tokens[0], std::numeric_limits<uint32_t>::max(), count))
+            if (!WholeToken::Parse(tokens[0], std::numeric_limits<uint32_t>::max(), count, why))
             {
                 throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse flow count " +
-                                       Quote(tokens[0]) +
+                                       Quote(tokens[0]) + ": it " + why +
                                        " (the first line holds the number of flows, at most " +
                                        std::to_string(std::numeric_limits<uint32_t>::max()) + ")");
             }
@@ -257,11 +157,11 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
         uint64_t v[5];
         for (size_t i = 0; i < 5; ++i)
         {
-            if (!ParseUnsigned(tokens[i], limits[i], v[i]))
+            if (!WholeToken::Parse(tokens[i], limits[i], v[i], why))
             {
                 std::ostringstream os;
                 os << Where(sourceName, lineNo) << "cannot parse " << names[i] << " "
-                   << Quote(tokens[i]) << " as an integer in [0, " << limits[i] << "]";
+                   << Quote(tokens[i]) << " as an integer in [0, " << limits[i] << "]: it " << why;
                 if (i == 4)
                 {
                     os << " (2^53 bytes: the largest flow, exact as a double)";
@@ -270,10 +170,10 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
             }
         }
         int64_t startNs = 0;
-        if (!ParseSeconds(tokens[5], startNs))
+        if (!WholeToken::ParseSeconds(tokens[5], FLOW_FILE_MAX_START_SECONDS, startNs, why))
         {
             throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse start time " +
-                                   Quote(tokens[5]) + " as seconds");
+                                   Quote(tokens[5]) + " as seconds: it " + why);
         }
         std::ostringstream err;
         if (v[0] >= nHosts)
@@ -365,11 +265,13 @@ WriteFlowFile(const std::string& path, const std::vector<FlowSpec>& flows)
     NS_LOG_FUNCTION(path << flows.size());
     for (const auto& f : flows)
     {
-        if (f.startNs < 0)
+        if (f.startNs < 0 ||
+            f.startNs > static_cast<int64_t>(FLOW_FILE_MAX_START_SECONDS) * NS_PER_S)
         {
             std::ostringstream os;
-            os << "cannot write flow file '" << path << "': flow " << f.id
-               << " has a negative start time " << f.startNs << " ns";
+            os << "cannot write flow file '" << path << "': flow " << f.id << " has a start time "
+               << f.startNs << " ns outside [0, " << FLOW_FILE_MAX_START_SECONDS
+               << " s] (the reader's range)";
             throw PrestoInputError(os.str());
         }
     }

@@ -7,9 +7,9 @@
 #include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -55,17 +55,6 @@ std::string
 Quote(const std::string& text)
 {
     return "'" + InputExcerpt(text) + "'";
-}
-
-/// Parse a whole token as a finite double; false if any character is left over.
-bool
-ParseDouble(const std::string& token, double& value)
-{
-    const char* begin = token.c_str();
-    char* end = nullptr;
-    errno = 0;
-    value = std::strtod(begin, &end);
-    return end != begin && *end == '\0' && errno != ERANGE && std::isfinite(value);
 }
 
 /// Directory of the built-in CDF files: the environment wins so that an installed binary
@@ -172,15 +161,16 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
         }
         double size = 0;
         double prob = 0;
-        if (!ParseDouble(tokens[0], size))
+        std::string why;
+        if (!WholeToken::Parse(tokens[0], size, why))
         {
             throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse size " +
-                                   Quote(tokens[0]) + " as a finite number of bytes");
+                                   Quote(tokens[0]) + " as a finite number of bytes: it " + why);
         }
-        if (!ParseDouble(tokens[1], prob))
+        if (!WholeToken::Parse(tokens[1], prob, why))
         {
             throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse probability " +
-                                   Quote(tokens[1]) + " as a number");
+                                   Quote(tokens[1]) + " as a number: it " + why);
         }
         if (size < 0)
         {

@@ -5,10 +5,9 @@
 
 #include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -67,30 +66,34 @@ Tokenize(const std::string& text)
     return tokens;
 }
 
-/// \param err where \param what field name \param s token \return its value as uint64
+/// \param err where \param what field name \param s token \param max largest value
+/// \return its value, read whole (WholeToken: decimal digits only)
 uint64_t
-ParseUnsigned(const LineError& err, const std::string& what, const std::string& s)
+ParseUnsigned(const LineError& err, const std::string& what, const std::string& s, uint64_t max)
 {
-    const bool digits =
-        !s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() <= 19;
-    if (!digits)
+    uint64_t v = 0;
+    std::string why;
+    if (!WholeToken::Parse(s, max, v, why))
     {
-        err.Throw(what + " " + Q(s) + " is not a non-negative integer (at most 19 digits)");
+        err.Throw(what + " " + Q(s) + " " + why);
     }
-    return std::stoull(s);
+    return v;
 }
 
-/// \param err where \param what field name \param s token \return its value (finite, >= 0)
+/// \param err where \param what field name \param s token \return its value, a decimal
+/// number read whole (WholeToken), finite and >= 0
 double
 ParseCount(const LineError& err, const std::string& what, const std::string& s)
 {
-    const char* begin = s.c_str();
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(begin, &end);
-    if (s.empty() || end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < 0)
+    double v = 0;
+    std::string why;
+    if (!WholeToken::Parse(s, v, why))
     {
-        err.Throw(what + " " + Q(s) + " is not a finite non-negative number");
+        err.Throw(what + " " + Q(s) + " " + why);
+    }
+    if (v < 0)
+    {
+        err.Throw(what + " " + Q(s) + " is negative: a count per packet is >= 0");
     }
     return v;
 }
@@ -164,7 +167,7 @@ ParseAccess(const LineError& err, const std::string& s)
     {
         width.pop_back();
     }
-    const uint64_t w = ParseUnsigned(err, "access width", width);
+    const uint64_t w = ParseUnsigned(err, "access width", width, UINT32_MAX);
     if (w < 4 || w > 128 || w % 4 != 0)
     {
         err.Throw("access " + Q(s) + ": width " + std::to_string(w) +
@@ -224,23 +227,14 @@ ParseElement(const LineError& err, const std::vector<std::string>& tokens)
         err.Throw("element " + Q(e.name) + ": locks and lock_accesses go together");
     }
     e.key = ParseKey(err, fields["key"]);
-    e.entries = ParseUnsigned(err, "entries", fields["entries"]);
-    const uint64_t entryBytes = ParseUnsigned(err, "entry_bytes", fields["entry_bytes"]);
-    if (entryBytes > UINT32_MAX)
-    {
-        err.Throw("element " + Q(e.name) + ": entry_bytes " + Q(fields["entry_bytes"]) +
-                  " is too large");
-    }
-    e.entryBytes = static_cast<uint32_t>(entryBytes);
+    // the types' ranges here; CoraProgram::AddElement checks CoraProgramLimits
+    e.entries = ParseUnsigned(err, "entries", fields["entries"], UINT64_MAX);
+    e.entryBytes =
+        static_cast<uint32_t>(ParseUnsigned(err, "entry_bytes", fields["entry_bytes"], UINT32_MAX));
     e.instructions = ParseCount(err, "instructions", fields["instructions"]);
     if (fields.count("locks") != 0)
     {
-        const uint64_t locks = ParseUnsigned(err, "locks", fields["locks"]);
-        if (locks > UINT32_MAX)
-        {
-            err.Throw("element " + Q(e.name) + ": locks " + Q(fields["locks"]) + " is too large");
-        }
-        e.locks = static_cast<uint32_t>(locks);
+        e.locks = static_cast<uint32_t>(ParseUnsigned(err, "locks", fields["locks"], UINT32_MAX));
         e.lockAccessesPerPacket = ParseCount(err, "lock_accesses", fields["lock_accesses"]);
     }
     return e;

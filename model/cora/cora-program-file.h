@@ -26,9 +26,10 @@ namespace ns3
  * branch <name> stateless=X <element> [<element>...]
  * \endcode
  * (an element is one line). MEM is CLS, CTM, IMEM or EMEM; width is in bytes (4..128, a
- * multiple of 4, optionally followed by "B"); N are non-negative integers and X finite
- * non-negative numbers. locks and lock_accesses go together. Elements must be declared before
- * the depends and branch lines that name them.
+ * multiple of 4, optionally followed by "B"); every number is read whole (WholeToken, no NUL
+ * byte or hex): N are non-negative integers (decimal digits only) and X finite non-negative
+ * decimal numbers (optional fraction and exponent). locks and lock_accesses go together. Elements
+ * must be declared before the depends and branch lines that name them.
  *
  * \param in the text
  * \param fileName name used in messages

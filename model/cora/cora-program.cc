@@ -117,16 +117,17 @@ CoraProgram::AddElement(const CoraStateElement& e)
     std::ostringstream os;
     if (e.entries < 1 || e.entries > CoraProgramLimits::ENTRIES)
     {
-        os << "entries must be >= 1 and <= 2^40 (got " << e.entries << ")";
+        os << "entries must be >= 1 and <= 2^33 (got " << e.entries << ")";
     }
     else if (e.entryBytes < 1 || e.entryBytes > CoraProgramLimits::ENTRY_BYTES)
     {
         os << "entry bytes must be >= 1 and <= 2^20 (got " << e.entryBytes << ")";
     }
-    else if (e.entries * e.entryBytes > CoraProgramLimits::STATE_BYTES)
+    else if (e.entries > CoraProgramLimits::STATE_BYTES / e.entryBytes) // no overflow
     {
-        os << "entries x entry bytes = " << e.entries * e.entryBytes
-           << " bytes, more than 2^50 (1 PiB)";
+        os << "entries x entry bytes = " << e.entries << " x " << e.entryBytes << " = "
+           << e.entries * e.entryBytes
+           << " bytes, more than 2^33 (8 GiB, the NIC memory CoraNicLimits plans with)";
     }
     else if (!IsNonNegativeFinite(e.instructions) ||
              e.instructions > CoraProgramLimits::INSTRUCTIONS)

@@ -41,13 +41,17 @@ std::string ToString(CoraFlowKey k);
  */
 struct CoraProgramLimits
 {
-    static constexpr std::size_t NAME_CHARS = 64;              //!< program, element, branch names
-    static constexpr uint32_t ELEMENTS = 1024;                 //!< state elements per program
-    static constexpr uint32_t BRANCHES = 1024;                 //!< branches per program
-    static constexpr uint32_t DEPENDENCIES = 16384;            //!< dependencies per program
-    static constexpr uint64_t ENTRIES = uint64_t{1} << 40;     //!< entries of one element
-    static constexpr uint32_t ENTRY_BYTES = 1u << 20;          //!< bytes of one entry
-    static constexpr uint64_t STATE_BYTES = uint64_t{1} << 50; //!< entries x entry bytes
+    static constexpr std::size_t NAME_CHARS = 64;          //!< program, element, branch names
+    static constexpr uint32_t ELEMENTS = 1024;             //!< state elements per program
+    static constexpr uint32_t BRANCHES = 1024;             //!< branches per program
+    static constexpr uint32_t DEPENDENCIES = 16384;        //!< dependencies per program
+    static constexpr uint64_t ENTRIES = uint64_t{1} << 33; //!< entries of one element
+    static constexpr uint32_t ENTRY_BYTES = 1u << 20;      //!< bytes of one entry
+    /**
+     * entries x entry bytes of one element: 8 GiB, the NIC memory CoraNicLimits plans with
+     * by default (a table of 4294967295 entries of 128 bytes, 512 GiB, is refused)
+     */
+    static constexpr uint64_t STATE_BYTES = uint64_t{1} << 33;
     /// locks of the whole program (the allocator keeps one rate per lock)
     static constexpr uint32_t LOCKS = 1u << 20;
     static constexpr double INSTRUCTIONS = 1e7; //!< per packet: an element's, or stateless
@@ -138,9 +142,9 @@ class CoraProgram
 
     /**
      * \param e element (name valid and unique, counts finite, non-negative and within
-     *          CoraProgramLimits: entries in [1, 2^40], entryBytes in [1, 2^20], their product
-     *          at most 2^50, instructions at most 10^7 and accesses at most 10^6 per packet,
-     *          at most 2^20 locks in the program)
+     *          CoraProgramLimits: entries in [1, 2^33], entryBytes in [1, 2^20], their product
+     *          at most 2^33 bytes (8 GiB), instructions at most 10^7 and accesses at most
+     *          10^6 per packet, at most 2^20 locks in the program)
      * \throws PrestoInputError on an invalid or duplicate element, beyond the limits, or
      *         after Finalize()
      */

@@ -388,9 +388,11 @@ TEST(CoraProgramFile, AbsurdCountsAreRefusedAtTheirLine)
                 "lock_accesses=1e7\n",
          {"t.cora:2:", "lock accesses per packet"}},
         {head + "element a key=flow entries=9999999999999999999 entry_bytes=4 instructions=1\n",
-         {"t.cora:2:", "entries must be >= 1 and <= 2^40"}},
-        {head + "element a key=flow entries=1099511627776 entry_bytes=2048 instructions=1\n",
-         {"t.cora:2:", "more than 2^50"}},
+         {"t.cora:2:", "entries must be >= 1 and <= 2^33"}},
+        {head + "element a key=flow entries=4294967295 entry_bytes=128 instructions=1\n",
+         {"t.cora:2:", "4294967295 x 128 = 549755813760 bytes, more than 2^33 (8 GiB"}},
+        {head + "element a key=flow entries=8589934593 entry_bytes=1 instructions=1\n",
+         {"t.cora:2:", "entries must be >= 1 and <= 2^33"}},
         {head + "element a key=flow entries=1 entry_bytes=4294967295 instructions=1\n",
          {"t.cora:2:", "entry bytes must be >= 1 and <= 2^20"}},
         {"program " + std::string(65, 'n') + "\n", {"t.cora:1:", "1 to 64 characters"}},
@@ -411,7 +413,7 @@ TEST(CoraProgramFile, AbsurdCountsAreRefusedAtTheirLine)
         EXPECT_LT(msg.size(), 300U) << msg;
     }
     // the limits themselves are accepted
-    EXPECT_NO_THROW(Parse(head + "element a key=flow entries=1099511627776 entry_bytes=1024 "
+    EXPECT_NO_THROW(Parse(head + "element a key=flow entries=8388608 entry_bytes=1024 "
                                  "instructions=1e7 access=EMEM/read/bulk/4:1e6 locks=1048576 "
                                  "lock_accesses=1e6\nbranch x stateless=1e7 a\n"));
 }

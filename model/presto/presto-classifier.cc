@@ -5,6 +5,7 @@
 
 #include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/whole-token.h"
 
 #include <fstream>
 #include <istream>
@@ -25,29 +26,12 @@ Where(const std::string& origin)
     return (origin.empty() ? std::string("PrestoClassifier") : origin) + ": ";
 }
 
-/// Parse an unsigned decimal number made of digits only, at most max.
+/// An unsigned decimal number read whole (WholeToken), at most max.
 bool
 ParseUnsigned(const std::string& s, uint64_t max, uint64_t& out)
 {
-    if (s.empty() || s.size() > 10)
-    {
-        return false;
-    }
-    uint64_t v = 0;
-    for (char ch : s)
-    {
-        if (ch < '0' || ch > '9')
-        {
-            return false;
-        }
-        v = v * 10 + static_cast<uint64_t>(ch - '0');
-    }
-    if (v > max)
-    {
-        return false;
-    }
-    out = v;
-    return true;
+    std::string why;
+    return WholeToken::Parse(s, max, out, why);
 }
 
 /// Parse a dotted-quad IPv4 address.
@@ -329,22 +313,17 @@ PrestoClassifier::ParseRule(const std::string& line, const std::string& origin)
     }
     PrestoClassRule r;
     r.origin = origin;
-    const std::string& p = t[0];
-    uint64_t mag = 0;
-    const bool neg = !p.empty() && p[0] == '-';
-    if (!ParseUnsigned(neg ? p.substr(1) : p, neg ? 2147483648ULL : 2147483647ULL, mag))
+    std::string why;
+    if (!WholeToken::Parse(t[0], r.priority, why))
     {
-        throw PrestoInputError(Where(origin) + "priority '" + InputExcerpt(p) +
-                               "' is not an integer in -2147483648..2147483647");
+        throw PrestoInputError(Where(origin) + "priority '" + InputExcerpt(t[0]) +
+                               "' is not an integer in -2147483648..2147483647: it " + why);
     }
-    r.priority = neg ? static_cast<int32_t>(-static_cast<int64_t>(mag)) : static_cast<int32_t>(mag);
-    uint64_t cls = 0;
-    if (!ParseUnsigned(t[1], 0xffffffffULL, cls))
+    if (!WholeToken::Parse(t[1], r.classIndex, why))
     {
         throw PrestoInputError(Where(origin) + "class '" + InputExcerpt(t[1]) +
-                               "' is not a non-negative integer");
+                               "' is not a non-negative integer: it " + why);
     }
-    r.classIndex = static_cast<uint32_t>(cls);
     std::vector<std::string> seen;
     for (size_t i = 2; i < t.size(); ++i)
     {
@@ -451,10 +430,16 @@ PrestoClassifier::LoadRules(std::istream& in, const std::string& sourceName)
         }
         if (t[0] == "default")
         {
-            uint64_t cls = 0;
-            if (t.size() != 2 || !ParseUnsigned(t[1], 0xffffffffULL, cls))
+            uint32_t cls = 0;
+            std::string why;
+            if (t.size() != 2)
             {
                 throw PrestoInputError(origin + ": expected 'default CLASS'");
+            }
+            if (!WholeToken::Parse(t[1], cls, why))
+            {
+                throw PrestoInputError(origin + ": expected 'default CLASS', class '" +
+                                       InputExcerpt(t[1]) + "' " + why);
             }
             if (cls >= m_classCount)
             {

@@ -3,13 +3,11 @@
  */
 #include "topology-file.h"
 
-#include "ns3/data-rate.h"
 #include "ns3/input-file.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/whole-token.h"
 
-#include <charconv>
-#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -26,6 +24,9 @@ namespace
 
 /// Longest line of a topology file: HPCC writes every switch id on one line.
 constexpr std::size_t TOPOLOGY_LINE_MAX = std::size_t{1} << 20;
+
+/// Longest link delay, ns (1e6 s, the limit of --simTime).
+constexpr int64_t TOPOLOGY_DELAY_MAX_NS = 1000000000000000;
 
 /// A link as read, before the topology is built.
 struct LinkLine
@@ -109,72 +110,72 @@ class TopologyReader
         return m_source;
     }
 
-    /// A whole token as an unsigned integer <= max.
+    /// A whole token (WholeToken) as an unsigned integer <= max.
     uint64_t Unsigned(const std::string& token, const char* what, uint64_t max) const
     {
         uint64_t v = 0;
-        const auto res = std::from_chars(token.data(), token.data() + token.size(), v);
-        if (token.empty() || res.ec == std::errc::invalid_argument ||
-            res.ptr != token.data() + token.size())
+        std::string why;
+        if (!WholeToken::Parse(token, max, v, why))
         {
-            Fail(std::string(what) + " '" + InputExcerpt(token) + "' is not a whole number");
-        }
-        if (res.ec == std::errc::result_out_of_range || v > max)
-        {
-            Fail(std::string(what) + " '" + InputExcerpt(token) + "' is above " +
-                 std::to_string(max));
+            Fail(std::string(what) + " '" + InputExcerpt(token) + "' " + why);
         }
         return v;
     }
 
+    /// A whole token (WholeToken::ParseRate) as a rate, bit/s.
     double Rate(const std::string& token) const
     {
-        DataRateValue v;
-        if (!v.DeserializeFromString(token, MakeDataRateChecker()) || v.Get().GetBitRate() == 0)
+        double bps = 0;
+        std::string why;
+        if (!WholeToken::ParseRate(token, bps, why))
         {
-            Fail("link rate '" + InputExcerpt(token) +
-                 "' is not a positive data rate (examples: 10Gbps, 100Gbps, 400Mbps)");
+            Fail("link rate '" + InputExcerpt(token) + "' " + why);
         }
-        return static_cast<double>(v.Get().GetBitRate());
+        return bps;
     }
 
+    /// A whole token (WholeToken::ParseDuration) as a delay, ns.
     int64_t Delay(const std::string& token) const
     {
-        static const std::pair<const char*, double> units[] = {{"ns", 1.0},
-                                                               {"us", 1e3},
-                                                               {"ms", 1e6},
-                                                               {"s", 1e9}};
-        for (const auto& [unit, scale] : units)
+        int64_t ns = 0;
+        std::string why;
+        if (!WholeToken::ParseDuration(token, TOPOLOGY_DELAY_MAX_NS, ns, why))
         {
-            const std::string u(unit);
-            if (token.size() > u.size() && token.compare(token.size() - u.size(), u.size(), u) == 0)
-            {
-                double value = 0;
-                const char* first = token.data();
-                const char* last = token.data() + token.size() - u.size();
-                const auto res = std::from_chars(first, last, value);
-                if (res.ec == std::errc() && res.ptr == last && std::isfinite(value) &&
-                    value >= 0 && value * scale < 1e15)
-                {
-                    return std::llround(value * scale);
-                }
-                break;
-            }
+            Fail("link delay '" + InputExcerpt(token) + "' " + why);
         }
-        Fail("link delay '" + InputExcerpt(token) +
-             "' is not a time >= 0 with a unit ns, us, ms or s (examples: 1000ns, 1us), below "
-             "1e15 ns");
+        return ns;
     }
 
+    /// A whole token (WholeToken) as a loss probability in [0, 1).
     double Loss(const std::string& token) const
     {
         double v = 0;
-        const auto res = std::from_chars(token.data(), token.data() + token.size(), v);
-        if (res.ec != std::errc() || res.ptr != token.data() + token.size() || !(v >= 0 && v < 1))
+        std::string why;
+        if (!WholeToken::Parse(token, v, why))
+        {
+            Fail("error rate '" + InputExcerpt(token) + "' " + why);
+        }
+        if (!(v >= 0 && v < 1))
         {
             Fail("error rate '" + InputExcerpt(token) + "' is not a number in [0, 1)");
         }
         return v;
+    }
+
+    /// A node name of the presto format: any text but a NUL byte or a comma.
+    const std::string& Name(const std::string& token) const
+    {
+        std::string name;
+        std::string why;
+        if (!WholeToken::Parse(token, name, why))
+        {
+            Fail("node name '" + InputExcerpt(token) + "' " + why);
+        }
+        if (token.find(',') != std::string::npos)
+        {
+            Fail("node name '" + InputExcerpt(token) + "' has a comma");
+        }
+        return token;
     }
 
   private:
@@ -297,11 +298,7 @@ ReadPresto(TopologyReader& r, std::vector<std::string>& tokens, ParsedTopology& 
             }
             for (std::size_t i = 1; i < tokens.size(); ++i)
             {
-                const std::string& name = tokens[i];
-                if (name.find(',') != std::string::npos)
-                {
-                    r.Fail("node name '" + InputExcerpt(name) + "' has a comma");
-                }
+                const std::string& name = r.Name(tokens[i]);
                 if (ids.count(name))
                 {
                     r.Fail("node '" + InputExcerpt(name) + "' is declared twice");

@@ -121,9 +121,11 @@ TEST(TopologyFile, BadFilesNameFileAndLine)
     EXPECT_TRUE(Contains(Error(""), {"t.txt", "empty"}));
     EXPECT_TRUE(Contains(Error("4 1\n"), {"t.txt:1:", "'<nodes> <switches> <links>'"}));
     EXPECT_TRUE(Contains(Error("x 1 2\n"), {"t.txt:1:", "node count 'x'"}));
-    EXPECT_TRUE(Contains(Error("3 4 1\n"), {"t.txt:1:", "switch count '4' is above 3"}));
+    EXPECT_TRUE(
+        Contains(Error("3 4 1\n"), {"t.txt:1:", "switch count '4' is above the largest value, 3"}));
     EXPECT_TRUE(Contains(Error("3 2 2\n2 2\n"), {"t.txt:2:", "switch id 2 is listed twice"}));
-    EXPECT_TRUE(Contains(Error("3 1 2\n7\n"), {"t.txt:2:", "switch id '7' is above 2"}));
+    EXPECT_TRUE(
+        Contains(Error("3 1 2\n7\n"), {"t.txt:2:", "switch id '7' is above the largest value, 2"}));
     EXPECT_TRUE(Contains(Error("3 1 2\n2\n0 2 10Gbps 1us 0\n"), {"t.txt:3:", "ends after 1 of 2"}));
     EXPECT_TRUE(Contains(Error("3 1 2\n2\n0 2 10Gbps 1us\n"), {"t.txt:3:", "got 4 words"}));
     EXPECT_TRUE(Contains(Error("3 1 2\n2\n0 2 fast 1us 0\n"), {"t.txt:3:", "link rate 'fast'"}));

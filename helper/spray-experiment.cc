@@ -128,65 +128,40 @@ WithOption(const std::string& option, F&& read) -> decltype(read())
 double
 ParseRate(const std::string& option, const std::string& text)
 {
-    // the number, then a unit ns-3's DataRate reads (bps, Gbps, Gb/s, MBps, ...): the unit is
-    // required (a bare number was bit/s), and the rate is a whole number of bit/s (DataRate
-    // counts whole bit/s: 3.9bps ran at 3) from 1 bit/s to 1 Pbit/s (beyond any link; above
-    // 2^64 bit/s DataRate wraps)
+    // the unit is required (a bare number was bit/s) and the rate is a whole number of bit/s
+    // (DataRate counts whole bit/s: 3.9bps ran at 3) up to 1 Pbit/s, beyond any link
     constexpr double MAX_RATE_BPS = 1e15;
-    const std::size_t unit = text.find_first_not_of("0123456789.eE+-");
-    double number = 0;
+    double bps = 0;
     std::string why;
-    DataRateValue one;
-    const bool parsed = unit != std::string::npos && unit > 0 &&
-                        WholeToken::Parse(text.substr(0, unit), number, why) &&
-                        one.DeserializeFromString("1" + text.substr(unit), MakeDataRateChecker());
-    const double bps = parsed ? number * static_cast<double>(one.Get().GetBitRate()) : 0;
-    if (!parsed || !(bps >= 1))
+    if (!WholeToken::ParseRate(text, bps, why))
     {
         throw PrestoInputError("--" + option + "=" + InputExcerpt(text) +
-                               " is not a data rate with a unit (examples: 10Gbps, 40Gb/s, "
-                               "100Mbps)");
+                               " is not a data rate (examples: 10Gbps, 40Gb/s, 100Mbps): it " +
+                               why);
     }
-    if (bps > MAX_RATE_BPS || bps != std::floor(bps))
+    if (bps > MAX_RATE_BPS)
     {
         std::ostringstream os;
         os << "--" << option << "=" << InputExcerpt(text) << " is " << bps
-           << " bit/s: a rate is a whole number of bit/s from 1 to 1e+15 (1 Pbit/s)";
+           << " bit/s: a rate is at most 1e+15 bit/s (1 Pbit/s)";
         throw PrestoInputError(os.str());
     }
     return bps;
 }
 
-/// Time with an explicit unit (s, ms, us, ns); ns-3's own parser aborts on bad input.
+/// Time with an explicit unit (s, ms, us, ns), at most 1e6 s; ns-3's own parser aborts on
+/// bad input.
 int64_t
 ParseTimeNs(const std::string& option, const std::string& text)
 {
-    static const std::vector<std::pair<std::string, double>> units = {{"ns", 1.0},
-                                                                      {"us", 1e3},
-                                                                      {"ms", 1e6},
-                                                                      {"s", 1e9}};
-    for (const auto& [unit, scale] : units)
+    int64_t ns = 0;
+    std::string why;
+    if (!WholeToken::ParseDuration(text, 1000000000000000, ns, why))
     {
-        if (text.size() > unit.size() &&
-            text.compare(text.size() - unit.size(), unit.size(), unit) == 0)
-        {
-            std::string number = text.substr(0, text.size() - unit.size());
-            std::istringstream is(number);
-            double value;
-            if (is >> value && is.eof() && value >= 0)
-            {
-                if (!(value * scale <= 1e15))
-                {
-                    // int64 ns end at 9.2e9 s; the run's times stop at 1e6 s (MAX_SECONDS)
-                    throw PrestoInputError("--" + option + "=" + InputExcerpt(text) +
-                                           " is too large: at most 1e6 s");
-                }
-                return static_cast<int64_t>(value * scale + 0.5);
-            }
-        }
+        throw PrestoInputError("--" + option + "=" + InputExcerpt(text) +
+                               " is not a time with a unit (examples: 1us, 500ns, 2ms): it " + why);
     }
-    throw PrestoInputError("--" + option + "=" + text +
-                           " is not a time with a unit (examples: 1us, 500ns, 2ms)");
+    return ns;
 }
 
 /// Longest --simTime, --drainTime or --warmup, s. ns-3's Time counts int64 ns (+-9.2e9 s) but

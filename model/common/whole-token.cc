@@ -368,10 +368,17 @@ WholeToken::ParseRate(std::string_view text, double& bps, std::string& why)
         why = "has a number before its unit that " + why;
         return false;
     }
-    const double v = std::floor(number * static_cast<double>(one.Get().GetBitRate()));
+    const double exact = number * static_cast<double>(one.Get().GetBitRate());
+    const double v = std::round(exact);
     if (!(v >= 1) || v >= 18446744073709551616.0)
     {
         why = "is not a data rate of at least 1 bit/s and below 2^64 bit/s";
+        return false;
+    }
+    if (std::abs(exact - v) > 1e-9 * v)
+    {
+        // DataRate counts whole bit/s: 3.9bps would run at 3
+        why = "is not a whole number of bit/s";
         return false;
     }
     bps = v;

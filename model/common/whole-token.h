@@ -91,7 +91,8 @@ struct WholeToken
      * `2.5e1Gbps`. ns-3's own parser reads `1.2.3Gbps` as 1.2 Gbit/s and a bare `5` as
      * 5 bit/s; here the number is the whole text before the unit and the unit is needed.
      * \param text the token
-     * \param[out] bps the rate, bit/s, a whole number >= 1 below 2^64 (as DataRate holds it)
+     * \param[out] bps the rate, bit/s, a whole number >= 1 below 2^64 (as DataRate holds it;
+     * `3.9bps` is refused, not cut to 3)
      * \param[out] why set to the reason when it is refused
      * \return true if the whole token is such a rate
      */

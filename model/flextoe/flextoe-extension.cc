@@ -5,6 +5,7 @@
 
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
 #include <cmath>
@@ -132,17 +133,13 @@ FlexToeFirewall::AddRule(const Rule& r)
 namespace
 {
 
-/// Parse an unsigned integer token in [0, maxValue]; false on any junk.
+/// Parse an unsigned integer token in [0, maxValue], read whole (WholeToken).
 bool
 ParseUint(const std::string& s, uint32_t maxValue, uint32_t& out)
 {
-    if (s.empty() || s.size() > 10 ||
-        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    {
-        return false;
-    }
-    const unsigned long long v = std::stoull(s);
-    if (v > maxValue)
+    uint64_t v = 0;
+    std::string why;
+    if (!WholeToken::Parse(s, maxValue, v, why))
     {
         return false;
     }

@@ -22,6 +22,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
 #include <functional>
@@ -432,17 +433,9 @@ OffloadNetDevice::SetupDma()
         std::istringstream is(m_dmaWeights);
         for (std::string item; std::getline(is, item, ',');)
         {
-            std::size_t used = 0;
-            unsigned long w = 0;
-            try
-            {
-                w = std::stoul(item, &used);
-            }
-            catch (const std::exception&)
-            {
-                used = 0;
-            }
-            if (used == 0 || used != item.size() || w > 1000000)
+            uint64_t w = 0;
+            std::string why;
+            if (!WholeToken::Parse(item, 1000000, w, why))
             {
                 throw PrestoInputError(who + "DmaWeights=\"" + m_dmaWeights + "\": '" + item +
                                        "' is not a weight (an integer 1..1000000)");

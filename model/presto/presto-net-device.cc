@@ -16,6 +16,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,11 +153,11 @@ PrestoNetDevice::ParseFidelity(const std::string& text, const std::string& where
     {
         return ReassemblyTracker::UNBOUNDED;
     }
-    std::istringstream is(text);
-    uint32_t k;
-    if (is >> k && is.eof() && k <= ReassemblyTracker::MAX_FIDELITY)
+    uint64_t k = 0;
+    std::string why;
+    if (WholeToken::Parse(text, ReassemblyTracker::MAX_FIDELITY, k, why))
     {
-        return k;
+        return static_cast<uint32_t>(k);
     }
     throw PrestoInputError(where + "=" + text + " is not valid; valid values: 0.." +
                            std::to_string(ReassemblyTracker::MAX_FIDELITY) +

@@ -5,9 +5,9 @@
 
 #include "ns3/input-file.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -56,9 +56,8 @@ ParseDeviceMix(const std::string& text, const std::vector<std::string>& valid)
                 throw PrestoInputError(where + "device " + s.device + " is named twice");
             }
         }
-        const auto res = std::from_chars(number.data(), number.data() + number.size(), s.fraction);
-        if (number.empty() || res.ec != std::errc() || res.ptr != number.data() + number.size() ||
-            !(s.fraction > 0 && s.fraction <= 1))
+        std::string why;
+        if (!WholeToken::Parse(number, s.fraction, why) || !(s.fraction > 0 && s.fraction <= 1))
         {
             throw PrestoInputError(where + "fraction '" + InputExcerpt(number) + "' of " +
                                    s.device + " is not a number in (0, 1]");

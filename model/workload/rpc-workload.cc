@@ -6,6 +6,7 @@
 #include "ns3/fct-statistics.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/splitmix.h"
+#include "ns3/whole-token.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,9 +40,9 @@ RpcSizes::FromSpec(const std::string& spec, const std::string& where)
     s.m_spec = spec;
     if (!spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos)
     {
-        std::istringstream is(spec);
         uint64_t n = 0;
-        if (!(is >> n) || n == 0 || n > MAX_MESSAGE)
+        std::string why;
+        if (!WholeToken::Parse(spec, MAX_MESSAGE, n, why) || n == 0)
         {
             throw PrestoInputError(where + "=" + spec + ": a fixed size must be 1.." +
                                    std::to_string(MAX_MESSAGE) + " bytes");

@@ -1363,6 +1363,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
             DeviceEvent e;
             e.kind = DeviceEventKind::SEND_SEGMENT;
             e.id = id;
+            e.generation = m_generation[id];
             e.seg = d.ackSegment;
             ScheduleDeviceEvent(latency, std::move(e));
         }
@@ -1682,7 +1683,12 @@ OffloadNetDevice::RunDeviceEvent(DeviceEvent& e)
     switch (e.kind)
     {
     case DeviceEventKind::SEND_SEGMENT:
-        SendSegment(e.id, e.seg, Take(e.payload));
+        if (m_generation[e.id] == e.generation)
+        {
+            // an ACK of a connection torn down during the NIC's latency is not sent: its slot
+            // no longer holds its ports and peer (TIME-WAIT answers a re-sent FIN)
+            SendSegment(e.id, e.seg, Take(e.payload));
+        }
         return;
     case DeviceEventKind::LEAVE_NIC:
         m_txScheduler.LeaveNic(e.bytes);

@@ -291,7 +291,24 @@ OffloadNetDevice::GetTypeId()
             .AddTraceSource("Refused",
                             "A connection was refused: the connection table is full",
                             MakeTraceSourceAccessor(&OffloadNetDevice::m_refusedTrace),
-                            "ns3::OffloadNetDevice::ConnectionTracedCallback");
+                            "ns3::OffloadNetDevice::ConnectionTracedCallback")
+            .AddTraceSource("WireTx",
+                            "A frame of an offloaded connection (or the NIC's control plane) "
+                            "handed to the wire side, before the device queue: the NIC's "
+                            "counterpart of Ipv4L3Protocol's SendOutgoing",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_wireTxTrace),
+                            "ns3::OffloadNetDevice::WireTracedCallback")
+            .AddTraceSource("WireRx",
+                            "A frame from the wire taken by an offloaded connection, a "
+                            "listener or TIME-WAIT (not passed to the host stack): the NIC's "
+                            "counterpart of Ipv4L3Protocol's LocalDeliver",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_wireRxTrace),
+                            "ns3::OffloadNetDevice::WireTracedCallback")
+            .AddTraceSource("WireTxDrop",
+                            "A frame WireTx reported that the full device queue and transmit "
+                            "backlog refused (also in Drop, as WIRE_QUEUE)",
+                            MakeTraceSourceAccessor(&OffloadNetDevice::m_wireTxDropTrace),
+                            "ns3::OffloadNetDevice::WireTracedCallback");
     return tid;
 }
 
@@ -1063,6 +1080,7 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
         const WireError e = ParseWire(m_rxScratch.data(), got, size, checksums, w);
         if (e == WireError::NONE && TakeSegment(w, packet))
         {
+            TraceWire(m_wireRxTrace, packet, w.src, w.dst, w.srcPort, w.dstPort);
             return true;
         }
         if (e != WireError::NONE && e != WireError::NOT_TCP && e != WireError::FRAGMENT)
@@ -1109,7 +1127,11 @@ OffloadNetDevice::ReceiveFromLink(uint32_t,
         const auto* h = static_cast<const OffloadLazyWireHeader*>(fields.lazy.Get());
         WireSegment w;
         WireFieldsAsParsed(h->GetFields(), fields.tos, w);
-        if (!TakeSegment(w, packet))
+        if (TakeSegment(w, packet))
+        {
+            TraceWire(m_wireRxTrace, packet, w.src, w.dst, w.srcPort, w.dstPort);
+        }
+        else
         {
             fields.EnsureBytes(*PeekPointer(packet)); // the host stack reads the bytes
             ToHostStack(packet, protocol);
@@ -1836,12 +1858,9 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint
         // written only if someone reads the bytes (a trace, a switch policy, a host stack).
         // Not on a point-to-point link, which would write every one at once.
         p = Create<Packet>(WireHeaderLength(w) + w.payloadLen);
-        OffloadSegment seg; // what the drop trace reports
-        seg.seq = w.seq;
-        seg.payloadLen = w.payloadLen;
         FabricFrameFields fields{w.dst, WireTos(w), true};
         fields.lazy = FabricLazyHeaderRef(new OffloadLazyWireHeader(w));
-        ToWire(p, id, seg, std::move(fields));
+        ToWire(p, id, w, std::move(fields));
         return;
     }
     if (!p && w.payloadLen == 0 && !m_metadata && !m_checksums)
@@ -1867,18 +1886,16 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint
             p->AddHeader(OffloadWireHeader(w, m_checksums));
         }
     }
-    OffloadSegment seg; // what the drop trace reports
-    seg.seq = w.seq;
-    seg.payloadLen = w.payloadLen;
-    ToWire(p, id, seg, FabricFrameFields{w.dst, WireTos(w), true});
+    ToWire(p, id, w, FabricFrameFields{w.dst, WireTos(w), true});
 }
 
 void
 OffloadNetDevice::ToWire(Ptr<Packet> p,
                          uint32_t id,
-                         const OffloadSegment& seg,
+                         const WireSegmentOut& w,
                          FabricFrameFields fields)
 {
+    TraceWire(m_wireTxTrace, p, w.src, w.dst, w.srcPort, w.dstPort);
     // A segment waits behind those already waiting (the NIC never reorders its output), and
     // waits when the device queue is full: ACKs and handshake segments are sent beside the
     // data the transmit admission bounds, and a burst of handshakes (thousands of
@@ -1891,7 +1908,8 @@ OffloadNetDevice::ToWire(Ptr<Packet> p,
     if (!IsLinkUp() || m_txBacklog.size() >= m_txBacklogPackets)
     {
         ++m_wireDrops;
-        m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::WIRE_QUEUE);
+        m_dropTrace(id, w.seq, w.payloadLen, OffloadDropReason::WIRE_QUEUE);
+        TraceWire(m_wireTxDropTrace, p, w.src, w.dst, w.srcPort, w.dstPort);
         return;
     }
     m_txBacklog.emplace_back(p, std::move(fields));

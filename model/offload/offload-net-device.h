@@ -252,6 +252,23 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
                                        uint32_t len,
                                        OffloadDropReason reason);
 
+    /**
+     * TracedCallback signature for the frames of offloaded connections at the NIC's wire
+     * side: what Ipv4L3Protocol's SendOutgoing and LocalDeliver are for the host stack's
+     * frames (those never pass Ipv4L3Protocol here). FlowMonitor's probe for offload NICs
+     * (OffloadFlowMonitorHelper) listens to them.
+     * \param frame the IPv4 datagram (its bytes may be a placeholder: headers as fields)
+     * \param src IPv4 source address
+     * \param dst IPv4 destination address
+     * \param srcPort TCP source port
+     * \param dstPort TCP destination port
+     */
+    typedef void (*WireTracedCallback)(Ptr<const Packet> frame,
+                                       Ipv4Address src,
+                                       Ipv4Address dst,
+                                       uint16_t srcPort,
+                                       uint16_t dstPort);
+
   protected:
     void DoInitialize() override;
 
@@ -636,10 +653,34 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     /**
      * Hand a packet to the wire; it waits in the backlog while the device queue is full.
      * \param p the packet (IPv4 header first) \param id the slot (for the drop trace)
-     * \param seg what the drop trace reports
+     * \param w its header fields (for the traces)
      * \param fields its IPv4 header's fields, for the switches (FabricLinkNetDevice::SendAt)
      */
-    void ToWire(Ptr<Packet> p, uint32_t id, const OffloadSegment& seg, FabricFrameFields fields);
+    void ToWire(Ptr<Packet> p, uint32_t id, const WireSegmentOut& w, FabricFrameFields fields);
+
+    /**
+     * Fire one of the wire-side frame traces, if anything is connected to it (the addresses
+     * and the Ptr<const Packet> are made only then: nothing per frame otherwise).
+     * \param trace WireTx, WireRx or WireTxDrop \param frame the frame
+     * \param src source address bits \param dst destination address bits
+     * \param srcPort source port \param dstPort destination port
+     */
+    template <class P>
+    static void TraceWire(
+        const TracedCallback<Ptr<const Packet>, Ipv4Address, Ipv4Address, uint16_t, uint16_t>&
+            trace,
+        const P& frame,
+        uint32_t src,
+        uint32_t dst,
+        uint16_t srcPort,
+        uint16_t dstPort)
+    {
+        if (!trace.IsEmpty())
+        {
+            trace(frame, Ipv4Address(src), Ipv4Address(dst), srcPort, dstPort);
+        }
+    }
+
     /** \return true if the device queue can take p now */
     bool QueueHasRoom(Ptr<const Packet> p);
     /** Move waiting segments into the device queue while it has room. */
@@ -772,6 +813,9 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     TracedCallback<uint32_t> m_closedTrace;                                      //!< torn down
     TracedCallback<uint32_t> m_refusedTrace;                                     //!< table full
     TracedCallback<uint32_t, uint32_t, uint32_t, OffloadDropReason> m_dropTrace; //!< drops
+    /// the wire-side frame traces (WireTx, WireRx, WireTxDrop); fired only when connected
+    TracedCallback<Ptr<const Packet>, Ipv4Address, Ipv4Address, uint16_t, uint16_t> m_wireTxTrace,
+        m_wireRxTrace, m_wireTxDropTrace;
 };
 
 } // namespace ns3

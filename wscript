@@ -47,7 +47,7 @@ def configure(conf):
 def build(bld):
     module = bld.create_ns3_module(
         'presto', ['core', 'network', 'internet', 'point-to-point', 'traffic-control',
-                   'applications'])
+                   'applications', 'flow-monitor'])
     module.source = cmake_list(bld, 'presto_model_sources')
     module.use.append('BOOST')
     # only this module's objects see where its data files are

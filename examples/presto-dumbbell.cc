@@ -16,15 +16,19 @@
 //   flow 2: o1 -> t1  OnOff over the NIC              -> PacketSink on ns-3 TCP
 //   flow 3: t0 -> o0  OnOff on ns-3 TCP               -> PacketSink over the NIC
 //
-// It prints each flow's bytes and goodput and each NIC's counters.
+// It prints each flow's bytes and goodput and each NIC's counters; with --flowMonitor,
+// ns-3's FlowMonitor over every flow, the offloaded ones included (OffloadFlowMonitorHelper).
 //
 //   presto-dumbbell --design=ns3::FlexToeNetDevice --bulkBytes=20000000
 //   presto-dumbbell --ns3::PrestoNetDevice::ReassemblyFidelity=2 --pcap=1
+//   presto-dumbbell --flowMonitor=flowmon.xml
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/flow-monitor-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
+#include "ns3/offload-flow-monitor-helper.h"
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-nic-helper.h"
 #include "ns3/point-to-point-module.h"
@@ -73,6 +77,7 @@ Main(int argc, char* argv[])
     std::string onOffRate = "2Gbps";
     double simTime = 0.1;
     bool pcap = false;
+    std::string flowMonitor;
 
     PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("design",
@@ -87,6 +92,10 @@ Main(int argc, char* argv[])
     cmd.AddValue("onOffRate", "OnOff sending rate while on", onOffRate);
     cmd.AddValue("simTime", "Simulated time, s", simTime);
     cmd.AddValue("pcap", "Write pcap traces of the host links (presto-dumbbell-*.pcap)", pcap);
+    cmd.AddValue("flowMonitor",
+                 "Run ns-3's FlowMonitor on every node (offload NICs included), print its "
+                 "per-flow statistics and write them to this XML file",
+                 flowMonitor);
     ParseCommandLine(cmd, argc, argv);
 
     // ns-3's TCP as a data-center host would run it: full-size segments, and a delayed ACK
@@ -222,6 +231,13 @@ Main(int argc, char* argv[])
         nic.EnablePcap("presto-dumbbell", NodeContainer(offloadHosts));
         p2p.EnablePcap("presto-dumbbell", NodeContainer(tcpHosts));
     }
+    FlowMonitorHelper flowmon;
+    Ptr<FlowMonitor> monitor;
+    if (!flowMonitor.empty())
+    {
+        monitor = flowmon.InstallAll();             // ns-3's probe: the IP stacks
+        OffloadFlowMonitorHelper::Install(flowmon); // the offload NICs' frames
+    }
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();
 
@@ -265,6 +281,24 @@ Main(int argc, char* argv[])
             }
         }
         std::cout << std::endl;
+    }
+    if (monitor)
+    {
+        monitor->CheckForLostPackets();
+        Ptr<Ipv4FlowClassifier> classifier =
+            DynamicCast<Ipv4FlowClassifier>(flowmon.GetClassifier());
+        std::cout << "  FlowMonitor (" << flowMonitor << "):\n";
+        for (const auto& [id, st] : monitor->GetFlowStats())
+        {
+            const Ipv4FlowClassifier::FiveTuple t = classifier->FindFlow(id);
+            std::cout << "    flow " << id << " " << t.sourceAddress << ":" << t.sourcePort
+                      << " -> " << t.destinationAddress << ":" << t.destinationPort << "  tx "
+                      << st.txPackets << " pkts, rx " << st.rxPackets << " pkts " << st.rxBytes
+                      << " B, lost " << st.lostPackets << ", mean delay "
+                      << (st.rxPackets ? st.delaySum.GetMicroSeconds() / double(st.rxPackets) : 0)
+                      << " us\n";
+        }
+        monitor->SerializeToXmlFile(flowMonitor, true, true);
     }
     Simulator::Destroy();
     return status;

@@ -7,6 +7,7 @@ cpp_examples = [
     ("presto-dumbbell --design=ns3::CoraNetDevice", "True", "False"),
     ("presto-dumbbell --design=flextoe", "True", "False"),
     ("presto-dumbbell --design=ns3::FixedLatencyNetDevice", "True", "False"),
+    ("presto-dumbbell --design=cora --flowMonitor=flowmon.xml", "True", "False"),
     ("presto-spray --device=ns3::FixedLatencyNetDevice --verifyPayload=1 --simTime=0.002 --quiet=1 --plot=0 --out=fixed-latency-smoke", "True", "False"),
     ("presto-spray --simTime=0.002 --quiet=1 --plot=0 --out=presto-spray-smoke", "True", "False"),
     ("fabric-benchmark --simTime=0.0005", "True", "False"),

@@ -20,6 +20,7 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/fct-plot.h"
 #include "ns3/gnuplot-png.h"
 #include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
@@ -109,7 +110,9 @@ WriteFile(const std::string& path, const std::string& text)
  * RenderGnuplotPng (PNG checked, written to a temporary name and renamed).
  */
 void
-PlotP99(const std::vector<SweepAggregateRow>& rows, const std::string& pngPath)
+PlotP99(const std::vector<SweepAggregateRow>& rows,
+        const std::string& pngPath,
+        const std::string& caption)
 {
     const std::string metric = "slowdown_p99";
     std::map<std::pair<uint64_t, uint64_t>, std::string> buckets; // by (hi, lo): label
@@ -159,11 +162,9 @@ PlotP99(const std::vector<SweepAggregateRow>& rows, const std::string& pngPath)
     // Numbers as gnuplot-iostream wrote them when this plot was piped: same image.
     std::ostringstream gp;
     gp << std::scientific << std::setprecision(18);
-    gp << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
-          "  set terminal pngcairo size 1000,600 noenhanced font ',10'\n"
-          "} else {\n  set terminal png size 1000,600 noenhanced\n}\n"
-       << "set output " << GnuplotQuote(kGnuplotPngPlaceholder) << "\n"
-       << "set grid\nset key outside below\nset logscale y\n"
+    gp << GnuplotTerminal(1000, 600) << "set output " << GnuplotQuote(kGnuplotPngPlaceholder)
+       << "\n"
+       << GnuplotMultiplot(1, 1, caption) << "set grid\nset key outside below\nset logscale y\n"
        << "set title 'p99 slowdown (FCT / ideal FCT) by flow size (bytes), mean and 95% "
           "CI across seeds'\n"
        << "set ylabel 'p99 slowdown'\n"
@@ -191,7 +192,7 @@ PlotP99(const std::vector<SweepAggregateRow>& rows, const std::string& pngPath)
             gp << "e\n";
         }
     }
-    gp << "set output\n";
+    gp << "unset multiplot\nset output\n";
     RenderGnuplotPng(gp.str(), pngPath, "plot");
 }
 
@@ -247,7 +248,14 @@ Main(int argc, char* argv[])
         if (plot)
         {
             const std::string png = (fs::path(out) / "slowdown_p99.png").string();
-            PlotP99(rows, png);
+            std::vector<nlohmann::json> configs; // the caption: what the sweep varied
+            for (const SweepRun& r : runs)
+            {
+                nlohmann::json c = r.config;
+                c["seed"] = r.seed;
+                configs.push_back(c);
+            }
+            PlotP99(rows, png, RunCaption(configs));
             std::cout << ", " << png;
         }
         std::cout << std::endl;

@@ -28,6 +28,7 @@
 
 #include "ns3/cc-ablation.h"
 #include "ns3/comparison-report.h"
+#include "ns3/fct-plot.h"
 #include "ns3/gnuplot-png.h"
 #include "ns3/input-file.h"
 #include "ns3/presto-command-line.h"
@@ -74,13 +75,17 @@ WriteAtomically(const std::string& path, const std::string& text)
     }
 }
 
-/// Render a script made by one of the comparison's script builders into \p pngPath.
+/// Render a script made by one of the comparison's script builders into \p pngPath (and its
+/// SVG beside it), \p caption (the runs' configuration) along the top.
 void
-RenderPng(std::string (*script)(const std::vector<ComparisonRow>&, const std::string&),
+RenderPng(std::string (*script)(const std::vector<ComparisonRow>&,
+                                const std::string&,
+                                const std::string&),
           const std::vector<ComparisonRow>& rows,
-          const std::string& pngPath)
+          const std::string& pngPath,
+          const std::string& caption)
 {
-    RenderGnuplotPng(script(rows, kGnuplotPngPlaceholder), pngPath, "plot");
+    RenderGnuplotPng(script(rows, kGnuplotPngPlaceholder, caption), pngPath, "plot");
 }
 
 /**
@@ -305,6 +310,7 @@ Main(int argc, char* argv[])
         std::vector<ComparisonRow> rows;
         std::vector<ComparisonRow> seedRows; // pooled: one per device and seed
         std::vector<IncastRow> incastRows;
+        std::vector<nlohmann::json> runConfigs; // every run's "config", for the plots' caption
         const std::size_t total = configs.size() * seeds.size();
         std::size_t done = 0;
         for (const auto& device : configs)
@@ -323,6 +329,7 @@ Main(int argc, char* argv[])
                 SprayExperiment e(c);
                 e.Run();
                 runs.push_back({seed, e.GetRecords(), e.GetSummary(), e.GetReport()});
+                runConfigs.push_back(e.GetReport().value("config", nlohmann::json::object()));
                 if (e.GetReport().contains("incast"))
                 {
                     // pooled: one incast row per seed, named by it
@@ -351,12 +358,13 @@ Main(int argc, char* argv[])
 
         const std::filesystem::path out(base.out);
         const bool rpcWorkload = base.workload == "rpc";
+        const std::string caption = RunCaption(runConfigs);
         if (rpcWorkload)
         {
             WriteAtomically((out / "comparison.csv").string(), RpcCsv(rows));
             std::cout << "\n" << FormatRpcTable(rows);
-            RenderPng(&RpcLatencyScript, rows, (out / "rpc.png").string());
-            RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string());
+            RenderPng(&RpcLatencyScript, rows, (out / "rpc.png").string(), caption);
+            RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string(), caption);
             std::cout << "outputs: " << out.string()
                       << "/{comparison.csv,rpc.png,host-cpu.png} and " << out.string()
                       << "/<device>/" << std::endl;
@@ -369,9 +377,12 @@ Main(int argc, char* argv[])
                 WriteAtomically((out / "comparison-by-seed.csv").string(), ComparisonCsv(seedRows));
             }
             std::cout << "\n" << FormatComparisonTable(rows);
-            RenderPng(&SlowdownByBucketScript, rows, (out / "slowdown-by-bucket.png").string());
-            RenderPng(&P99SmallScript, rows, (out / "p99-small.png").string());
-            RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string());
+            RenderPng(&SlowdownByBucketScript,
+                      rows,
+                      (out / "slowdown-by-bucket.png").string(),
+                      caption);
+            RenderPng(&P99SmallScript, rows, (out / "p99-small.png").string(), caption);
+            RenderPng(&HostCpuScript, rows, (out / "host-cpu.png").string(), caption);
             if (!incastRows.empty())
             {
                 WriteAtomically((out / "incast.csv").string(), IncastCsv(incastRows));

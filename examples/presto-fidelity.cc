@@ -84,6 +84,7 @@ Main(int argc, char* argv[])
             }
         }
         std::vector<PlotRun> runs;
+        std::vector<nlohmann::json> runConfigs; // for the plot's caption
         std::ostringstream table;
         table << std::left << std::setw(6) << "K" << std::setw(14) << "intervals" << std::right
               << std::setw(8) << "stages" << std::setw(11) << "fid.drops" << std::setw(10) << "ooo"
@@ -122,12 +123,13 @@ Main(int argc, char* argv[])
             }
             table << "\n";
             runs.push_back(PlotRun{c.label, e.GetSummary(), e.GetRecords()});
+            runConfigs.push_back(rep.value("config", nlohmann::json::object()));
         }
         std::cout << "Presto reassembly fidelity sweep (" << base.workload << ", load " << base.load
                   << ", lb " << base.lb << ", seed " << base.seed
                   << "): slowdown p50/p99 by flow size\n"
                   << table.str();
-        PlotFct(runs, base.out + "/fidelity.png");
+        PlotFct(runs, base.out + "/fidelity.png", RunCaption(runConfigs));
         std::cout << "plot: " << base.out << "/fidelity.png; per-K runs in " << base.out << "/K*/"
                   << std::endl;
     }

@@ -14,12 +14,14 @@
  * ("warmup_ns") and the legend label ("config"."label", else the folder name). The
  * statistics are recomputed from fct.csv, so the plot never disagrees with the rows.
  * Left panel: slowdown p50 (dashed) and p99 (solid) per flow-size bucket, log y; right
- * panel: CDF of FCT, log x. Bad input: a message on stderr and exit status 1.
+ * panel: CDF of FCT, log x; the runs' configuration (RunCaption) along the top; the same
+ * plot as an SVG beside the PNG (plot.svg). Bad input: a message on stderr and exit status 1.
  */
 
 #include "ns3/core-module.h"
 #include "ns3/fct-plot.h"
 #include "ns3/fct-statistics.h"
+#include "ns3/gnuplot-png.h"
 #include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
@@ -46,9 +48,10 @@ BaseName(std::string dir)
     return slash == std::string::npos ? dir : dir.substr(slash + 1);
 }
 
-/// Load one run folder: records from fct.csv, edges, warm-up and label from summary.json.
+/// Load one run folder: records from fct.csv, edges, warm-up and label from summary.json;
+/// \p config gets its "config" object (for the caption; empty if it has none).
 PlotRun
-LoadRun(const std::string& dir)
+LoadRun(const std::string& dir, nlohmann::json& config)
 {
     const std::string csvPath = dir + "/fct.csv";
     const std::string jsonPath = dir + "/summary.json";
@@ -91,6 +94,8 @@ LoadRun(const std::string& dir)
     const auto warmupNs = summary["warmup_ns"].get<int64_t>();
 
     run.label = BaseName(dir);
+    config = summary.contains("config") && summary["config"].is_object() ? summary["config"]
+                                                                         : nlohmann::json::object();
     if (summary.contains("config") && summary["config"].is_object() &&
         summary["config"].contains("label") && summary["config"]["label"].is_string() &&
         !summary["config"]["label"].get<std::string>().empty())
@@ -135,13 +140,15 @@ Main(int argc, char* argv[])
                                    "RUN_DIR [RUN_DIR...])");
         }
         std::vector<PlotRun> runs;
+        std::vector<nlohmann::json> configs;
         for (std::size_t i = 0; i < n; ++i)
         {
-            runs.push_back(LoadRun(cmd.GetExtraNonOption(i)));
+            configs.emplace_back();
+            runs.push_back(LoadRun(cmd.GetExtraNonOption(i), configs.back()));
         }
-        PlotFct(runs, out);
-        std::cout << "presto-plot: wrote " << out << " (" << runs.size() << " run"
-                  << (runs.size() == 1 ? "" : "s") << ")" << std::endl;
+        PlotFct(runs, out, RunCaption(configs));
+        std::cout << "presto-plot: wrote " << out << " and " << SvgBeside(out) << " ("
+                  << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << ")" << std::endl;
     }
     catch (const PrestoInputError& e)
     {

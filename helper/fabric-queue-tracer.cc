@@ -106,7 +106,7 @@ FabricQueueTracer::GetEvents() const
 }
 
 void
-FabricQueueTracer::Write(const std::string& dir, bool plot) const
+FabricQueueTracer::Write(const std::string& dir, bool plot, const std::string& caption) const
 {
     const std::filesystem::path out(dir);
     WriteFileAtomically((out / "queues.csv").string(),
@@ -117,9 +117,10 @@ FabricQueueTracer::Write(const std::string& dir, bool plot) const
                         "switch event trace");
     if (plot)
     {
-        RenderGnuplotPng(QueuePlotScript(m_ports, m_samples, m_events, kGnuplotPngPlaceholder),
-                         (out / "queues.png").string(),
-                         "queue plot");
+        RenderGnuplotPng(
+            QueuePlotScript(m_ports, m_samples, m_events, kGnuplotPngPlaceholder, 8, caption),
+            (out / "queues.png").string(),
+            "queue plot");
     }
 }
 

@@ -52,9 +52,10 @@ class FabricQueueTracer
      * \brief Write queues.csv and switch-events.csv (QueueSamplesCsv, SwitchEventsCsv) into a
      * directory, and queues.png (QueuePlotScript) if \p plot.
      * \param dir the output directory
-     * \param plot whether to draw queues.png
+     * \param plot whether to draw queues.png (and queues.svg beside it)
+     * \param caption the run configuration drawn along the plot's top (RunCaption; "": none)
      */
-    void Write(const std::string& dir, bool plot) const;
+    void Write(const std::string& dir, bool plot, const std::string& caption = "") const;
 
   private:
     /** Take one sample of every port and schedule the next. */

@@ -2080,7 +2080,9 @@ SprayExperiment::WriteQueueTrace()
     {
         return;
     }
-    m_queueTracer->Write(m_stage.string(), m_config.plot);
+    m_queueTracer->Write(m_stage.string(),
+                         m_config.plot,
+                         RunCaption({m_report.value("config", nlohmann::json::object())}));
     uint64_t drops = 0;
     uint64_t marks = 0;
     uint32_t peak = 0;
@@ -2226,7 +2228,8 @@ SprayExperiment::Run()
         // with incast bursts, the two classes as two runs of the plot
         PlotFct(classes.empty() ? std::vector<PlotRun>{PlotRun{label, m_summary, m_records}}
                                 : classes,
-                (m_stage / "fct.png").string());
+                (m_stage / "fct.png").string(),
+                RunCaption({m_report.value("config", nlohmann::json::object())}));
     }
     Publish();
 }

@@ -1404,8 +1404,9 @@ class FastLinkHeadersAsFieldsTestCase : public FastLinkTestCase
         for (const auto& entry : std::filesystem::directory_iterator(dir))
         {
             const std::string name = entry.path().filename().string();
-            // all but the plots and the summary (compared without its timing)
-            if (entry.path().extension() != ".png" && name != "summary.json")
+            // all but the plots (PNG, SVG) and the summary (compared without its timing)
+            if (entry.path().extension() != ".png" && entry.path().extension() != ".svg" &&
+                name != "summary.json")
             {
                 std::ifstream in(entry.path(), std::ios::binary);
                 std::ostringstream ss;

@@ -296,21 +296,27 @@ std::string ComparisonCsv(const std::vector<ComparisonRow>& rows);
  * \param rows the rows
  * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
  * RenderGnuplotPng)
+ * \param caption the run configuration (RunCaption), one line along the top ("": none)
  * \return the script
  */
 std::string SlowdownByBucketScript(const std::vector<ComparisonRow>& rows,
-                                   const std::string& pngPath);
+                                   const std::string& pngPath,
+                                   const std::string& caption = "");
 
 /**
  * \ingroup presto
  * \brief A gnuplot script drawing one bar per row: small-flow p99 slowdown (rows without
- * small flows draw no bar).
+ * small flows draw no bar), with a whisker over its 95% bootstrap interval (smallP99Ci,
+ * the small_p99_ci95_low/high columns of comparison.csv) where the row has one.
  * \param rows the rows
  * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
  * RenderGnuplotPng)
+ * \param caption the run configuration (RunCaption), one line along the top ("": none)
  * \return the script
  */
-std::string P99SmallScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
+std::string P99SmallScript(const std::vector<ComparisonRow>& rows,
+                           const std::string& pngPath,
+                           const std::string& caption = "");
 
 /**
  * \ingroup presto
@@ -319,9 +325,12 @@ std::string P99SmallScript(const std::vector<ComparisonRow>& rows, const std::st
  * \param rows the rows
  * \param pngPath the image the script writes (kGnuplotPngPlaceholder to render it with
  * RenderGnuplotPng)
+ * \param caption the run configuration (RunCaption), one line along the top ("": none)
  * \return the script
  */
-std::string HostCpuScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
+std::string HostCpuScript(const std::vector<ComparisonRow>& rows,
+                          const std::string& pngPath,
+                          const std::string& caption = "");
 
 /**
  * \ingroup presto
@@ -349,9 +358,12 @@ std::string RpcCsv(const std::vector<ComparisonRow>& rows);
  * \brief A gnuplot script with two bar panels per row: requests per second and p99 latency.
  * \param rows the rows
  * \param pngPath the image (kGnuplotPngPlaceholder to render it with RenderGnuplotPng)
+ * \param caption the run configuration (RunCaption), one line along the top ("": none)
  * \return the script
  */
-std::string RpcLatencyScript(const std::vector<ComparisonRow>& rows, const std::string& pngPath);
+std::string RpcLatencyScript(const std::vector<ComparisonRow>& rows,
+                             const std::string& pngPath,
+                             const std::string& caption = "");
 
 /**
  * \ingroup presto

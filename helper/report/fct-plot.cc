@@ -65,10 +65,88 @@ FctCdf(const PlotRun& run)
     return cdf;
 }
 
+/// \return the text of a config value: strings as they are, numbers in gnuplot's %g style.
+std::string
+ConfigText(const nlohmann::json& v)
+{
+    if (v.is_string())
+    {
+        return v.get<std::string>();
+    }
+    if (v.is_number_float())
+    {
+        std::ostringstream os;
+        os << v.get<double>();
+        return os.str();
+    }
+    return v.is_null() ? std::string() : v.dump();
+}
+
 } // namespace
 
+std::string
+RunCaption(const std::vector<nlohmann::json>& configs)
+{
+    // every distinct value of one field, in the order of the runs
+    auto values = [&configs](const std::string& key, const std::string& sep = ", ") {
+        std::vector<std::string> seen;
+        for (const nlohmann::json& c : configs)
+        {
+            if (c.is_object() && c.contains(key))
+            {
+                const std::string v = ConfigText(c[key]);
+                if (!v.empty() && std::find(seen.begin(), seen.end(), v) == seen.end())
+                {
+                    seen.push_back(v);
+                }
+            }
+        }
+        std::string out;
+        for (const std::string& v : seen)
+        {
+            out += (out.empty() ? "" : sep) + v;
+        }
+        return out;
+    };
+    std::vector<std::string> parts;
+    auto add = [&parts](const std::string& part) {
+        if (!part.empty())
+        {
+            parts.push_back(part);
+        }
+    };
+    add(values("label").empty() ? values("device") : values("label"));
+    std::string workload = values("flow_file").empty() ? values("workload") : "flow file";
+    const std::string pattern = values("pattern");
+    workload += (workload.empty() || pattern.empty() ? "" : " ") + pattern;
+    const std::string load = values("load");
+    add(workload + (load.empty() ? "" : (workload.empty() ? "load " : ", load ") + load));
+    std::string fabric = values("topology");
+    if (fabric == "leaf-spine" && !values("leaves").empty())
+    {
+        fabric += " " + values("leaves") + " leaves x " + values("hosts_per_leaf") + " hosts, " +
+                  values("spines") + " spines";
+    }
+    if (!values("host_rate").empty())
+    {
+        fabric += (fabric.empty() ? "" : ", ") + values("host_rate") + "/" + values("core_rate");
+    }
+    add(fabric);
+    add(values("cc"));
+    const std::string seeds = values("seed", ",");
+    add(seeds.empty() ? "" : (seeds.find(',') == std::string::npos ? "seed " : "seeds ") + seeds);
+    const std::string simTime = values("sim_time_s");
+    add(simTime.empty() ? "" : "simTime " + simTime + " s");
+    std::string caption;
+    for (const std::string& p : parts)
+    {
+        caption += (caption.empty() ? "" : " | ") + p;
+    }
+    return caption;
+}
+
 void
-PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
+PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath, const std::string& caption)
 {
     NS_LOG_FUNCTION(runs.size() << pngPath);
     if (runs.empty())
@@ -145,14 +223,9 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
     // Numbers as gnuplot-iostream wrote them when this plot was piped: same image.
     std::ostringstream gp;
     gp << std::scientific << std::setprecision(18);
-    gp << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
-          "  set terminal pngcairo size 1200,500 noenhanced font ',10'\n  p50width = 2\n"
-          "} else {\n"
-          "  set terminal png size 1200,500 noenhanced\n  p50width = 1\n"
-          "}\n"
+    gp << GnuplotTerminal(1200, 500) << "p50width = presto_cairo ? 2 : 1\n"
        << "set output " << GnuplotQuote(kGnuplotPngPlaceholder) << "\n"
-       << "set multiplot layout 1,2\n"
-       << "set grid\nset key outside below\n";
+       << GnuplotMultiplot(1, 2, caption) << "set grid\nset key outside below\n";
 
     gp << "set title 'Slowdown (FCT / ideal FCT) by flow size (bytes): p50 dashed, p99 solid'\n"
        << "unset xlabel\nset ylabel 'slowdown'\n";
@@ -186,7 +259,8 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath)
     }
     else
     {
-        gp << "set logscale x\nset yrange [0:1]\nplot ";
+        // room right of the axis for the last tick label (e.g. 100000) at the panel's edge
+        gp << "set logscale x\nset yrange [0:1]\nset rmargin 6\nplot ";
         for (std::size_t i = 0; i < right.size(); ++i)
         {
             gp << (i ? ", " : "") << "'-' " << right[i].style;

@@ -7,6 +7,7 @@
 #include "ns3/fct-record.h"
 #include "ns3/fct-statistics.h"
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,28 @@ struct PlotRun
  * large runs are drawn from at most 4000 evenly spaced ranks. Throws PrestoInputError if runs is
  * empty, the file cannot be written, gnuplot is missing or fails (its error output is in the
  * message); the file is written atomically (rendered to a temporary name, then renamed), so a
- * failure leaves no file. \param runs the runs (at least one) \param pngPath the output file
+ * failure leaves no file; an SVG of the same plot is written beside it (RenderGnuplotPng).
+ * \p caption (RunCaption), if not empty, is one line along the top of the image.
+ * \param runs the runs (at least one) \param pngPath the output file \param caption the run
+ * configuration
  */
-void PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath);
+void PlotFct(const std::vector<PlotRun>& runs,
+             const std::string& pngPath,
+             const std::string& caption = "");
+
+/**
+ * \ingroup presto
+ * \brief The run configuration as one caption line for a plot, from the "config" objects of
+ * the runs' summary.json: devices (their labels), workload, traffic pattern and load,
+ * fabric shape (topology; leaf-spine as leaves x hosts per leaf and spines; host and core
+ * rates), congestion control, seeds and simulated time, e.g. "host-tcp, presto-K1 |
+ * websearch all-to-all, load 0.5 | leaf-spine 2 leaves x 4 hosts, 2 spines, 10Gbps/40Gbps |
+ * dctcp | seed 1 | simTime 0.01 s". A field that differs between runs lists each value
+ * once, in the order of the runs; fields a config lacks are left out; "" if none is there.
+ * \param configs the runs' "config" objects (non-objects are skipped)
+ * \return the caption
+ */
+std::string RunCaption(const std::vector<nlohmann::json>& configs);
 
 } // namespace ns3
 

@@ -13,6 +13,7 @@
 #include <gnuplot-iostream.h>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 namespace ns3
 {
@@ -109,40 +110,68 @@ GnuplotEmptyPanel(const std::string& note)
            GnuplotQuote(note) + " at graph 0.5,0.5 center\nplot 2 notitle\nunset label 1\n";
 }
 
-void
-RenderGnuplotPng(const std::string& script, const std::string& pngPath, const std::string& what)
+std::string
+GnuplotTerminal(int width, int height)
 {
-    NS_LOG_FUNCTION(pngPath << what);
-    const std::string name = what + " '" + pngPath + "'";
-    // Next to the destination, so that the final rename stays on one file system.
-    const std::string tmpPng = pngPath + ".tmp." + std::to_string(::getpid()) + ".png";
+    const std::string size = " size " + std::to_string(width) + "," + std::to_string(height);
+    return "if (exists('presto_svg')) {\n"
+           "  set terminal svg" +
+           size +
+           " noenhanced font 'Sans,10' background rgb 'white'\n  presto_cairo = 1\n"
+           "} else {\n"
+           "  if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
+           "    set terminal pngcairo" +
+           size +
+           " noenhanced font ',10'\n    presto_cairo = 1\n"
+           "  } else {\n"
+           "    set terminal png" +
+           size + " noenhanced\n    presto_cairo = 0\n  }\n}\n";
+}
+
+std::string
+GnuplotMultiplot(int rows, int cols, const std::string& caption)
+{
+    return "set multiplot layout " + std::to_string(rows) + "," + std::to_string(cols) +
+           (caption.empty() ? std::string() : " title " + GnuplotQuote(caption) + " font ',8'") +
+           "\n";
+}
+
+std::string
+SvgBeside(const std::string& pngPath)
+{
+    const std::string ext = ".png";
+    if (pngPath.size() >= ext.size() &&
+        pngPath.compare(pngPath.size() - ext.size(), ext.size(), ext) == 0)
+    {
+        return pngPath.substr(0, pngPath.size() - ext.size()) + ".svg";
+    }
+    return pngPath + ".svg";
+}
+
+namespace
+{
+
+/**
+ * Run \p script through gnuplot, writing to \p tmpImage (the placeholder replaced), and
+ * check that the result starts with one of \p magics. On failure removes \p tmpImage and
+ * throws PrestoInputError starting with \p name.
+ */
+void
+RunGnuplot(const std::string& script,
+           const std::string& tmpImage,
+           const std::string& name,
+           const std::vector<std::string>& magics)
+{
     int placeholders = 0;
     const std::string text = ReplaceAll(script,
                                         GnuplotQuote(kGnuplotPngPlaceholder),
-                                        GnuplotQuote(tmpPng),
+                                        GnuplotQuote(tmpImage),
                                         placeholders);
-    if (placeholders == 0)
-    {
-        throw PrestoInputError(name + ": the gnuplot script does not write to the placeholder "
-                                      "output (set output GnuplotQuote(kGnuplotPngPlaceholder))");
-    }
-    if (!OnPath("gnuplot"))
-    {
-        throw PrestoInputError(name + ": gnuplot is not installed (not found on the PATH)");
-    }
-    {
-        // Fail early, with a clear message, if the destination is not writable.
-        std::ofstream probe(tmpPng, std::ios::binary);
-        if (!probe)
-        {
-            throw PrestoInputError(what + ": cannot write '" + pngPath + "'");
-        }
-    }
     char dirTemplate[] = "/tmp/presto-plot-XXXXXX";
     const char* workDir = ::mkdtemp(dirTemplate);
     if (!workDir)
     {
-        std::remove(tmpPng.c_str());
+        std::remove(tmpImage.c_str());
         throw PrestoInputError(name + ": cannot create a temporary directory");
     }
     const std::string errFile = std::string(workDir) + "/stderr";
@@ -193,10 +222,15 @@ RenderGnuplotPng(const std::string& script, const std::string& pngPath, const st
     cleanUp();
     int status = -1;
     std::istringstream(statusText) >> status;
-    const std::string png = Slurp(tmpPng).substr(0, 8);
-    if (status != 0 || png != std::string("\x89PNG\r\n\x1a\n", 8))
+    const std::string image = Slurp(tmpImage);
+    bool magic = false;
+    for (const std::string& m : magics)
     {
-        std::remove(tmpPng.c_str());
+        magic = magic || image.compare(0, m.size(), m) == 0;
+    }
+    if (status != 0 || !magic)
+    {
+        std::remove(tmpImage.c_str());
         throw PrestoInputError(name + ": gnuplot failed (exit status " +
                                (status >= 0 ? std::to_string(status) : std::string("unknown")) +
                                ")" + (errors.empty() ? "" : ": " + errors) +
@@ -206,10 +240,59 @@ RenderGnuplotPng(const std::string& script, const std::string& pngPath, const st
     {
         NS_LOG_WARN("gnuplot (" << name << "): " << errors);
     }
-    if (std::rename(tmpPng.c_str(), pngPath.c_str()) != 0)
+}
+
+} // namespace
+
+void
+RenderGnuplotPng(const std::string& script, const std::string& pngPath, const std::string& what)
+{
+    NS_LOG_FUNCTION(pngPath << what);
+    const std::string name = what + " '" + pngPath + "'";
+    const std::string svgPath = SvgBeside(pngPath);
+    if (script.find(GnuplotQuote(kGnuplotPngPlaceholder)) == std::string::npos)
+    {
+        throw PrestoInputError(name + ": the gnuplot script does not write to the placeholder "
+                                      "output (set output GnuplotQuote(kGnuplotPngPlaceholder))");
+    }
+    if (!OnPath("gnuplot"))
+    {
+        throw PrestoInputError(name + ": gnuplot is not installed (not found on the PATH)");
+    }
+    // Next to the destination, so that the final rename stays on one file system.
+    const std::string tmpPng = pngPath + ".tmp." + std::to_string(::getpid()) + ".png";
+    const std::string tmpSvg = pngPath + ".tmp." + std::to_string(::getpid()) + ".svg";
+    for (const std::string& tmp : {tmpPng, tmpSvg})
+    {
+        // Fail early, with a clear message, if the destination is not writable.
+        std::ofstream probe(tmp, std::ios::binary);
+        if (!probe)
+        {
+            std::remove(tmpPng.c_str());
+            throw PrestoInputError(what + ": cannot write '" + pngPath + "'");
+        }
+    }
+    try
+    {
+        RunGnuplot(script, tmpPng, name, {std::string("\x89PNG\r\n\x1a\n", 8)});
+        RunGnuplot("presto_svg = 1\n" + script,
+                   tmpSvg,
+                   what + " '" + svgPath + "'",
+                   {"<?xml", "<svg"});
+    }
+    catch (const PrestoInputError&)
     {
         std::remove(tmpPng.c_str());
-        throw PrestoInputError(what + ": cannot rename the image to '" + pngPath + "'");
+        std::remove(tmpSvg.c_str());
+        throw;
+    }
+    if (std::rename(tmpPng.c_str(), pngPath.c_str()) != 0 ||
+        std::rename(tmpSvg.c_str(), svgPath.c_str()) != 0)
+    {
+        std::remove(tmpPng.c_str());
+        std::remove(tmpSvg.c_str());
+        throw PrestoInputError(what + ": cannot rename the image to '" + pngPath + "' / '" +
+                               svgPath + "'");
     }
 }
 

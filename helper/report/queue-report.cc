@@ -54,7 +54,8 @@ QueuePlotScript(const std::vector<TracedPort>& ports,
                 const std::vector<QueueSample>& samples,
                 const std::vector<SwitchEvent>& events,
                 const std::string& pngPath,
-                uint32_t maxLines)
+                uint32_t maxLines,
+                const std::string& caption)
 {
     // the ports with the highest peaks, highest first (ties: lower port index first)
     std::map<uint32_t, uint32_t> peak;
@@ -95,12 +96,8 @@ QueuePlotScript(const std::vector<TracedPort>& ports,
     }
 
     std::ostringstream gp;
-    gp << "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) {\n"
-       << "  set terminal pngcairo size 1000,800 noenhanced font ',10'\n"
-       << "} else {\n  set terminal png size 1000,800 noenhanced\n}\n"
-       << "set output " << GnuplotQuote(pngPath) << "\n"
-       << "set multiplot layout 2,1\n"
-       << "set grid\nset key outside right top\n";
+    gp << GnuplotTerminal(1000, 800) << "set output " << GnuplotQuote(pngPath) << "\n"
+       << GnuplotMultiplot(2, 1, caption) << "set grid\nset key outside right top\n";
     if (byPeak.empty())
     {
         gp << "set title 'switch port queues'\n" << GnuplotEmptyPanel("no queue held a byte");

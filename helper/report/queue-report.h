@@ -70,13 +70,15 @@ std::string SwitchEventsCsv(const std::vector<TracedPort>& ports,
  * \param ports the traced ports \param samples the samples \param events the events
  * \param pngPath the image (kGnuplotPngPlaceholder to render it with RenderGnuplotPng)
  * \param maxLines most ports drawn
+ * \param caption the run configuration (RunCaption), one line along the top ("": none)
  * \return the script
  */
 std::string QueuePlotScript(const std::vector<TracedPort>& ports,
                             const std::vector<QueueSample>& samples,
                             const std::vector<SwitchEvent>& events,
                             const std::string& pngPath,
-                            uint32_t maxLines = 8);
+                            uint32_t maxLines = 8,
+                            const std::string& caption = "");
 
 } // namespace ns3
 

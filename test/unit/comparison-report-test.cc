@@ -495,10 +495,23 @@ TEST(ComparisonReport, PlotScriptsCarryTheData)
     EXPECT_NE(s.find("title 'a''b'"), std::string::npos) << s; // quoted label
     EXPECT_NE(s.find("'<=10K' 0, '>10K' 1"), std::string::npos) << s;
 
-    EXPECT_NE(P99SmallScript(rows, "p.png").find("0 1.5 1\n"), std::string::npos);
+    // bars: x, value, colour, where the value is written (above the whisker, if any)
+    rows[0].smallP99Ci = {std::nan(""), std::nan("")};
+    const std::string bare = P99SmallScript(rows, "p.png");
+    EXPECT_NE(bare.find("0 1.5 1 1.5\n"), std::string::npos) << bare;
+    EXPECT_EQ(bare.find("yerrorbars"), std::string::npos) << "no interval, no whisker";
+    rows[0].smallP99Ci = {1.25, 1.75};
+    const std::string p99 = P99SmallScript(rows, "p.png", "host-tcp | seed 1");
+    EXPECT_NE(p99.find("0 1.5 1 1.75\n"), std::string::npos) << p99;
+    EXPECT_NE(p99.find("$small_ci << EOD\n0 1.5 1.25 1.75\nEOD"), std::string::npos) << p99;
+    EXPECT_NE(p99.find("using 1:2:3:4 with yerrorbars"), std::string::npos) << p99;
+    EXPECT_NE(p99.find("title 'host-tcp | seed 1'"), std::string::npos) << "the caption";
     const std::string cpu = HostCpuScript(rows, "c.png");
-    EXPECT_NE(cpu.find("0 0.75 1\n"), std::string::npos) << cpu;
-    EXPECT_NE(cpu.find("0 2.5 1\n"), std::string::npos) << cpu;
+    EXPECT_NE(cpu.find("0 0.75 1 0.75\n"), std::string::npos) << cpu;
+    EXPECT_NE(cpu.find("0 2.5 1 2.5\n"), std::string::npos) << cpu;
+    EXPECT_EQ(cpu.find("yerrorbars"), std::string::npos) << "no intervals for host CPU";
+    EXPECT_NE(cpu.find("set offsets 0,0,graph 0.1,0"), std::string::npos)
+        << "room for the text above the highest bar";
 
     // nothing to draw: a note instead of a plot gnuplot would refuse
     std::vector<ComparisonRow> empty(1);

@@ -51,9 +51,7 @@ ThroughShell(const std::string& word)
 std::string
 SineScript()
 {
-    return "set terminal png size 320,200\n"
-           "set output " +
-           GnuplotQuote(kGnuplotPngPlaceholder) +
+    return GnuplotTerminal(320, 200) + "set output " + GnuplotQuote(kGnuplotPngPlaceholder) +
            "\n"
            "plot sin(x) title " +
            GnuplotQuote("it's a sine") + "\nset output\n";
@@ -127,16 +125,50 @@ TEST_F(GnuplotPngRender, RendersTrivialScriptToPng)
     ASSERT_GT(image.size(), 8u);
     EXPECT_EQ(image.substr(0, 8), kPngMagic);
     EXPECT_GT(image.size(), 500u); // axes, a curve and text: more than an empty image
-    EXPECT_EQ(Names(), std::vector<std::string>{"sine it's.png"}); // no temporary left
+    // the SVG beside it, and no temporary left
+    EXPECT_EQ(Names(), (std::vector<std::string>{"sine it's.png", "sine it's.svg"}));
+    const std::string svg = ReadAll(File("sine it's.svg"));
+    EXPECT_EQ(svg.substr(0, 5), "<?xml");
+    EXPECT_NE(svg.find("<svg"), std::string::npos);
+    EXPECT_NE(svg.find("it's a sine"), std::string::npos) << "the legend is in the SVG";
+
+    // same script, same bytes: neither image carries a timestamp or its (temporary) name
+    const std::string again = File("again.png");
+    RenderGnuplotPng(SineScript(), again, "test plot");
+    EXPECT_EQ(ReadAll(again), image);
+    EXPECT_EQ(ReadAll(File("again.svg")), svg);
 
     // an empty panel is a valid plot too
     const std::string empty = File("empty.png");
-    RenderGnuplotPng("set terminal png size 320,200\nset output " +
+    RenderGnuplotPng(GnuplotTerminal(320, 200) + "set output " +
                          GnuplotQuote(kGnuplotPngPlaceholder) + "\n" +
                          GnuplotEmptyPanel("nothing here") + "set output\n",
                      empty,
                      "empty plot");
     EXPECT_EQ(ReadAll(empty).substr(0, 8), kPngMagic);
+    EXPECT_EQ(ReadAll(File("empty.svg")).substr(0, 5), "<?xml");
+}
+
+TEST(GnuplotPng, SvgBesideReplacesThePngEnding)
+{
+    EXPECT_EQ(SvgBeside("/x/fct.png"), "/x/fct.svg");
+    EXPECT_EQ(SvgBeside("plot"), "plot.svg");
+    EXPECT_EQ(SvgBeside("a.png.bak"), "a.png.bak.svg");
+}
+
+TEST_F(GnuplotPngRender, CaptionIsOneLineAboveThePanels)
+{
+    EXPECT_EQ(GnuplotMultiplot(1, 2, ""), "set multiplot layout 1,2\n");
+    const std::string caption = "host-tcp | websearch, load 0.5 | seed 1 | simTime 0.01 s";
+    EXPECT_EQ(GnuplotMultiplot(2, 1, caption),
+              "set multiplot layout 2,1 title " + GnuplotQuote(caption) + " font ',8'\n");
+    const std::string png = File("captioned.png");
+    RenderGnuplotPng(
+        GnuplotTerminal(400, 300) + "set output " + GnuplotQuote(kGnuplotPngPlaceholder) + "\n" +
+            GnuplotMultiplot(1, 1, caption) + "plot sin(x)\nunset multiplot\nset output\n",
+        png,
+        "captioned plot");
+    EXPECT_NE(ReadAll(File("captioned.svg")).find(caption), std::string::npos);
 }
 
 TEST_F(GnuplotPngRender, BrokenScriptThrowsNamingThePlotAndLeavesNoFile)

@@ -494,3 +494,38 @@ TEST(FctPlot, NothingToDrawStillWorksAndBadInputThrows)
     EXPECT_THROW(PlotFct({empty}, dir.File("no/such/dir/x.png")), PrestoInputError);
     EXPECT_TRUE(ListDir(dir.File("none.png")).empty());
 }
+
+TEST(FctPlot, RunCaptionNamesTheConfigurationOnce)
+{
+    const nlohmann::json a = {{"label", "host-tcp"},
+                              {"workload", "websearch"},
+                              {"pattern", "all-to-all"},
+                              {"load", 0.5},
+                              {"topology", "leaf-spine"},
+                              {"leaves", 2},
+                              {"hosts_per_leaf", 4},
+                              {"spines", 2},
+                              {"host_rate", "10Gbps"},
+                              {"core_rate", "40Gbps"},
+                              {"cc", "dctcp"},
+                              {"seed", 1},
+                              {"sim_time_s", 0.01},
+                              {"flow_file", ""}};
+    EXPECT_EQ(RunCaption({a}),
+              "host-tcp | websearch all-to-all, load 0.5 | leaf-spine 2 leaves x 4 hosts, 2 "
+              "spines, 10Gbps/40Gbps | dctcp | seed 1 | simTime 0.01 s");
+    // what differs between runs lists each value once, in the runs' order
+    nlohmann::json b = a;
+    b["label"] = "presto-K1";
+    b["seed"] = 2;
+    nlohmann::json c = b;
+    c["label"] = "host-tcp";
+    EXPECT_EQ(RunCaption({a, b, c}),
+              "host-tcp, presto-K1 | websearch all-to-all, load 0.5 | leaf-spine 2 leaves x 4 "
+              "hosts, 2 spines, 10Gbps/40Gbps | dctcp | seeds 1,2 | simTime 0.01 s");
+    // a flow file instead of a workload; missing keys are left out; nothing: ""
+    EXPECT_EQ(RunCaption({{{"device", "flextoe"}, {"flow_file", "f.txt"}, {"load", 0.3}}}),
+              "flextoe | flow file, load 0.3");
+    EXPECT_EQ(RunCaption({}), "");
+    EXPECT_EQ(RunCaption({nlohmann::json::array()}), "");
+}

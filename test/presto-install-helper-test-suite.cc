@@ -434,6 +434,40 @@ class InstallHelperConfigurationTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(what, "", "a queue of exactly one frame is accepted");
             }
         }
+
+        // OffloadSocketFactory on a node without an offload NIC: a message naming the node,
+        // before ns-3's Socket::CreateSocket could dereference a missing factory
+        NodeContainer bare(1);
+        std::string missing;
+        try
+        {
+            OffloadSocketFactory::RequireNic(bare.Get(0));
+        }
+        catch (const PrestoInputError& e)
+        {
+            missing = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(missing,
+                              OffloadSocketFactory::MissingNic(bare.Get(0)),
+                              "RequireNic throws MissingNic's message");
+        NS_TEST_EXPECT_MSG_NE(
+            missing.find("node " + std::to_string(bare.Get(0)->GetId()) + " has no offload NIC"),
+            std::string::npos,
+            "the message names the node: " << missing);
+        NS_TEST_EXPECT_MSG_EQ(OffloadSocketFactory::MissingNic(nullptr).find("node ?"),
+                              std::string("OffloadSocketFactory: ").size(),
+                              "no node at all is named '?'");
+        // a node with one (the hosts above got theirs from Install) passes
+        NS_TEST_EXPECT_MSG_EQ(Throws([&] { OffloadSocketFactory::RequireNic(nodes.Get(0)); }),
+                              false,
+                              "a node with an offload NIC can open offload sockets");
+        NS_TEST_EXPECT_MSG_EQ(OffloadSocketFactory::MissingNic(nodes.Get(0)), "", "no problem");
+        // the guard's device-less factory (a node without a NIC in a simulation with one)
+        // does not count as a NIC
+        bare.Get(0)->AggregateObject(CreateObject<OffloadSocketFactory>());
+        NS_TEST_EXPECT_MSG_EQ(Throws([&] { OffloadSocketFactory::RequireNic(bare.Get(0)); }),
+                              true,
+                              "a device-less factory is no offload NIC");
         Simulator::Destroy();
     }
 };

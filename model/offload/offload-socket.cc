@@ -10,6 +10,7 @@
 #include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/presto-input-error.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -553,17 +554,37 @@ OffloadSocketFactory::GetTypeId()
     return tid;
 }
 
+std::string
+OffloadSocketFactory::MissingNic(Ptr<Node> node)
+{
+    Ptr<OffloadSocketFactory> f = node ? node->GetObject<OffloadSocketFactory>() : nullptr;
+    if (f && f->HasDevice())
+    {
+        return "";
+    }
+    return "OffloadSocketFactory: node " +
+           (node ? std::to_string(node->GetId()) : std::string("?")) +
+           " has no offload NIC; install one (OffloadNetDevice or a design derived from it, "
+           "e.g. with FabricHelper or OffloadNicHelper) or ask for ns3::TcpSocketFactory on "
+           "this node";
+}
+
+void
+OffloadSocketFactory::RequireNic(Ptr<Node> node)
+{
+    const std::string problem = MissingNic(node);
+    if (!problem.empty())
+    {
+        throw PrestoInputError(problem);
+    }
+}
+
 Ptr<Socket>
 OffloadSocketFactory::CreateSocket()
 {
     if (!m_device)
     {
-        Ptr<Node> node = GetObject<Node>();
-        NS_FATAL_ERROR("OffloadSocketFactory: node "
-                       << (node ? std::to_string(node->GetId()) : std::string("?"))
-                       << " has no offload NIC; install one (OffloadNetDevice or a design "
-                          "derived from it, e.g. with FabricHelper) or ask for "
-                          "ns3::TcpSocketFactory on this node");
+        NS_FATAL_ERROR(MissingNic(GetObject<Node>()));
     }
     Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
     s->SetDevice(m_device->GetNode(), m_device);

@@ -184,6 +184,24 @@ class OffloadSocketFactory : public SocketFactory
     /** \return whether the factory has a NIC to open sockets on */
     bool HasDevice() const;
     /**
+     * \brief What is wrong with asking for ns3::OffloadSocketFactory on \p node.
+     * \param node the node (null: named "?")
+     * \return "" if the node has an offload NIC to open sockets on, else a one-line
+     * message naming the node (CreateSocket's fatal error says the same)
+     */
+    static std::string MissingNic(Ptr<Node> node);
+    /**
+     * \brief Check, before any socket is made, that \p node can open offload sockets.
+     *
+     * A program that sets an application's socket factory (e.g. BulkSendApplication's
+     * "Protocol") to ns3::OffloadSocketFactory calls this for the application's node: in a
+     * simulation without any offload device nothing else guards ns-3's Socket::CreateSocket,
+     * which dereferences a missing factory (a bare segfault in optimised builds).
+     * \param node the node
+     * \throws PrestoInputError with MissingNic's message if it cannot
+     */
+    static void RequireNic(Ptr<Node> node);
+    /**
      * \brief Puts a device-less factory on every node that has none, once per simulation,
      * at time 0 before any application starts.
      *

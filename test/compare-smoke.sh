@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # presto-compare end to end on a tiny run over three devices: the table prints, comparison.csv
 # has the header and one row per device, each run folder has its outputs, the three plots are
-# PNG images; an unknown device is an error (exit 1, valid devices listed, nothing written).
+# PNG images with an SVG beside each (caption with the run configuration; p99-small with its
+# bootstrap intervals); an unknown device is an error (exit 1, valid devices listed, nothing
+# written).
 # usage: compare-smoke.sh PRESTO_COMPARE_BINARY
 set -u
 bin=$1
@@ -33,7 +35,11 @@ check "csv has 4 lines" test "$(wc -l <"$out/comparison.csv")" -eq 4
 for png in slowdown-by-bucket p99-small host-cpu; do
     check "$png.png is a PNG" test "$(head -c 8 "$out/$png.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" \
         = 89504e470d0a1a0a
+    check "$png.svg beside it is an SVG" test "$(head -c 5 "$out/$png.svg" 2>/dev/null)" = "<?xml"
+    check "$png.svg carries the run configuration" grep -q 'seed 1 | simTime 0.001 s' "$out/$png.svg"
 done
+check "p99-small.svg draws the bootstrap intervals" grep -q '95% bootstrap interval' \
+    "$out/p99-small.svg"
 check "no temporary files left" test -z "$(find "$out" -name '*.tmp.*')"
 
 # ablation: every device under dctcp (the table's runs) and rate DCTCP; host-tcp has no rate

@@ -104,6 +104,8 @@ expect_error "pipeline DCTCP on a design without the pipeline" "dctcp-pipeline i
 expect_error "presto send program over the stage budget" "send side's program does not fit.*StageBudget=8.*needs 10 stages but the stage budget is 8" --device=presto --fidelity=1 --ns3::PrestoNetDevice::StageBudget=8
 expect_error "pipeline DCTCP by attribute on a design without the pipeline" "PrestoDctcpCongestion is DCTCP as a program on Presto's" --device=flextoe --ns3::OffloadNetDevice::CongestionControl=ns3::PrestoDctcpCongestion
 expect_error "pipeline DCTCP gain not a power of two" "gain g=0.1.* power of two" --device=presto --cc=dctcp-pipeline --ns3::PrestoDctcpCongestion::Gain=0.1
+expect_error "offload socket: a TcpSocket attribute the NIC does not honour" "TcpSocket::ConnTimeout=1s is not supported on an offloaded connection.*SynTimeout.*default 3s" --device=presto --ns3::TcpSocket::ConnTimeout=1s
+expect_error "offload socket: delayed ACKs the NIC does not do" "TcpSocket::DelAckCount=4 is not supported on an offloaded connection" --device=flextoe --ns3::TcpSocket::DelAckCount=4
 expect_error "host-tcp has no rate-based DCTCP" "not available for host-tcp" --cc=dctcp-rate
 expect_error "--cc and the attribute disagree" "disagree" --device=presto --cc=dctcp --ns3::OffloadNetDevice::CongestionControl=ns3::OffloadNewRenoCongestion
 expect_error "congestion control attribute of the wrong kind" "not a subclass of ns3::OffloadCongestionControl" --device=flextoe --ns3::OffloadNetDevice::CongestionControl=ns3::TcpDctcp

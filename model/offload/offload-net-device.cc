@@ -352,6 +352,8 @@ OffloadNetDevice::Setup()
                                "ns3::OffloadDctcpRateCongestion, "
                                "ns3::OffloadTasDctcpRateCongestion");
     }
+    // the TcpSocket attributes the NIC does not honour, as Config::SetDefault left them
+    CreateObject<OffloadSocket>()->CheckAttributes("ns3::OffloadSocket");
     ObjectFactory factory(m_congestionType.GetName());
     Ptr<OffloadCongestionControl> cc = factory.Create<OffloadCongestionControl>();
     cc->Validate(where);
@@ -1181,6 +1183,7 @@ OffloadNetDevice::TakeSegment(const WireSegment& w, Ptr<const Packet> packet)
 void
 OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Packet> frame)
 {
+    NS_LOG_FUNCTION(this << id << th.seq << th.ack << th.payloadLen << unsigned(th.flags));
     Conn& c = m_slots[id];
     // an established connection's segments need no configuration: skip rebuilding it (three
     // Time conversions) on the per-segment path
@@ -1239,10 +1242,17 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
     if (!AdmitReceived(id, seg, admitted))
     {
         ++m_nicRxDrops; // e.g. a full NIC queue: the peer's retransmission repairs it
+        NS_LOG_LOGIC(this << " connection " << id << ": NIC refused segment " << seg.seq);
         m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_RX);
         return;
     }
     OffloadRxDecision d = c.tcp->OnSegment(seg, FastSimulator::NowNs());
+    if (c.socket && c.socket->IsTraced())
+    {
+        // the socket's trace sources, only once one has a sink (OffloadSocket::IsTraced)
+        c.socket->TraceRx(seg, th.window);
+        c.socket->SyncTraces(*c.tcp);
+    }
     if (d.unacceptable)
     {
         // counted by the data path under its rule (rst_ignored, invalid_acks, ...)
@@ -1576,6 +1586,15 @@ OffloadNetDevice::PumpTx()
             m_txScheduler.DropCurrent();
             continue;
         }
+        if (c.socket && c.socket->IsTraced())
+        {
+            // the socket's trace sources, only once one has a sink (OffloadSocket::IsTraced)
+            if (tx->retransmission)
+            {
+                c.socket->TraceRetransmission(tx->seg);
+            }
+            c.socket->SyncTraces(*c.tcp);
+        }
         Ptr<Packet> payload;
         const OffloadSegment& seg = tx->seg;
         int64_t wire = now;
@@ -1601,6 +1620,7 @@ OffloadNetDevice::PumpTx()
         if (nicDrop)
         {
             ++m_nicTxDrops; // lost inside the NIC: the data path's recovery resends it
+            NS_LOG_LOGIC(this << " connection " << id << ": NIC dropped segment " << seg.seq);
             m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_TX);
             m_txScheduler.Advance();
             continue;
@@ -1785,6 +1805,7 @@ OffloadNetDevice::Refill()
 void
 OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload)
 {
+    NS_LOG_FUNCTION(this << id << seg.seq << seg.ack << seg.payloadLen << unsigned(seg.flags));
     const Conn& c = m_slots[id];
     // A payload nobody else holds gets the headers in place; a shared one (an event or
     // closure still holding it) is copied, so that no holder sees the headers appear.
@@ -1807,6 +1828,11 @@ OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet
     // ECT(0) on data only (RFC 3168 6.1.4: not on pure ACKs or retransmitted SYNs)
     w.ect = c.hs.ecn && seg.payloadLen > 0;
     w.payloadLen = seg.payloadLen; // the payload's bytes when p is null: virtual
+    if (c.socket && c.socket->IsTraced())
+    {
+        // the socket's Tx trace, only once it has a sink; a copy: the headers go into p
+        c.socket->TraceTx(seg, w.window, p ? p->Copy() : nullptr);
+    }
     SendIpv4(p, w, c.peerBits, id);
 }
 
@@ -1962,11 +1988,19 @@ OffloadNetDevice::TimerScan()
         if (timers && c.tcp)
         {
             const OffloadTimerDecision t = c.tcp->OnTimerScan(now);
+            if (t.timeout)
+            {
+                NS_LOG_LOGIC(this << " connection " << id << ": retransmission timeout");
+            }
             OnTimersExamined(id, *c.tcp, t, now);
             if (t.WantsSend())
             {
                 m_txScheduler.MarkReady(id);
             }
+        }
+        if (c.tcp && c.socket && c.socket->IsTraced())
+        {
+            c.socket->SyncTraces(*c.tcp); // a timeout's window and RTO, once traced
         }
         if (c.tcp && !c.tcp->NeedsTimers() && !m_txScheduler.IsReady(id))
         {

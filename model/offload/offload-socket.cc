@@ -4,15 +4,23 @@
 #include "offload-socket.h"
 
 #include "offload-net-device.h"
+#include "offload-socket-traces.h"
+#include "offload-tcp-connection.h"
 
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
+#include "ns3/object-vector.h"
 #include "ns3/packet.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -36,7 +44,54 @@ OffloadSocket::GetTypeId()
                           "listening socket's accepted connections use its channel",
                           UintegerValue(0),
                           MakeUintegerAccessor(&OffloadSocket::m_dmaChannel),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("CongestionWindow",
+                            "The connection's congestion window, bytes (as TcpSocketBase's)",
+                            MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_cWnd),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource(
+                "SlowStartThreshold",
+                "The connection's slow-start threshold, bytes (as TcpSocketBase's)",
+                MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_ssThreshTrace),
+                "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource(
+                "RTT",
+                "The last RTT sample of the connection (as TcpSocketBase's)",
+                MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_lastRtt),
+                "ns3::TracedValueCallback::Time")
+            .AddTraceSource("RTO",
+                            "The connection's retransmission timeout, with its backoff",
+                            MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_rto),
+                            "ns3::TracedValueCallback::Time")
+            .AddTraceSource(
+                "BytesInFlight",
+                "Bytes sent and not yet acknowledged (snd_max - snd_una), bytes",
+                MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_bytesInFlight),
+                "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource(
+                "OutOfOrderIntervals",
+                "Out-of-order intervals the receive side holds (at most the fidelity K)",
+                MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_intervals),
+                "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("State",
+                            "The connection's TCP state (as TcpSocketBase's)",
+                            MakeTraceSourceAccessor(&OffloadSocket::m_state),
+                            "ns3::TcpStatesTracedValueCallback")
+            .AddTraceSource(
+                "Tx",
+                "A segment of the connection left the NIC's data path for the wire",
+                MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_txTrace),
+                "ns3::OffloadSocket::TcpTxRxTracedCallback")
+            .AddTraceSource(
+                "Rx",
+                "A segment of the connection reached the NIC's data path",
+                MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_rxTrace),
+                "ns3::OffloadSocket::TcpTxRxTracedCallback")
+            .AddTraceSource(
+                "Retransmission",
+                "The data path re-sends a segment (go-back-N after duplicate ACKs or a timeout)",
+                MakeEnablingTraceSourceAccessor<OffloadSocket>(&OffloadSocket::m_retxTrace),
+                "ns3::OffloadSocket::TcpTxRxTracedCallback");
     return tid;
 }
 
@@ -133,12 +188,15 @@ OffloadSocket::Connect(const Address& address)
     InetSocketAddress remote = InetSocketAddress::ConvertFrom(address);
     m_peer = remote.GetIpv4();
     m_peerPort = remote.GetPort();
+    CheckAttributes("OffloadSocket::Connect");
     if (!m_device->Connect(this, m_localPort, m_peer, m_peerPort))
     {
         m_errno = ERROR_AGAIN; // connection table full: refused, counted by the device
         m_localPort = 0;       // the device released the port
+        Forget();
         return -1;
     }
+    SetState(SYN_SENT);
     return 0;
 }
 
@@ -151,8 +209,10 @@ OffloadSocket::Listen()
         m_errno = ERROR_INVAL;
         return -1;
     }
+    CheckAttributes("OffloadSocket::Listen");
     m_listening = true;
     m_device->Listen(m_localPort, this);
+    SetState(LISTEN);
     return 0;
 }
 
@@ -168,9 +228,12 @@ OffloadSocket::Close()
     if (m_listening)
     {
         m_device->Unlisten(m_localPort);
+        SetState(CLOSED);
     }
     else if (m_conn != NO_CONN)
     {
+        // our FIN follows the data: FIN_WAIT_1, or LAST_ACK after the peer's FIN
+        SetState(m_state == CLOSE_WAIT ? LAST_ACK : FIN_WAIT_1);
         m_device->Close(m_conn);
     }
     return 0;
@@ -324,6 +387,10 @@ void
 OffloadSocket::Established()
 {
     m_connected = true;
+    if (m_state == SYN_SENT)
+    {
+        SetState(ESTABLISHED); // not when the application closed during the handshake
+    }
     NotifyConnectionSucceeded();
     NotifySend(GetTxAvailable());
 }
@@ -333,12 +400,19 @@ OffloadSocket::Failed()
 {
     m_conn = NO_CONN;
     m_localPort = 0; // the device released the port with the slot; a new Connect binds again
+    SetState(CLOSED);
+    Forget();
     NotifyConnectionFailed();
 }
 
 void
 OffloadSocket::Accepted(Ptr<OffloadSocket> socket, const Address& from)
 {
+    socket->SetState(ESTABLISHED); // the handshake is complete when it is created
+    if (Ptr<OffloadSocketFactory> f = m_node->GetObject<OffloadSocketFactory>())
+    {
+        f->AddSocket(socket);
+    }
     if (NotifyConnectionRequest(from))
     {
         NotifyNewConnectionCreated(socket, from);
@@ -363,6 +437,18 @@ OffloadSocket::SpaceFreed(uint32_t available)
 void
 OffloadSocket::PeerClosed()
 {
+    if (m_state == ESTABLISHED)
+    {
+        SetState(CLOSE_WAIT);
+    }
+    else if (m_state == FIN_WAIT_1)
+    {
+        // both FINs sent: TIME_WAIT if ours was acknowledged already, else CLOSING (the
+        // device keeps the 4-tuple in TIME-WAIT once the slot is freed)
+        const OffloadTcpConnection* tcp =
+            m_conn == NO_CONN ? nullptr : m_device->FindConnection(m_conn);
+        SetState(tcp && tcp->IsFinAcked() ? TIME_WAIT : CLOSING);
+    }
     NotifyNormalClose();
 }
 
@@ -370,6 +456,8 @@ void
 OffloadSocket::Finished()
 {
     m_conn = NO_CONN;
+    SetState(CLOSED);
+    Forget();
 }
 
 void
@@ -377,6 +465,8 @@ OffloadSocket::Reset()
 {
     m_conn = NO_CONN;
     m_errno = ERROR_SHUTDOWN; // later Send/Recv calls fail, as on a reset ns-3 socket
+    SetState(CLOSED);
+    Forget();
     NotifyErrorClose();
 }
 
@@ -396,6 +486,184 @@ uint32_t
 OffloadSocket::GetInitialCwndSegments() const
 {
     return m_initialCwnd;
+}
+
+void
+OffloadSocket::SetState(TcpStates_t state)
+{
+    NS_LOG_LOGIC(this << " " << TcpStateName[m_state] << " -> " << TcpStateName[state]);
+    m_state = state;
+}
+
+void
+OffloadSocket::Forget()
+{
+    if (Ptr<OffloadSocketFactory> f = m_node ? m_node->GetObject<OffloadSocketFactory>() : nullptr)
+    {
+        f->RemoveSocket(this);
+    }
+}
+
+// ------------------------------------------------------------------ trace sources
+
+void
+OffloadSocket::EnableTraces()
+{
+    NS_LOG_FUNCTION(this);
+    m_traced = true;
+}
+
+void
+OffloadSocket::SyncTraces(const OffloadTcpConnection& tcp)
+{
+    // a TracedValue calls its sinks only when the value changed
+    m_cWnd = tcp.GetCwnd();
+    m_ssThreshTrace = tcp.GetCongestion().GetSsThresh();
+    m_bytesInFlight = tcp.GetSndMax() - tcp.GetSndUna();
+    m_rto = NanoSeconds(static_cast<int64_t>(tcp.GetRtoNs()));
+    if (tcp.GetCounters().rttSamples > 0)
+    {
+        m_lastRtt = NanoSeconds(tcp.GetLastRttNs());
+    }
+    m_intervals = tcp.GetReassembly().GetLiveSlotCount();
+}
+
+void
+OffloadSocket::TraceTx(const OffloadSegment& seg, uint16_t window, Ptr<const Packet> payload)
+{
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(payload ? payload : Ptr<const Packet>(Create<Packet>(seg.payloadLen)),
+                  OffloadTraceHeader(seg, m_localPort, m_peerPort, window),
+                  this);
+    }
+}
+
+void
+OffloadSocket::TraceRx(const OffloadSegment& seg, uint16_t window)
+{
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(Create<Packet>(seg.payloadLen),
+                  OffloadTraceHeader(seg, m_peerPort, m_localPort, window),
+                  this);
+    }
+}
+
+void
+OffloadSocket::TraceRetransmission(const OffloadSegment& seg)
+{
+    NS_LOG_LOGIC(this << " retransmission seq " << seg.seq << " len " << seg.payloadLen);
+    if (!m_retxTrace.IsEmpty())
+    {
+        m_retxTrace(Create<Packet>(seg.payloadLen),
+                    OffloadTraceHeader(seg, m_localPort, m_peerPort, 0),
+                    this);
+    }
+}
+
+// ------------------------------------------------------------------ TcpSocket attributes
+
+namespace
+{
+
+/**
+ * \tparam V the attribute's value type \param name a TcpSocket attribute
+ * \return its original default (before any Config::SetDefault)
+ */
+template <typename V>
+auto
+TcpSocketDefault(const char* name)
+{
+    TypeId::AttributeInformation info;
+    const bool found = TcpSocket::GetTypeId().LookupAttributeByName(name, &info);
+    NS_ABORT_MSG_UNLESS(found, "TcpSocket has no attribute " << name);
+    return DynamicCast<const V>(info.originalInitialValue)->Get();
+}
+
+/**
+ * \param v an attribute value \param checker its checker
+ * \return it as a user writes it (times in seconds: "1s", not "+1e+09ns")
+ */
+std::string
+Show(const AttributeValue& v, Ptr<const AttributeChecker> checker)
+{
+    if (const auto* t = dynamic_cast<const TimeValue*>(&v))
+    {
+        std::ostringstream os;
+        os << t->Get().As(Time::S);
+        std::string out = os.str();
+        return out[0] == '+' ? out.substr(1) : out;
+    }
+    return v.SerializeToString(checker);
+}
+
+} // namespace
+
+void
+OffloadSocket::NoteRefused(uint32_t bit, bool differs)
+{
+    m_refused = differs ? (m_refused | bit) : (m_refused & ~bit);
+}
+
+void
+OffloadSocket::CheckAttributes(const std::string& where) const
+{
+    if (m_refused == 0)
+    {
+        return; // the setters found every refused attribute at an accepted value
+    }
+
+    // The TcpSocket attributes the NIC does not honour: each may keep its default (or, for
+    // DelAckCount and TcpNoDelay, the value the NIC behaves as), nothing else.
+    struct Refused
+    {
+        const char* name;    // the attribute
+        const char* accepts; // a value the NIC behaves as, besides the default (or null)
+        const char* why;     // what the NIC does instead
+    };
+
+    static const Refused refused[] = {
+        {"ConnTimeout",
+         nullptr,
+         "the NIC's handshake retransmits after the device's SynTimeout (set "
+         "ns3::OffloadNetDevice::SynTimeout)"},
+        {"ConnCount",
+         nullptr,
+         "the NIC gives up a handshake after the device's SynRetries (set "
+         "ns3::OffloadNetDevice::SynRetries)"},
+        {"DataRetries", nullptr, "the NIC's data path retransmits without a retry limit"},
+        {"DelAckTimeout", nullptr, "the NIC acknowledges every segment: no delayed-ACK timer"},
+        {"DelAckCount", "1", "the NIC acknowledges every segment (DelAckCount=1)"},
+        {"TcpNoDelay", "true", "the NIC sends without Nagle's delay (TcpNoDelay=true)"},
+        {"PersistTimeout",
+         nullptr,
+         "the NIC's zero-window probes back off from its RTO (set "
+         "ns3::OffloadNetDevice::MinRto)"},
+        {"InitialSlowStartThreshold",
+         nullptr,
+         "the NIC's congestion control starts with an unbounded slow-start threshold"},
+    };
+    const TypeId tcp = TcpSocket::GetTypeId();
+    for (const Refused& r : refused)
+    {
+        TypeId::AttributeInformation info;
+        if (!tcp.LookupAttributeByName(r.name, &info))
+        {
+            continue; // not in this ns-3 release
+        }
+        Ptr<AttributeValue> value = info.checker->Create();
+        GetAttribute(r.name, *value);
+        const std::string now = Show(*value, info.checker);
+        const std::string dflt = Show(*info.originalInitialValue, info.checker);
+        if (now == dflt || (r.accepts && now == r.accepts))
+        {
+            continue;
+        }
+        throw PrestoInputError(where + ": ns3::TcpSocket::" + r.name + "=" + now +
+                               " is not supported on an offloaded connection (" + r.why +
+                               "); leave it at its default " + dflt);
+    }
 }
 
 // TcpSocket attributes: kept so that applications configure the socket as usual. The NIC
@@ -439,6 +707,8 @@ OffloadSocket::GetSegSize() const
 void
 OffloadSocket::SetInitialSSThresh(uint32_t threshold)
 {
+    static const auto dflt = TcpSocketDefault<UintegerValue>("InitialSlowStartThreshold");
+    NoteRefused(REFUSED_SSTHRESH, threshold != dflt);
     m_ssThresh = threshold;
 }
 
@@ -463,6 +733,8 @@ OffloadSocket::GetInitialCwnd() const
 void
 OffloadSocket::SetConnTimeout(Time timeout)
 {
+    static const auto dflt = TcpSocketDefault<TimeValue>("ConnTimeout");
+    NoteRefused(REFUSED_CONN_TIMEOUT, timeout != dflt);
     m_connTimeout = timeout;
 }
 
@@ -475,6 +747,8 @@ OffloadSocket::GetConnTimeout() const
 void
 OffloadSocket::SetSynRetries(uint32_t count)
 {
+    static const auto dflt = TcpSocketDefault<UintegerValue>("ConnCount");
+    NoteRefused(REFUSED_CONN_COUNT, count != dflt);
     m_synRetries = count;
 }
 
@@ -487,6 +761,8 @@ OffloadSocket::GetSynRetries() const
 void
 OffloadSocket::SetDataRetries(uint32_t retries)
 {
+    static const auto dflt = TcpSocketDefault<UintegerValue>("DataRetries");
+    NoteRefused(REFUSED_DATA_RETRIES, retries != dflt);
     m_dataRetries = retries;
 }
 
@@ -499,6 +775,8 @@ OffloadSocket::GetDataRetries() const
 void
 OffloadSocket::SetDelAckTimeout(Time timeout)
 {
+    static const auto dflt = TcpSocketDefault<TimeValue>("DelAckTimeout");
+    NoteRefused(REFUSED_DELACK_TIMEOUT, timeout != dflt);
     m_delAckTimeout = timeout;
 }
 
@@ -511,6 +789,8 @@ OffloadSocket::GetDelAckTimeout() const
 void
 OffloadSocket::SetDelAckMaxCount(uint32_t count)
 {
+    static const auto dflt = TcpSocketDefault<UintegerValue>("DelAckCount");
+    NoteRefused(REFUSED_DELACK_COUNT, count != dflt && count != 1);
     m_delAckCount = count;
 }
 
@@ -523,6 +803,8 @@ OffloadSocket::GetDelAckMaxCount() const
 void
 OffloadSocket::SetTcpNoDelay(bool noDelay)
 {
+    static const auto dflt = TcpSocketDefault<BooleanValue>("TcpNoDelay");
+    NoteRefused(REFUSED_NO_DELAY, noDelay != dflt && !noDelay);
     m_noDelay = noDelay;
 }
 
@@ -535,6 +817,8 @@ OffloadSocket::GetTcpNoDelay() const
 void
 OffloadSocket::SetPersistTimeout(Time timeout)
 {
+    static const auto dflt = TcpSocketDefault<TimeValue>("PersistTimeout");
+    NoteRefused(REFUSED_PERSIST, timeout != dflt);
     m_persistTimeout = timeout;
 }
 
@@ -547,10 +831,18 @@ OffloadSocket::GetPersistTimeout() const
 TypeId
 OffloadSocketFactory::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::OffloadSocketFactory")
-                            .SetParent<SocketFactory>()
-                            .SetGroupName("Presto")
-                            .AddConstructor<OffloadSocketFactory>();
+    static TypeId tid =
+        TypeId("ns3::OffloadSocketFactory")
+            .SetParent<SocketFactory>()
+            .SetGroupName("Presto")
+            .AddConstructor<OffloadSocketFactory>()
+            .AddAttribute("SocketList",
+                          "The node's offload sockets that have a connection or are opening "
+                          "or listening (as TcpL4Protocol's SocketList): their trace sources "
+                          "are reached as .../$ns3::OffloadSocketFactory/SocketList/*/...",
+                          ObjectVectorValue(),
+                          MakeObjectVectorAccessor(&OffloadSocketFactory::m_sockets),
+                          MakeObjectVectorChecker<OffloadSocket>());
     return tid;
 }
 
@@ -588,7 +880,24 @@ OffloadSocketFactory::CreateSocket()
     }
     Ptr<OffloadSocket> s = CreateObject<OffloadSocket>();
     s->SetDevice(m_device->GetNode(), m_device);
+    AddSocket(s);
     return s;
+}
+
+void
+OffloadSocketFactory::AddSocket(Ptr<OffloadSocket> socket)
+{
+    m_sockets.push_back(socket);
+}
+
+void
+OffloadSocketFactory::RemoveSocket(Ptr<OffloadSocket> socket)
+{
+    auto it = std::find(m_sockets.begin(), m_sockets.end(), socket);
+    if (it != m_sockets.end())
+    {
+        m_sockets.erase(it);
+    }
 }
 
 void
@@ -629,6 +938,7 @@ void
 OffloadSocketFactory::DoDispose()
 {
     m_device = nullptr;
+    m_sockets.clear();
     SocketFactory::DoDispose();
 }
 

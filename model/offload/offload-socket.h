@@ -5,13 +5,21 @@
 #define PRESTO_OFFLOAD_SOCKET_H
 
 #include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
 #include "ns3/socket-factory.h"
+#include "ns3/tcp-header.h"
 #include "ns3/tcp-socket.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <vector>
 
 namespace ns3
 {
 
 class OffloadNetDevice;
+class OffloadTcpConnection;
+struct OffloadSegment;
 
 /**
  * \ingroup presto
@@ -23,6 +31,13 @@ class OffloadNetDevice;
  * state: the handshake and teardown run on the host control plane of the device, the data
  * path on the NIC; payload sits in per-connection host buffers that the NIC reads and writes
  * by DMA.
+ *
+ * It also carries the connection's trace sources, under the names and signatures of
+ * TcpSocketBase's (CongestionWindow, SlowStartThreshold, RTT, RTO, BytesInFlight, State, Tx,
+ * Rx) plus Retransmission and OutOfOrderIntervals; the sockets of a node are reachable as
+ * /NodeList/N/$ns3::OffloadSocketFactory/SocketList/I/... (doc/presto.rst, "Tracing and
+ * logging an offloaded connection"). The device updates them only once one is connected
+ * (IsTraced); State is always kept.
  */
 class OffloadSocket : public TcpSocket
 {
@@ -110,6 +125,58 @@ class OffloadSocket : public TcpSocket
     /** \return the DMA channel of the application owning the socket (DmaChannel) */
     uint32_t GetDmaChannel() const;
 
+    /**
+     * \brief Refuse the TcpSocket attributes the NIC does not honour when they are set to
+     * anything but their default (doc/presto.rst lists which). Called by Connect and Listen,
+     * and by the device's Setup on a fresh socket (so that Config::SetDefault is refused
+     * before the run).
+     * \param where prefix of the message (the caller)
+     * \throws PrestoInputError naming the attribute, its value and what to set instead
+     */
+    void CheckAttributes(const std::string& where) const;
+
+    // Trace sources (doc/presto.rst, "Tracing and logging an offloaded connection")
+    /**
+     * TracedCallback signature of Tx, Rx and Retransmission (TcpSocketBase's, with this
+     * socket).
+     * \param packet the payload (zero-filled when the connection carries no payload bytes)
+     * \param header its TCP header (no options)
+     * \param socket this socket
+     */
+    typedef void (*TcpTxRxTracedCallback)(const Ptr<const Packet> packet,
+                                          const TcpHeader& header,
+                                          const Ptr<const OffloadSocket> socket);
+    /** \brief A sink was connected to one of the per-connection trace sources: from now on
+     * the device keeps them up to date (EnablingTraceSourceAccessor). */
+    void EnableTraces();
+
+    /** \return whether a per-connection trace source has (had) a sink: the device's one
+     * test per decision */
+    bool IsTraced() const
+    {
+        return m_traced;
+    }
+
+    /** \brief Update the traced values from the data path after a decision (only while
+     * IsTraced). \param tcp the connection's data path */
+    void SyncTraces(const OffloadTcpConnection& tcp);
+    /**
+     * \brief A segment of the connection left for the wire (only while IsTraced).
+     * \param seg its fields \param window its window field \param payload its payload, or
+     * null when virtual
+     */
+    void TraceTx(const OffloadSegment& seg, uint16_t window, Ptr<const Packet> payload);
+    /**
+     * \brief A segment of the connection reached the data path (only while IsTraced).
+     * \param seg its fields \param window its window field as received
+     */
+    void TraceRx(const OffloadSegment& seg, uint16_t window);
+    /**
+     * \brief The data path re-sends a segment (go-back-N or timeout; only while IsTraced).
+     * \param seg its fields
+     */
+    void TraceRetransmission(const OffloadSegment& seg);
+
   private:
     /// Send's and SendBytes' checks; sets m_errno when it says no
     bool MaySend(uint32_t bytes);
@@ -138,6 +205,32 @@ class OffloadSocket : public TcpSocket
     void SetPersistTimeout(Time timeout) override;
     Time GetPersistTimeout() const override;
 
+    /** Set the State trace. \param state the new state */
+    void SetState(TcpStates_t state);
+    /** Take this socket off its node's SocketList (the connection is gone). */
+    void Forget();
+    /**
+     * The setters of the refused TcpSocket attributes note whether the value is one the NIC
+     * does not honour, so that CheckAttributes costs one test when none is.
+     * \param bit the attribute's REFUSED_ bit \param differs its value is refused
+     */
+    void NoteRefused(uint32_t bit, bool differs);
+
+    /// m_refused bits, one per refused TcpSocket attribute
+    enum : uint32_t
+    {
+        REFUSED_CONN_TIMEOUT = 1u << 0,   //!< ConnTimeout
+        REFUSED_CONN_COUNT = 1u << 1,     //!< ConnCount
+        REFUSED_DATA_RETRIES = 1u << 2,   //!< DataRetries
+        REFUSED_DELACK_TIMEOUT = 1u << 3, //!< DelAckTimeout
+        REFUSED_DELACK_COUNT = 1u << 4,   //!< DelAckCount
+        REFUSED_NO_DELAY = 1u << 5,       //!< TcpNoDelay
+        REFUSED_PERSIST = 1u << 6,        //!< PersistTimeout
+        REFUSED_SSTHRESH = 1u << 7,       //!< InitialSlowStartThreshold
+    };
+
+    uint32_t m_refused{0}; //!< REFUSED_ bits of the attributes set to a refused value
+
     static constexpr uint32_t NO_CONN = 0xffffffff; //!< not attached
 
     Ptr<Node> m_node;                 //!< owner
@@ -163,6 +256,21 @@ class OffloadSocket : public TcpSocket
     uint32_t m_delAckCount{1};        //!< attribute
     bool m_noDelay{true};             //!< attribute
     Time m_persistTimeout;            //!< attribute
+
+    bool m_traced{false};                     //!< a per-connection trace has a sink
+    TracedValue<uint32_t> m_cWnd{0};          //!< CongestionWindow, bytes
+    TracedValue<uint32_t> m_ssThreshTrace{0}; //!< SlowStartThreshold, bytes
+    TracedValue<Time> m_lastRtt{Seconds(0)};  //!< RTT: the last RTT sample
+    TracedValue<Time> m_rto{Seconds(0)};      //!< RTO: with backoff
+    TracedValue<uint32_t> m_bytesInFlight{0}; //!< BytesInFlight: snd_max - snd_una
+    TracedValue<uint32_t> m_intervals{0};     //!< OutOfOrderIntervals held
+    TracedValue<TcpStates_t> m_state{CLOSED}; //!< State
+    TracedCallback<Ptr<const Packet>, const TcpHeader&, Ptr<const OffloadSocket>>
+        m_txTrace; //!< Tx: segments sent
+    TracedCallback<Ptr<const Packet>, const TcpHeader&, Ptr<const OffloadSocket>>
+        m_rxTrace; //!< Rx: segments received
+    TracedCallback<Ptr<const Packet>, const TcpHeader&, Ptr<const OffloadSocket>>
+        m_retxTrace; //!< Retransmission: segments re-sent
 };
 
 /**
@@ -202,6 +310,13 @@ class OffloadSocketFactory : public SocketFactory
      */
     static void RequireNic(Ptr<Node> node);
     /**
+     * \brief Put a socket on the SocketList (CreateSocket does; a listener's accepted
+     * sockets are added by the listener). \param socket the socket
+     */
+    void AddSocket(Ptr<OffloadSocket> socket);
+    /** \brief Take a socket off the SocketList (its connection is gone). \param socket it */
+    void RemoveSocket(Ptr<OffloadSocket> socket);
+    /**
      * \brief Puts a device-less factory on every node that has none, once per simulation,
      * at time 0 before any application starts.
      *
@@ -220,6 +335,9 @@ class OffloadSocketFactory : public SocketFactory
     /// Aggregates a device-less factory on every node without one (the scheduled guard).
     static void GuardNow();
     Ptr<OffloadNetDevice> m_device; //!< the NIC
+    /// SocketList: the node's offload sockets with a connection or about to have one, as
+    /// TcpL4Protocol's SocketList
+    std::vector<Ptr<OffloadSocket>> m_sockets;
 };
 
 } // namespace ns3

@@ -5,16 +5,23 @@
 
 #include "offload-seq.h"
 
+#include "ns3/log.h"
 #include "ns3/presto-input-error.h"
 
 #include <algorithm>
 #include <string>
 
-// Pure logic with no ns-3 dependency (no NS_LOG, no Simulator): every NIC design calls it per
-// segment, per timer scan and per application event, and the unit tests compile it alone.
+// Pure logic with no Simulator calls: every NIC design calls it per segment, per timer scan
+// and per application event, and the unit tests drive it without a simulator. It logs
+// through NS_LOG (component OffloadTcpConnection): LOGIC at each retransmission, timeout,
+// go-back-N, fidelity drop and state change, FUNCTION on entry of the per-segment
+// functions; each is one test of the component's level while logging is off, and the
+// time prefix is printed only when a simulator has set the log's time printer.
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("OffloadTcpConnection");
 
 namespace
 {
@@ -195,6 +202,7 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
 OffloadRxDecision
 OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
 {
+    NS_LOG_FUNCTION(this << seg.seq << seg.ack << seg.payloadLen << unsigned(seg.flags) << nowNs);
     OffloadRxDecision d;
     ++m_counters.segmentsReceived;
 
@@ -215,6 +223,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
             ++m_counters.resets;
             m_reset = true;
             d.reset = true;
+            NS_LOG_LOGIC(this << " RST at rcv_next " << rcvNext << ": connection reset");
         }
         else if (seq::Lt(rcvNext, seg.seq) && seq::Lt(seg.seq, rcvNext + rcvWindow))
         {
@@ -321,6 +330,9 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
                     break;
                 case ReassemblyTracker::DROPPED_FIDELITY:
                     ++m_counters.fidelityDrops;
+                    NS_LOG_LOGIC(this << " fidelity drop: seq " << seg.seq << " len "
+                                      << seg.payloadLen << ", " << m_rx.GetLiveSlotCount()
+                                      << " intervals held of K=" << m_config.fidelity);
                     break;
                 case ReassemblyTracker::DROPPED_WINDOW:
                     ++m_counters.windowDrops;
@@ -343,6 +355,7 @@ OffloadTcpConnection::OnSegment(const OffloadSegment& seg, uint64_t nowNs)
             {
                 m_peerFin = true;
                 d.peerClosed = true;
+                NS_LOG_LOGIC(this << " peer FIN consumed at " << m_finSeq);
             }
         }
     }
@@ -387,6 +400,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
             {
                 m_finAcked = true;
                 d.finAcked = true;
+                NS_LOG_LOGIC(this << " our FIN acknowledged");
             }
         }
         m_sndUna = seg.ack;
@@ -447,6 +461,8 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
     }
     if (dupThresholdReached)
     {
+        NS_LOG_LOGIC(this << " go-back-N at duplicate ACK " << m_dupAcks << ": snd_una " << m_sndUna
+                          << " snd_max " << m_sndMax << " cwnd " << GetCwnd());
         m_cc->OnLoss(m_sndMax - m_sndUna, m_sndMax);
         GoBackN();
         ++m_counters.goBackN;
@@ -466,6 +482,7 @@ OffloadTcpConnection::GoBackN()
 std::optional<OffloadSegment>
 OffloadTcpConnection::AppRead(uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     if (bytes > m_rxUnread)
     {
         Bad("OffloadTcpConnection::AppRead",
@@ -556,6 +573,7 @@ OffloadTcpConnection::AddSackBlocks(OffloadSegment& a) const
 uint32_t
 OffloadTcpConnection::AppSend(uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << bytes);
     if (m_closeRequested)
     {
         Bad("OffloadTcpConnection::AppSend",
@@ -569,6 +587,7 @@ OffloadTcpConnection::AppSend(uint32_t bytes)
 void
 OffloadTcpConnection::AppClose()
 {
+    NS_LOG_FUNCTION(this);
     m_closeRequested = true;
 }
 
@@ -627,6 +646,7 @@ OffloadTcpConnection::ChooseSegment() const
 std::optional<OffloadTxSegment>
 OffloadTcpConnection::NextSegment(uint64_t nowNs)
 {
+    NS_LOG_FUNCTION(this << nowNs);
     if (m_reset)
     {
         return std::nullopt;
@@ -642,6 +662,7 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
         m_probePending = false;
         s.seq = m_sndUna - 1; // old sequence number: the peer must answer with an ACK
         out.probe = true;
+        NS_LOG_LOGIC(this << " zero-window probe, seq " << s.seq);
         m_lastAdvWindow = s.window;
         ++m_counters.windowProbes;
         return out;
@@ -677,6 +698,7 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
     const uint32_t seqLen = len + (fin ? 1 : 0);
     if (retransmission)
     {
+        NS_LOG_LOGIC(this << " retransmission: seq " << s.seq << " len " << len);
         ++m_counters.retransmittedSegments;
         m_counters.retransmittedBytes += len;
     }
@@ -717,6 +739,7 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
 OffloadTimerDecision
 OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
 {
+    NS_LOG_FUNCTION(this << nowNs);
     OffloadTimerDecision t;
     if (m_reset)
     {
@@ -726,6 +749,8 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
         nowNs >= m_rtoDeadlineNs)
     {
         // RFC 6298 (5.4)-(5.6): go back to snd_una, back off, restart the timer.
+        NS_LOG_LOGIC(this << " retransmission timeout: snd_una " << m_sndUna << " snd_max "
+                          << m_sndMax << " backoff " << m_backoff + 1);
         ++m_counters.timeouts;
         m_cc->OnTimeout(m_sndMax - m_sndUna, m_sndMax);
         GoBackN();
@@ -766,6 +791,7 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
 bool
 OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
 {
+    NS_LOG_FUNCTION(this << nowNs);
     m_cc->OnControlInterval(nowNs, ControlRttNs());
     if (!m_config.hostLoopTimeouts || m_reset)
     {
@@ -782,6 +808,8 @@ OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
     // TAS: retransmit after 4 control intervals and at least 2 RTT without ACK progress
     if (++m_loopStalled >= 4 && nowNs - m_loopProgressNs >= 2 * ControlRttNs())
     {
+        NS_LOG_LOGIC(this << " host-loop timeout: snd_una " << m_sndUna << " stalled "
+                          << m_loopStalled << " intervals");
         ++m_counters.timeouts;
         m_cc->OnTimeout(m_sndMax - m_sndUna, m_sndMax);
         GoBackN();
@@ -861,6 +889,7 @@ OffloadTcpConnection::UpdateRtt(int64_t sampleNs)
     {
         sampleNs = 0;
     }
+    m_lastRttNs = sampleNs;
     if (!m_hasRtt)
     {
         // RFC 6298 (2.2)
@@ -951,6 +980,12 @@ int64_t
 OffloadTcpConnection::GetRttVarNs() const
 {
     return m_rttVarNs;
+}
+
+int64_t
+OffloadTcpConnection::GetLastRttNs() const
+{
+    return m_lastRttNs;
 }
 
 uint32_t

@@ -469,6 +469,7 @@ class OffloadTcpConnection
     uint64_t GetRtoNs() const;             //!< \return current RTO with backoff, ns
     int64_t GetSrttNs() const;             //!< \return smoothed RTT, ns (0 before a sample)
     int64_t GetRttVarNs() const;           //!< \return RTT variation, ns (0 before a sample)
+    int64_t GetLastRttNs() const;          //!< \return the last RTT sample, ns (0 before one)
     uint32_t GetBackoff() const;           //!< \return number of RTO doublings in force
     bool IsRtoArmed() const;               //!< \return true when the RTO timer runs
     uint64_t GetRtoDeadlineNs() const;     //!< \return when the RTO expires (if armed), ns
@@ -539,6 +540,7 @@ class OffloadTcpConnection
     bool m_hasRtt{false};            //!< SRTT/RTTVAR hold a sample
     int64_t m_srttNs{0};             //!< smoothed RTT, ns
     int64_t m_rttVarNs{0};           //!< RTT variation, ns
+    int64_t m_lastRttNs{0};          //!< the last RTT sample, ns
     uint32_t m_backoff{0};           //!< RTO doublings in force
     bool m_rtoArmed{false};          //!< the retransmission timer runs
     uint64_t m_rtoDeadlineNs{0};     //!< when it expires, ns

@@ -91,18 +91,22 @@ TcpSocketEndpoint::GetTypeId()
                           MakeTimeAccessor(&TcpSocketEndpoint::m_clockGranularity),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ConnTimeout",
-                          "SYN retransmission timeout (ns-3's default of 3 s would dominate "
-                          "every FCT after a lost SYN)",
+                          "SYN retransmission timeout of ns-3's TCP (ns-3's default of 3 s would "
+                          "dominate every FCT after a lost SYN); an offload NIC's is "
+                          "OffloadNetDevice::SynTimeout",
                           TimeValue(MilliSeconds(2)),
                           MakeTimeAccessor(&TcpSocketEndpoint::m_connTimeout),
                           MakeTimeChecker(MicroSeconds(1)))
-            .AddAttribute("DelAckTimeout",
-                          "Delayed-ACK timeout (a few fabric RTTs, not Linux's 40 ms)",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&TcpSocketEndpoint::m_delAckTimeout),
-                          MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "DelAckTimeout",
+                "Delayed-ACK timeout of ns-3's TCP (a few fabric RTTs, not Linux's 40 ms); "
+                "an offload NIC ACKs every segment",
+                TimeValue(MicroSeconds(50)),
+                MakeTimeAccessor(&TcpSocketEndpoint::m_delAckTimeout),
+                MakeTimeChecker(Time(0)))
             .AddAttribute("DelAckCount",
-                          "Segments received before an ACK is sent, segments",
+                          "Segments ns-3's TCP receives before it sends an ACK, segments (an "
+                          "offload NIC ACKs every segment)",
                           UintegerValue(2),
                           MakeUintegerAccessor(&TcpSocketEndpoint::m_delAckCount),
                           MakeUintegerChecker<uint32_t>(1, 64));
@@ -187,12 +191,13 @@ TcpSocketEndpoint::ConfigureSocket(Ptr<Socket> socket) const
     socket->SetAttribute("InitialCwnd", UintegerValue(m_initialCwnd));
     socket->SetAttribute("SndBufSize", UintegerValue(m_bufferBytes));
     socket->SetAttribute("RcvBufSize", UintegerValue(m_bufferBytes));
-    socket->SetAttribute("ConnTimeout", TimeValue(m_connTimeout));
-    socket->SetAttribute("DelAckTimeout", TimeValue(m_delAckTimeout));
-    socket->SetAttribute("DelAckCount", UintegerValue(m_delAckCount));
     if (DynamicCast<TcpSocketBase>(socket))
     {
-        // ns-3's own TCP: its extra knobs (an offload NIC has its own, on the device)
+        // ns-3's own TCP: its timers and extra knobs (an offload NIC has its own, on the
+        // device, and refuses these TcpSocket attributes: OffloadSocket::CheckAttributes)
+        socket->SetAttribute("ConnTimeout", TimeValue(m_connTimeout));
+        socket->SetAttribute("DelAckTimeout", TimeValue(m_delAckTimeout));
+        socket->SetAttribute("DelAckCount", UintegerValue(m_delAckCount));
         socket->SetAttribute("Sack", BooleanValue(m_sack));
         socket->SetAttribute("MinRto", TimeValue(m_minRto));
         socket->SetAttribute("ClockGranularity", TimeValue(m_clockGranularity));
@@ -280,7 +285,10 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
     socket->SetConnectCallback(MakeCallback(&Sender::Connected, PeekPointer(s)),
                                MakeCallback(&Sender::Failed, PeekPointer(s)));
     socket->SetSendCallback(MakeCallback(&Sender::Space, PeekPointer(s)));
-    if (!socket->TraceConnectWithoutContext("Tx", MakeCallback(&Sender::Tx, PeekPointer(s))))
+    // ns-3's TCP exposes its segments; an offload NIC counts its re-sent bytes itself (and
+    // its socket's Tx, of another signature, would cost tracing on every segment)
+    if (!DynamicCast<TcpSocketBase>(socket) ||
+        !socket->TraceConnectWithoutContext("Tx", MakeCallback(&Sender::Tx, PeekPointer(s))))
     {
         m_retx.erase(flow.id); // this socket does not expose its segments: unknown
     }

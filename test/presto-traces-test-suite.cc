@@ -331,7 +331,7 @@ class RefusedAttributesTestCase : public TestCase
         f.SetHostDeviceFactory(devices);
         f.Install(topo);
         Ptr<Socket> s = f.GetHosts().Get(0)->GetObject<OffloadSocketFactory>()->CreateSocket();
-        s->SetAttribute("DelAckTimeout", TimeValue(MilliSeconds(1)));
+        s->SetAttribute("PersistTimeout", TimeValue(MilliSeconds(1)));
         std::string msg;
         try
         {
@@ -342,10 +342,10 @@ class RefusedAttributesTestCase : public TestCase
             msg = e.what();
         }
         NS_TEST_EXPECT_MSG_NE(
-            msg.find("OffloadSocket::Connect: ns3::TcpSocket::DelAckTimeout=0.001s"
+            msg.find("OffloadSocket::Connect: ns3::TcpSocket::PersistTimeout=0.001s"
                      " is not supported"),
             std::string::npos,
-            "the socket's DelAckTimeout refused at Connect: " << msg);
+            "the socket's PersistTimeout refused at Connect: " << msg);
         Simulator::Destroy();
     }
 };

@@ -633,7 +633,6 @@ OffloadSocket::CheckAttributes(const std::string& where) const
          "the NIC gives up a handshake after the device's SynRetries (set "
          "ns3::OffloadNetDevice::SynRetries)"},
         {"DataRetries", nullptr, "the NIC's data path retransmits without a retry limit"},
-        {"DelAckTimeout", nullptr, "the NIC acknowledges every segment: no delayed-ACK timer"},
         {"DelAckCount", "1", "the NIC acknowledges every segment (DelAckCount=1)"},
         {"TcpNoDelay", "true", "the NIC sends without Nagle's delay (TcpNoDelay=true)"},
         {"PersistTimeout",
@@ -775,8 +774,8 @@ OffloadSocket::GetDataRetries() const
 void
 OffloadSocket::SetDelAckTimeout(Time timeout)
 {
-    static const auto dflt = TcpSocketDefault<TimeValue>("DelAckTimeout");
-    NoteRefused(REFUSED_DELACK_TIMEOUT, timeout != dflt);
+    // accepted at any value: the NIC ACKs every segment, as ns-3's TCP does with
+    // DelAckCount=1, which never waits for this timer either (doc/presto.rst)
     m_delAckTimeout = timeout;
 }
 

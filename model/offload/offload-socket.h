@@ -219,14 +219,13 @@ class OffloadSocket : public TcpSocket
     /// m_refused bits, one per refused TcpSocket attribute
     enum : uint32_t
     {
-        REFUSED_CONN_TIMEOUT = 1u << 0,   //!< ConnTimeout
-        REFUSED_CONN_COUNT = 1u << 1,     //!< ConnCount
-        REFUSED_DATA_RETRIES = 1u << 2,   //!< DataRetries
-        REFUSED_DELACK_TIMEOUT = 1u << 3, //!< DelAckTimeout
-        REFUSED_DELACK_COUNT = 1u << 4,   //!< DelAckCount
-        REFUSED_NO_DELAY = 1u << 5,       //!< TcpNoDelay
-        REFUSED_PERSIST = 1u << 6,        //!< PersistTimeout
-        REFUSED_SSTHRESH = 1u << 7,       //!< InitialSlowStartThreshold
+        REFUSED_CONN_TIMEOUT = 1u << 0, //!< ConnTimeout
+        REFUSED_CONN_COUNT = 1u << 1,   //!< ConnCount
+        REFUSED_DATA_RETRIES = 1u << 2, //!< DataRetries
+        REFUSED_DELACK_COUNT = 1u << 4, //!< DelAckCount
+        REFUSED_NO_DELAY = 1u << 5,     //!< TcpNoDelay
+        REFUSED_PERSIST = 1u << 6,      //!< PersistTimeout
+        REFUSED_SSTHRESH = 1u << 7,     //!< InitialSlowStartThreshold
     };
 
     uint32_t m_refused{0}; //!< REFUSED_ bits of the attributes set to a refused value

@@ -17,7 +17,16 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <sstream>
+#include <vector>
+
+#if __has_include("presto-version.h")
+#include "presto-version.h" // written by the build: PRESTO_VERSION, git describe
+#endif
+#ifndef PRESTO_VERSION
+#define PRESTO_VERSION "unknown"
+#endif
 
 namespace ns3
 {
@@ -25,13 +34,17 @@ namespace ns3
 namespace
 {
 
-/// What the exit hook needs while ns-3's CommandLine::Parse runs.
+/// What the exit hook needs while ns-3's CommandLine::Parse runs, and what the reports
+/// take from the parse.
 struct ParseState
 {
-    bool parsing{false};           //!< inside CommandLine::Parse
-    std::string program;           //!< for the message
-    std::ostringstream captured;   //!< what ns-3 wrote to std::cerr meanwhile
-    std::streambuf* cerr{nullptr}; //!< std::cerr's own buffer
+    bool parsing{false};                         //!< inside CommandLine::Parse
+    std::string program;                         //!< for the message
+    std::ostringstream captured;                 //!< what ns-3 wrote to std::cerr meanwhile
+    std::streambuf* cerr{nullptr};               //!< std::cerr's own buffer
+    std::vector<std::string> argv;               //!< the arguments, as typed
+    std::map<std::string, std::string> defaults; //!< attribute initial values before the parse
+    std::vector<std::string> attributeArguments; //!< "ns3::Type::Attr" given on the line
 };
 
 ParseState&
@@ -89,7 +102,71 @@ SplitArgument(const std::string& arg, std::string& name, std::string& value)
     return true;
 }
 
+/**
+ * \param visit called with "ns3::Type::Attribute" and the attribute's initial value as its
+ * checker serializes it, for every attribute of every registered TypeId
+ */
+void
+ForEachAttributeDefault(const std::function<void(const std::string&, const std::string&)>& visit)
+{
+    for (uint32_t t = 0; t < TypeId::GetRegisteredN(); ++t)
+    {
+        const TypeId tid = TypeId::GetRegistered(t);
+        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(a);
+            if (!info.initialValue || !info.checker)
+            {
+                continue;
+            }
+            visit(tid.GetName() + "::" + info.name,
+                  info.initialValue->SerializeToString(info.checker));
+        }
+    }
+}
+
 } // namespace
+
+std::vector<std::string>
+ParsedArguments()
+{
+    return State().argv;
+}
+
+std::map<std::string, std::string>
+ChangedAttributeDefaults()
+{
+    const ParseState& s = State();
+    std::map<std::string, std::string> changed;
+    if (s.defaults.empty())
+    {
+        return changed;
+    }
+    std::map<std::string, std::string> now;
+    ForEachAttributeDefault([&](const std::string& name, const std::string& value) {
+        now[name] = value;
+        const auto before = s.defaults.find(name);
+        if (before == s.defaults.end() || before->second != value)
+        {
+            changed[name] = value;
+        }
+    });
+    for (const std::string& name : s.attributeArguments)
+    {
+        // given on the line with the default's own value: still the user's choice
+        if (const auto it = now.find(name); it != now.end())
+        {
+            changed[name] = it->second;
+        }
+    }
+    return changed;
+}
+
+std::string
+ModuleVersion()
+{
+    return PRESTO_VERSION;
+}
 
 void
 CheckAttributeArguments(int argc, char* argv[])
@@ -197,6 +274,20 @@ ParseCommandLine(PrestoCommandLine& cmd, int argc, char* argv[])
     CheckAttributeArguments(argc, argv);
     PreferFastSimulator(argc, argv);
     ParseState& s = State();
+    s.argv.assign(argv, argv + argc);
+    s.defaults.clear();
+    s.attributeArguments.clear();
+    ForEachAttributeDefault(
+        [&s](const std::string& name, const std::string& value) { s.defaults[name] = value; });
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string name;
+        std::string value;
+        if (SplitArgument(argv[i], name, value) && name.compare(0, 5, "ns3::") == 0)
+        {
+            s.attributeArguments.push_back(name); // CheckAttributeArguments accepted its form
+        }
+    }
     static const bool hooked = std::atexit(&ShortenParseFailure) == 0;
     if (hooked)
     {

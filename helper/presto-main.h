@@ -5,7 +5,9 @@
 #define PRESTO_PRESTO_MAIN_H
 
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -77,6 +79,35 @@ std::string SchedulerName();
  * created by the first Simulator call), for reports
  */
 std::string SimulatorImplName();
+
+/**
+ * \ingroup presto
+ * \return the arguments the last ParseCommandLine call was given, argv[0] included, as typed;
+ * empty when no command line was parsed (a test building an experiment directly)
+ */
+std::vector<std::string> ParsedArguments();
+
+/**
+ * \ingroup presto
+ * \brief Every attribute default that differs now from what it was when ParseCommandLine
+ * started, plus every `--ns3::Type::Attribute=value` argument (even one equal to the
+ * default).
+ *
+ * ParseCommandLine takes a snapshot of every registered TypeId's attribute initial values
+ * (TypeId::GetRegistered, GetAttribute(i).initialValue, serialized with its checker) before
+ * ns-3 applies the command line; this walks them again and compares. So Config::SetDefault
+ * calls made after the parse (the command line's own, a program's) are caught; ones made
+ * before main() are not. Without a parse, nothing is reported.
+ * \return "ns3::Type::Attribute" -> the value as the attribute serializes it now
+ */
+std::map<std::string, std::string> ChangedAttributeDefaults();
+
+/**
+ * \ingroup presto
+ * \return the module's version: `git describe --always --dirty` of the source tree when it
+ * was built, or "unknown" when it was built from a tree without git
+ */
+std::string ModuleVersion();
 
 /**
  * \ingroup presto

@@ -362,6 +362,10 @@ CheckModeOptions(const SprayExperimentConfig& c)
         {{"rpcConnections", "rpcOutstanding", "rpcRate", "rpcBacklog", "rpcServers", "serverCores"},
          rpc,
          rpcWhy},
+        {{"hpccFct"},
+         !rpc,
+         "writes the flows' completion times; --workload=" + c.workload +
+             " measures requests, not flows: it would be ignored"},
         {{"rpcRequest", "rpcResponse"},
          c.workload == "rpc",
          c.workload == "kv" ? "does not apply to --workload=kv: it sizes its messages from "
@@ -512,6 +516,37 @@ NodeByName(const FabricTopology& topo, const std::string& name)
     }
     throw PrestoInputError("no node named '" + InputExcerpt(name) + "' in this fabric (" +
                            topo.Describe() + "; names such as " + examples + ", host<i>)");
+}
+
+/**
+ * \brief What makes summary.json self-describing: "command_line" (the arguments as typed,
+ * argv[0] first), "version" (the module's git describe at build time) and "attributes"
+ * (every attribute default the command line or the program changed, and every --ns3::
+ * argument; see ChangedAttributeDefaults).
+ * \param report the summary object
+ */
+void
+AddProvenance(nlohmann::json& report)
+{
+    // an argument that is not UTF-8 is kept with U+FFFD in place of its bad bytes (JSON text
+    // must be UTF-8; the options that are read as text were refused up front)
+    auto text = [](const std::string& s) {
+        return nlohmann::json::parse(
+            nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    };
+    nlohmann::json argv = nlohmann::json::array();
+    for (const std::string& arg : ParsedArguments())
+    {
+        argv.push_back(text(arg));
+    }
+    report["command_line"] = argv;
+    report["version"] = ModuleVersion();
+    nlohmann::json attributes = nlohmann::json::object();
+    for (const auto& [name, value] : ChangedAttributeDefaults())
+    {
+        attributes[name] = text(value);
+    }
+    report["attributes"] = attributes;
 }
 
 } // namespace
@@ -677,6 +712,10 @@ SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd)
                  verifyPayload);
     cmd.AddValue("plot", "Write fct.png", plot);
     cmd.AddValue("quiet", "Do not print the table", quiet);
+    cmd.AddValue("hpccFct",
+                 "Also write fct.txt in HPCC's format (sip dip sport dport size start_ns fct_ns "
+                 "standalone_fct_ns, addresses in hex)",
+                 hpccFct);
     cmd.AddValue("allowUnfinished",
                  "Accept a run with flows unfinished at the end of the drain, connections that "
                  "failed to open or no RPC request measured (exit 0, outputs in --out); "
@@ -2158,6 +2197,10 @@ SprayExperiment::Run()
     for (auto& r : m_records)
     {
         r.retxBytes = endpoint->GetRetxBytes(r.flow.id);
+        r.timeouts = endpoint->GetTimeouts(r.flow.id);
+        r.srcPort = endpoint->GetSourcePort(r.flow.id);
+        r.srcAddr = addresses[r.flow.src].Get();
+        r.dstAddr = addresses[r.flow.dst].Get();
     }
     m_speed.wallS = std::chrono::duration<double>(wallEnd - wallStart).count();
     m_speed.events = Simulator::GetEventCount() - eventsBefore;
@@ -2171,6 +2214,7 @@ SprayExperiment::Run()
     m_speed.simulator = SimulatorImplName();
     m_report = SummaryToJson(m_summary, m_speed);
     m_report["config"] = c.ToJson();
+    AddProvenance(m_report);
     m_report["policy"] = PolicyReport();
     m_report["topology"] = m_topology.Describe();
     endpoint->AddReport(m_report);
@@ -2193,6 +2237,10 @@ SprayExperiment::Run()
     WriteQueueTrace();
     WriteFlowFile((m_stage / "flows.txt").string(), m_flows);
     WriteFctCsv((m_stage / "fct.csv").string(), m_records);
+    if (c.hpccFct)
+    {
+        WriteHpccFct((m_stage / "fct.txt").string(), m_records);
+    }
     WriteJson((m_stage / "summary.json").string(), m_report);
     if (!c.quiet)
     {
@@ -2216,7 +2264,8 @@ SprayExperiment::Run()
             }
         }
         std::cout << "outputs:  " << PublishedFolder().string()
-                  << "/{fct.csv,summary.json,flows.txt" << (classes.empty() ? "" : ",incast.csv")
+                  << "/{fct.csv,summary.json,flows.txt" << (c.hpccFct ? ",fct.txt" : "")
+                  << (classes.empty() ? "" : ",incast.csv")
                   << (c.queueTrace > 0 ? ",queues.csv,switch-events.csv" : "")
                   << (c.queueTrace > 0 && c.plot ? ",queues.png" : "")
                   << (c.plot ? ",fct.png}" : "}") << std::endl;
@@ -2500,6 +2549,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
 
     m_report = nlohmann::json::object();
     m_report["config"] = c.ToJson();
+    AddProvenance(m_report);
     m_report["policy"] = PolicyReport();
     m_report["topology"] = m_topology.Describe();
     m_report["speed"] = SpeedToJson(m_speed);

@@ -130,6 +130,7 @@ struct SprayExperimentConfig
     bool verifyPayload{false};
     bool plot{true};   //!< write fct.png
     bool quiet{false}; //!< do not print the table
+    bool hpccFct{false}; //!< also write fct.txt in HPCC's format
     /// accept a run that did not do everything asked (flows unfinished at the end of the
     /// drain, connections that failed to open, no request measured): exit 0 and publish
     bool allowUnfinished{false};

@@ -3,7 +3,8 @@
 # seed 3 over three devices (with incast bursts and queue traces, so their files are covered
 # too) writes byte-identical comparison.csv (with the 95% bootstrap interval columns),
 # incast.csv, and per run fct.csv, flows.txt, incast.csv, queues.csv, switch-events.csv and
-# summary.json without its wall-clock "speed"; it prints the same table, order and tiers.
+# summary.json without its wall-clock "speed" and its "command_line" (the runs' --out differ);
+# it prints the same table, order and tiers.
 # Seed 4 draws other intervals. ns-3's event queue and simulator implementation change no
 # output: seed 3 again with --SchedulerType=ns3::MapScheduler and
 # --SimulatorImplementationType=ns3::DefaultSimulatorImpl (ns-3's defaults; the module's
@@ -30,8 +31,8 @@ run() { # run NAME SEED [DEVICES [OPTION...]]
     # the table without the progress lines (wall-clock seconds) and the outputs line (the path)
     grep -v -e '^  \[' -e '^outputs: ' "$tmp/$name.stdout" >"$tmp/$name.table"
 }
-strip_speed() { # summary.json without "speed"
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("speed",None); print(json.dumps(d,sort_keys=True))' "$1"
+strip_speed() { # summary.json without "speed" and "command_line" (--out differs between runs)
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("speed",None); d.pop("command_line",None); print(json.dumps(d,sort_keys=True))' "$1"
 }
 run a 3
 run b 3

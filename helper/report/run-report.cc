@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <sys/resource.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace ns3
@@ -26,11 +27,25 @@ NS_LOG_COMPONENT_DEFINE("RunReport");
 namespace
 {
 
-/// The header of fct.csv, also the exact first line ReadFctCsv expects.
+/// The header of fct.csv before the flow's addresses, ports and timeouts were added: still read.
+constexpr const char* kFctCsvHeaderV1 = "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,"
+                                        "ideal_fct_ns,slowdown,retx_bytes";
+/// Number of comma-separated fields of a row of that header.
+constexpr std::size_t kFctCsvFieldsV1 = 10;
+/// The header of fct.csv as written, one of the first lines ReadFctCsv accepts.
 constexpr const char* kFctCsvHeader = "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,"
-                                      "ideal_fct_ns,slowdown,retx_bytes";
+                                      "ideal_fct_ns,slowdown,retx_bytes,src_addr,dst_addr,"
+                                      "src_port,dst_port,timeouts";
 /// Number of comma-separated fields of a row.
-constexpr std::size_t kFctCsvFields = 10;
+constexpr std::size_t kFctCsvFields = 15;
+
+/// \p a (host order) as a dotted quad.
+std::string
+DottedQuad(uint32_t a)
+{
+    return std::to_string(a >> 24) + '.' + std::to_string((a >> 16) & 0xff) + '.' +
+           std::to_string((a >> 8) & 0xff) + '.' + std::to_string(a & 0xff);
+}
 
 /**
  * Write \p content to \p path through a temporary file in the same directory and a
@@ -122,6 +137,29 @@ class FctCsvParser
             Fail(std::string(name) + " '" + InputExcerpt(field) + "' is out of range");
         }
         return value;
+    }
+
+    /// Parse a whole field as a dotted-quad IPv4 address other than 0.0.0.0, host order.
+    uint32_t Address(const std::string& field, const char* name) const
+    {
+        uint32_t a = 0;
+        std::size_t pos = 0;
+        for (int i = 0; i < 4; ++i)
+        {
+            const std::size_t end = i < 3 ? field.find('.', pos) : field.size();
+            if (end == std::string::npos || end == pos || end - pos > 3)
+            {
+                Fail(std::string(name) + " '" + InputExcerpt(field) +
+                     "' is not an IPv4 address a.b.c.d");
+            }
+            a = (a << 8) | Integer<uint8_t>(field.substr(pos, end - pos), name);
+            pos = end + 1;
+        }
+        if (a == 0)
+        {
+            Fail(std::string(name) + " '0.0.0.0' is not an address (leave it empty when unknown)");
+        }
+        return a;
     }
 
     /// Parse a whole field as a finite double.
@@ -220,9 +258,59 @@ WriteFctCsv(const std::string& path, const std::vector<FctRecord>& records)
         {
             out += std::to_string(r->retxBytes);
         }
+        out += ',';
+        if (r->srcAddr != 0)
+        {
+            out += DottedQuad(r->srcAddr);
+        }
+        out += ',';
+        if (r->dstAddr != 0)
+        {
+            out += DottedQuad(r->dstAddr);
+        }
+        out += ',';
+        if (r->srcPort >= 0)
+        {
+            out += std::to_string(r->srcPort);
+        }
+        out += ',' + std::to_string(r->flow.dport) + ',';
+        if (r->timeouts >= 0)
+        {
+            out += std::to_string(r->timeouts);
+        }
         out += '\n';
     }
     WriteAtomically(path, out, "FCT file");
+}
+
+void
+WriteHpccFct(const std::string& path, const std::vector<FctRecord>& records)
+{
+    NS_LOG_FUNCTION(path << records.size());
+    std::vector<const FctRecord*> order;
+    for (const FctRecord& r : records)
+    {
+        if (r.Finished())
+        {
+            order.push_back(&r);
+        }
+    }
+    std::stable_sort(order.begin(), order.end(), [](const FctRecord* a, const FctRecord* b) {
+        return std::tie(a->finishNs, a->flow.id) < std::tie(b->finishNs, b->flow.id);
+    });
+    std::string out;
+    char hex[2][16];
+    for (const FctRecord* r : order)
+    {
+        std::snprintf(hex[0], sizeof(hex[0]), "%08x", r->srcAddr);
+        std::snprintf(hex[1], sizeof(hex[1]), "%08x", r->dstAddr);
+        out += std::string(hex[0]) + ' ' + hex[1] + ' ' +
+               std::to_string(r->srcPort >= 0 ? r->srcPort : 0) + ' ' +
+               std::to_string(r->flow.dport) + ' ' + std::to_string(r->flow.sizeBytes) + ' ' +
+               std::to_string(r->flow.startNs) + ' ' + std::to_string(r->FctNs()) + ' ' +
+               std::to_string(r->idealNs) + '\n';
+    }
+    WriteAtomically(path, out, "HPCC FCT file");
 }
 
 std::vector<FctRecord>
@@ -239,6 +327,7 @@ ReadFctCsv(const std::string& path)
     std::string text;
     std::size_t lineNo = 0;
     bool header = false;
+    std::size_t fields = kFctCsvFields;
     while (std::getline(in, text))
     {
         ++lineNo;
@@ -253,7 +342,11 @@ ReadFctCsv(const std::string& path)
         }
         if (!header)
         {
-            if (Trim(text) != kFctCsvHeader)
+            if (Trim(text) == kFctCsvHeaderV1)
+            {
+                fields = kFctCsvFieldsV1; // a file of an earlier version
+            }
+            else if (Trim(text) != kFctCsvHeader)
             {
                 p.Fail(std::string("expected the header '") + kFctCsvHeader + "'");
             }
@@ -271,10 +364,10 @@ ReadFctCsv(const std::string& path)
         {
             f.emplace_back(); // getline drops an empty last field
         }
-        if (f.size() != kFctCsvFields)
+        if (f.size() != fields)
         {
             std::ostringstream msg;
-            msg << "expected " << kFctCsvFields << " comma-separated fields, found " << f.size();
+            msg << "expected " << fields << " comma-separated fields, found " << f.size();
             p.Fail(msg.str());
         }
         FctRecord r;
@@ -318,6 +411,30 @@ ReadFctCsv(const std::string& path)
             if (r.retxBytes < 0)
             {
                 p.Fail("retx_bytes '" + f[9] + "' is negative (leave it empty when unknown)");
+            }
+        }
+        if (fields == kFctCsvFields)
+        {
+            if (!f[10].empty())
+            {
+                r.srcAddr = p.Address(f[10], "src_addr");
+            }
+            if (!f[11].empty())
+            {
+                r.dstAddr = p.Address(f[11], "dst_addr");
+            }
+            if (!f[12].empty())
+            {
+                r.srcPort = p.Integer<uint16_t>(f[12], "src_port");
+            }
+            r.flow.dport = p.Integer<uint16_t>(f[13], "dst_port");
+            if (!f[14].empty())
+            {
+                r.timeouts = p.Integer<int64_t>(f[14], "timeouts");
+                if (r.timeouts < 0)
+                {
+                    p.Fail("timeouts '" + f[14] + "' is negative (leave it empty when unknown)");
+                }
             }
         }
         if (!ids.insert(r.flow.id).second)

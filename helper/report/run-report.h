@@ -51,10 +51,11 @@ void WriteFileAtomically(const std::string& path,
 /**
  * \ingroup presto
  * \brief Write fct.csv: header "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,
- * slowdown,retx_bytes", one row per flow in id order; unfinished flows have finish_ns, fct_ns
- * and slowdown empty; retx_bytes empty where unknown. The slowdown is written in the
- * shortest form that reads back as the same double. FlowSpec::priority and dport are not
- * columns. The file is written to a temporary name and renamed, so a failed run leaves no
+ * slowdown,retx_bytes,src_addr,dst_addr,src_port,dst_port,timeouts", one row per flow in id
+ * order; unfinished flows have finish_ns, fct_ns and slowdown empty; retx_bytes, src_addr,
+ * dst_addr (dotted quads), src_port and timeouts empty where unknown. The slowdown is written
+ * in the shortest form that reads back as the same double. FlowSpec::priority is not a
+ * column. The file is written to a temporary name and renamed, so a failed run leaves no
  * partial file. Throws PrestoInputError if the file cannot be written.
  * \param path the file
  * \param records one per flow
@@ -63,11 +64,29 @@ void WriteFctCsv(const std::string& path, const std::vector<FctRecord>& records)
 
 /**
  * \ingroup presto
+ * \brief Write fct.txt in the format of HPCC's ns-3 simulator (alibaba-edu/
+ * High-Precision-Congestion-Control, simulation/scratch/third.cc, qp_finish): one line per
+ * finished flow, in the order they finished (ties by id), "sip dip sport dport size start fct
+ * standalone_fct" with sip and dip as 8 lowercase hex digits (printf %08x of the IPv4
+ * address), size in bytes and the times in ns; standalone_fct is the ideal FCT. Unfinished
+ * flows have no line (HPCC writes one when a flow completes); a flow whose addresses or source
+ * port are unknown has 0 there. Written to a temporary name and renamed; throws
+ * PrestoInputError if the file cannot be written.
+ * \param path the file
+ * \param records one per flow
+ */
+void WriteHpccFct(const std::string& path, const std::vector<FctRecord>& records);
+
+/**
+ * \ingroup presto
  * \brief Read fct.csv back (for plotting and aggregation tools): the exact inverse of
- * WriteFctCsv for every field it writes (priority and dport get their defaults).
+ * WriteFctCsv for every field it writes (priority gets its default). A file with the
+ * earlier header (up to retx_bytes, 10 fields) is read too: its rows have no addresses,
+ * ports or timeouts (dport gets its default).
  *
  * Throws PrestoInputError naming file and line on malformed input: a different header, a
- * wrong number of fields, a field that is not a whole number in range, finish_ns / fct_ns /
+ * wrong number of fields, a field that is not a whole number in range or not an address,
+ * finish_ns / fct_ns /
  * slowdown not all present or all empty, fct_ns != finish_ns - start_ns, a slowdown that
  * disagrees with fct_ns / ideal_fct_ns, a repeated id. Blank lines and CRLF line ends are
  * accepted.

@@ -455,9 +455,27 @@ OffloadSocket::PeerClosed()
 void
 OffloadSocket::Finished()
 {
+    // the NIC calls this from FreeSlot, before it clears the slot
+    if (const OffloadTcpConnection* tcp = m_device->FindConnection(m_conn))
+    {
+        m_lastCounters = tcp->GetCounters();
+    }
     m_conn = NO_CONN;
     SetState(CLOSED);
     Forget();
+}
+
+OffloadTcpCounters
+OffloadSocket::GetConnectionCounters() const
+{
+    if (m_conn != NO_CONN)
+    {
+        if (const OffloadTcpConnection* tcp = m_device->FindConnection(m_conn))
+        {
+            return tcp->GetCounters();
+        }
+    }
+    return m_lastCounters;
 }
 
 void

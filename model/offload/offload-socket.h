@@ -4,6 +4,8 @@
 #ifndef PRESTO_OFFLOAD_SOCKET_H
 #define PRESTO_OFFLOAD_SOCKET_H
 
+#include "offload-tcp-connection.h"
+
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/socket-factory.h"
@@ -111,8 +113,13 @@ class OffloadSocket : public TcpSocket
     void SpaceFreed(uint32_t available);
     /** \brief The peer sent FIN (all its data has arrived). */
     void PeerClosed();
-    /** \brief Both directions closed; the connection slot is gone. */
+    /** \brief Both directions closed; the connection slot is gone (its counters are kept). */
     void Finished();
+    /**
+     * \return the data-path counters of this socket's connection: live while it is
+     * established, as they were when the NIC freed it afterwards, all zero before
+     */
+    OffloadTcpCounters GetConnectionCounters() const;
     /** \brief The peer reset the connection (an acceptable RST): the slot is gone, unread
      * data with it, and the application hears NotifyErrorClose. */
     void Reset();
@@ -270,6 +277,7 @@ class OffloadSocket : public TcpSocket
         m_rxTrace; //!< Rx: segments received
     TracedCallback<Ptr<const Packet>, const TcpHeader&, Ptr<const OffloadSocket>>
         m_retxTrace; //!< Retransmission: segments re-sent
+    OffloadTcpCounters m_lastCounters; //!< the connection's, when its slot was freed
 };
 
 /**

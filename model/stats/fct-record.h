@@ -25,6 +25,10 @@ struct FctRecord
     int64_t finishNs{-1};  //!< last byte delivered to the receiving application; -1: unfinished
     int64_t idealNs{0};    //!< the flow alone on the idle fabric (see IdealFctNs), ns
     int64_t retxBytes{-1}; //!< bytes retransmitted by the sender; -1 where unknown
+    uint32_t srcAddr{0};   //!< sender's IPv4 address, host order; 0 where unknown
+    uint32_t dstAddr{0};   //!< receiver's IPv4 address, host order; 0 where unknown
+    int32_t srcPort{-1};   //!< sender's (ephemeral) port; -1 where unknown
+    int64_t timeouts{-1};  //!< retransmission timeouts of the sender; -1 where unknown
 
     /** \return true if the last byte was delivered */
     bool Finished() const

@@ -156,6 +156,18 @@ FlowEndpoint::GetRetxBytes(uint32_t flowId) const
     return -1;
 }
 
+int64_t
+FlowEndpoint::GetTimeouts(uint32_t flowId) const
+{
+    return -1;
+}
+
+int32_t
+FlowEndpoint::GetSourcePort(uint32_t flowId) const
+{
+    return -1;
+}
+
 void
 FlowEndpoint::SetFlowFinishedCallback(Callback<void, uint32_t> cb)
 {

@@ -76,6 +76,19 @@ class FlowEndpoint : public Object
     virtual int64_t GetRetxBytes(uint32_t flowId) const;
 
     /**
+     * \param flowId a started flow
+     * \return retransmission timeouts of the flow's sender, or -1 where the transport does
+     * not know
+     */
+    virtual int64_t GetTimeouts(uint32_t flowId) const;
+
+    /**
+     * \param flowId a started flow
+     * \return the sender's local (source) port, or -1 where the transport does not know
+     */
+    virtual int32_t GetSourcePort(uint32_t flowId) const;
+
+    /**
      * \brief Called when a flow's last byte reached the receiving application.
      * \param cb receives the flow id
      */

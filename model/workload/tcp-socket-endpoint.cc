@@ -276,6 +276,7 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
     s->flowId = flow.id;
     s->size = flow.sizeBytes;
     s->socket = socket;
+    s->port = srcPort;
     if (!IsVerifyingPayload())
     {
         s->bytesOnly = PeekPointer(DynamicCast<OffloadSocket>(socket));
@@ -291,6 +292,11 @@ TcpSocketEndpoint::DoStartFlow(const FlowSpec& flow)
         !socket->TraceConnectWithoutContext("Tx", MakeCallback(&Sender::Tx, PeekPointer(s))))
     {
         m_retx.erase(flow.id); // this socket does not expose its segments: unknown
+    }
+    if (socket->TraceConnectWithoutContext("CongState",
+                                           MakeCallback(&Sender::CongState, PeekPointer(s))))
+    {
+        s->timeouts = 0;
     }
     if (socket->Connect(InetSocketAddress(m_addresses[flow.dst], flow.dport)) != 0)
     {
@@ -453,22 +459,73 @@ TcpSocketEndpoint::Receiver::Closed(Ptr<Socket> s)
     s->Close();
 }
 
+void
+TcpSocketEndpoint::Sender::CongState(TcpSocketState::TcpCongState_t from,
+                                     TcpSocketState::TcpCongState_t to)
+{
+    if (to == TcpSocketState::CA_LOSS && from != TcpSocketState::CA_LOSS)
+    {
+        ++timeouts;
+    }
+}
+
 int64_t
 TcpSocketEndpoint::GetRetxBytes(uint32_t flowId) const
 {
     auto it = m_retx.find(flowId);
-    return it == m_retx.end() ? -1 : it->second;
+    if (it != m_retx.end())
+    {
+        return it->second;
+    }
+    const auto s = m_senders.find(flowId);
+    if (s != m_senders.end())
+    {
+        if (const auto* offload =
+                dynamic_cast<const OffloadSocket*>(PeekPointer(s->second->socket)))
+        {
+            return static_cast<int64_t>(offload->GetConnectionCounters().retransmittedBytes);
+        }
+    }
+    return -1;
+}
+
+int64_t
+TcpSocketEndpoint::GetTimeouts(uint32_t flowId) const
+{
+    const auto s = m_senders.find(flowId);
+    if (s == m_senders.end())
+    {
+        return -1;
+    }
+    if (const auto* offload = dynamic_cast<const OffloadSocket*>(PeekPointer(s->second->socket)))
+    {
+        return static_cast<int64_t>(offload->GetConnectionCounters().timeouts);
+    }
+    return s->second->timeouts;
+}
+
+int32_t
+TcpSocketEndpoint::GetSourcePort(uint32_t flowId) const
+{
+    const auto s = m_senders.find(flowId);
+    return s == m_senders.end() ? -1 : s->second->port;
 }
 
 void
 TcpSocketEndpoint::AddReport(nlohmann::json& doc) const
 {
     FlowEndpoint::AddReport(doc);
+    uint64_t timeouts = 0; // of ns-3's TCP senders (the offload NICs count their own)
+    for (const auto& [id, s] : m_senders)
+    {
+        timeouts += s->timeouts > 0 ? static_cast<uint64_t>(s->timeouts) : 0;
+    }
     doc["tcp"] = {{"congestion_control", m_congestionControl.GetName()},
                   {"sack", m_sack},
                   {"data_segments_sent", m_segmentsSent},
                   {"retx_segments", m_retxSegments},
-                  {"connect_failures", m_connectFailures}};
+                  {"connect_failures", m_connectFailures},
+                  {"timeouts", timeouts}};
     // the offloaded flows' transport is on the NICs: their counters (summed over the hosts
     // whose connections the offload NIC runs), as the "tcp" counters are for ns-3's TCP
     nlohmann::json nic = nlohmann::json::object();

@@ -46,7 +46,21 @@ class TcpSocketEndpoint : public FlowEndpoint
     WireModel GetWireModel() const override;
     std::string GetName() const override;
     void AddReport(nlohmann::json& doc) const override;
+    /**
+     * \param flowId a started flow
+     * \return bytes its sender retransmitted: for ns-3's TCP counted from the socket's Tx
+     * trace (bytes below the highest sent), for an offload socket the connection's
+     * retransmittedBytes; -1 for an unknown flow
+     */
     int64_t GetRetxBytes(uint32_t flowId) const override;
+    /**
+     * \param flowId a started flow
+     * \return its sender's retransmission timeouts: for ns-3's TCP the entries into the
+     * CA_LOSS congestion state (only an RTO enters it; a second RTO before recovery ends
+     * counts once), for an offload socket the connection's timeouts; -1 for an unknown flow
+     */
+    int64_t GetTimeouts(uint32_t flowId) const override;
+    int32_t GetSourcePort(uint32_t flowId) const override;
 
     /**
      * \param host host index (after Install)
@@ -77,6 +91,8 @@ class TcpSocketEndpoint : public FlowEndpoint
         uint64_t queued{0};       //!< bytes handed to the socket
         Ptr<Socket> socket;       //!< the connection
         SequenceNumber32 highest; //!< end of the highest byte sent so far
+        uint16_t port{0};         //!< local (source) port
+        int64_t timeouts{-1};     //!< RTOs (ns-3's TCP); -1: not traced
         bool sentAny{false};      //!< highest is valid
         /// the socket as an offload NIC's when payload is virtual: written by count, no packet
         OffloadSocket* bytesOnly{nullptr};
@@ -88,6 +104,8 @@ class TcpSocketEndpoint : public FlowEndpoint
         void Space(Ptr<Socket> s, uint32_t available);
         /** A segment left the socket: count retransmitted bytes. */
         void Tx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase> s);
+        /** ns-3's TCP changed congestion state: count entries into CA_LOSS (an RTO). */
+        void CongState(TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to);
         /** Write payload until the buffer is full or the flow is queued. */
         void Fill();
     };

@@ -126,6 +126,14 @@ Workload(uint32_t n, uint64_t seed, double slowdownScale)
         const bool finished = i % 37 != 5;
         records.push_back(
             Flow(i, bytes, start, finished ? start + fct : -1, ideal, i % 3 ? -1 : i * 10));
+        if (i % 4 == 1) // transports that know the flow's addresses, ports and timeouts
+        {
+            records.back().srcAddr = 0x0a000001 + i;
+            records.back().dstAddr = 0xffffffff - i;
+            records.back().srcPort = static_cast<int32_t>(49152 + i % 16384);
+            records.back().flow.dport = static_cast<uint16_t>(i % 65536);
+            records.back().timeouts = i % 5;
+        }
     }
     return records;
 }
@@ -135,11 +143,18 @@ SameRecord(const FctRecord& a, const FctRecord& b)
 {
     return a.flow.id == b.flow.id && a.flow.src == b.flow.src && a.flow.dst == b.flow.dst &&
            a.flow.sizeBytes == b.flow.sizeBytes && a.flow.startNs == b.flow.startNs &&
-           a.finishNs == b.finishNs && a.idealNs == b.idealNs && a.retxBytes == b.retxBytes;
+           a.finishNs == b.finishNs && a.idealNs == b.idealNs && a.retxBytes == b.retxBytes &&
+           a.srcAddr == b.srcAddr && a.dstAddr == b.dstAddr && a.srcPort == b.srcPort &&
+           a.flow.dport == b.flow.dport && a.timeouts == b.timeouts;
 }
 
+/// The header of fct.csv files written before the address, port and timeout columns.
 const std::string kHeader =
     "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,retx_bytes\n";
+/// The header WriteFctCsv writes.
+const std::string kHeaderNow =
+    "id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,retx_bytes,"
+    "src_addr,dst_addr,src_port,dst_port,timeouts\n";
 
 } // namespace
 
@@ -149,9 +164,17 @@ TEST(FctCsv, WritesDocumentedRows)
     const std::string path = dir.File("fct.csv");
     // Given out of id order: written in id order.
     std::vector<FctRecord> r{Flow(2, 5000, 100, -1, 700), Flow(1, 1000, 10, 3010, 1200, 0)};
+    r[1].srcAddr = 0x0a000102; // 10.0.1.2
+    r[1].dstAddr = 0xc0a8ff01; // 192.168.255.1
+    r[1].srcPort = 49153;
+    r[1].flow.dport = 5001;
+    r[1].timeouts = 2;
+    r[0].flow.dport = 80;
     WriteFctCsv(path, r);
     EXPECT_EQ(ReadAll(path),
-              kHeader + "1,1,4,1000,10,3010,3000,1200,2.5,0\n2,2,5,5000,100,,,700,,\n");
+              kHeaderNow +
+                  "1,1,4,1000,10,3010,3000,1200,2.5,0,10.0.1.2,192.168.255.1,49153,5001,2\n"
+                  "2,2,5,5000,100,,,700,,,,,,80,\n");
     // No temporary file left next to it.
     EXPECT_EQ(ListDir(path), std::vector<std::string>{"fct.csv"});
 }
@@ -179,6 +202,64 @@ TEST(FctCsv, RoundTripIsExact)
     // And writing what was read gives the same bytes.
     WriteFctCsv(dir.File("b.csv"), back);
     EXPECT_EQ(ReadAll(dir.File("a.csv")), ReadAll(dir.File("b.csv")));
+}
+
+TEST(FctCsv, HpccFctTxtLines)
+{
+    TempDir dir;
+    const std::string path = dir.File("fct.txt");
+    // flow 1 finishes last, flow 3 never: HPCC's qp_finish writes a line per completion
+    std::vector<FctRecord> r{Flow(1, 1000, 10, 9010, 1200),
+                             Flow(2, 5000, 100, 3100, 700),
+                             Flow(3, 7, 0, -1, 5)};
+    r[0].srcAddr = 0x0b000101; // 11.0.1.1, an HPCC host address
+    r[0].dstAddr = 0x0b000201;
+    r[0].srcPort = 10000;
+    r[0].flow.dport = 100;
+    r[1].srcAddr = 0x0a000001;
+    r[1].dstAddr = 0xc0a80001;
+    r[1].srcPort = 49152;
+    r[1].flow.dport = 5001;
+    WriteHpccFct(path, r);
+    EXPECT_EQ(ReadAll(path),
+              "0a000001 c0a80001 49152 5001 5000 100 3000 700\n"
+              "0b000101 0b000201 10000 100 1000 10 9000 1200\n");
+}
+
+TEST(FctCsv, ReadsAddressesPortsAndTimeouts)
+{
+    TempDir dir;
+    const std::string path = dir.File("fct.csv");
+    WriteText(path, kHeaderNow + "1,0,1,100,0,200,200,100,2,7,10.0.0.1,10.0.3.255,50000,9,3\n");
+    std::vector<FctRecord> r = ReadFctCsv(path);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_EQ(r[0].retxBytes, 7);
+    EXPECT_EQ(r[0].srcAddr, 0x0a000001u);
+    EXPECT_EQ(r[0].dstAddr, 0x0a0003ffu);
+    EXPECT_EQ(r[0].srcPort, 50000);
+    EXPECT_EQ(r[0].flow.dport, 9);
+    EXPECT_EQ(r[0].timeouts, 3);
+    for (const char* bad : {"10.0.0", "10.0.0.256", "10..0.1", "0.0.0.0", "10.0.0.1.2"})
+    {
+        WriteText(path, kHeaderNow + "1,0,1,100,0,200,200,100,2,7," + bad + ",10.0.0.2,1,9,3\n");
+        try
+        {
+            ReadFctCsv(path);
+            ADD_FAILURE() << "accepted src_addr " << bad;
+        }
+        catch (const PrestoInputError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(path + ":2: src_addr"), std::string::npos)
+                << e.what();
+        }
+    }
+    for (const char* row : {"1,0,1,100,0,200,200,100,2,7,,,70000,9,\n",
+                            "1,0,1,100,0,200,200,100,2,7,,,1,,\n",
+                            "1,0,1,100,0,200,200,100,2,7,,,1,9,-1\n"})
+    {
+        WriteText(path, kHeaderNow + row);
+        EXPECT_THROW(ReadFctCsv(path), PrestoInputError) << row;
+    }
 }
 
 TEST(FctCsv, AcceptsCrlfAndBlankLines)

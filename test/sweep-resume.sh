@@ -127,10 +127,10 @@ echo "restart: ${#finished_before[@]} runs skipped, $interrupted redone, all ${#
 csv="$out/aggregate/aggregate.csv"
 png="$out/aggregate/slowdown_p99.png"
 [ -f "$csv" ] || fail "no $csv"
-head -n 1 "$csv" | grep -qx 'group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,ci95_high' ||
-    fail "aggregate.csv has the wrong header"
+head -n 1 "$csv" | grep -qx 'group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,ci95_high,load' ||
+    fail "aggregate.csv has the wrong header (expected the swept parameter load as a column)"
 for load in 0.3 0.5; do
-    grep -Eq "^load=$load,all,,,slowdown_mean,2,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+\$" "$csv" ||
+    grep -Eq "^load=$load,all,,,slowdown_mean,2,[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,$load\$" "$csv" ||
         fail "aggregate.csv has no 2-seed interval of slowdown_mean for load=$load"
 done
 [ "$(head -c 8 "$png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||

@@ -155,6 +155,15 @@ ParseSweepRun(const nlohmann::json& summary, const std::string& source)
     }
     run.seed = static_cast<uint32_t>(seed);
     run.config.erase("seed");
+    if (summary.contains("attributes") && summary["attributes"].is_object())
+    {
+        // --ns3::Type::Attribute=value arguments (and other changed defaults) are parameters
+        // of the run as much as the options are: a sweep over one groups by it
+        for (const auto& [name, value] : summary["attributes"].items())
+        {
+            run.config[name] = value;
+        }
+    }
 
     if (!summary.contains("buckets") || !summary["buckets"].is_array())
     {
@@ -390,6 +399,11 @@ AggregateSweep(const std::vector<SweepRun>& runs)
         {
             SweepAggregateRow row;
             row.group = g->label;
+            for (const std::string& k : differing)
+            {
+                const nlohmann::json v = g->config.value(k, nlohmann::json());
+                row.parameters.emplace_back(k, v.is_null() ? std::string() : ValueText(v));
+            }
             row.bucket = std::get<4>(key);
             row.hiBytes = std::get<1>(key);
             row.loBytes = std::get<2>(key);
@@ -404,7 +418,15 @@ AggregateSweep(const std::vector<SweepRun>& runs)
 std::string
 SweepAggregateCsv(const std::vector<SweepAggregateRow>& rows)
 {
-    std::string out = "group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,ci95_high\n";
+    std::string out = "group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,ci95_high";
+    if (!rows.empty())
+    {
+        for (const auto& [key, value] : rows.front().parameters)
+        {
+            out += ',' + CsvField(key);
+        }
+    }
+    out += '\n';
     for (const SweepAggregateRow& r : rows)
     {
         const bool all = r.bucket == kAll;
@@ -413,7 +435,12 @@ SweepAggregateCsv(const std::vector<SweepAggregateRow>& rows)
                (all ? "" : std::to_string(r.hiBytes)) + ',' + CsvField(r.metric) + ',' +
                std::to_string(r.ci.n) + ',' + ShortestDouble(r.ci.mean) + ',' +
                (r.ci.HasInterval() ? ShortestDouble(r.ci.low) : "") + ',' +
-               (r.ci.HasInterval() ? ShortestDouble(r.ci.high) : "") + '\n';
+               (r.ci.HasInterval() ? ShortestDouble(r.ci.high) : "");
+        for (const auto& [key, value] : r.parameters)
+        {
+            out += ',' + CsvField(value);
+        }
+        out += '\n';
     }
     return out;
 }

@@ -37,8 +37,10 @@ struct SweepSample
  */
 struct SweepRun
 {
-    std::string source;               //!< where it was read from (for messages)
-    nlohmann::json config;            //!< the "config" object without "seed"
+    std::string source; //!< where it was read from (for messages)
+    /// the "config" object without "seed", with the "attributes" object's entries (changed
+    /// ns-3 attribute defaults, "ns3::Type::Attribute") added as keys of their own
+    nlohmann::json config;
     uint32_t seed{0};                 //!< "config"."seed"
     std::vector<SweepSample> samples; //!< every value of the run
 };
@@ -107,7 +109,10 @@ ConfidenceInterval MeanConfidenceInterval(const std::vector<double>& values, dou
  */
 struct SweepAggregateRow
 {
-    std::string group;     //!< the group's label (see AggregateSweep)
+    std::string group; //!< the group's label (see AggregateSweep)
+    /// the group's value of every key that differs between groups (the swept parameters),
+    /// in key order, the same keys for every row: (key, value as in the label)
+    std::vector<std::pair<std::string, std::string>> parameters;
     std::string bucket;    //!< bucket label or "all"
     uint64_t loBytes{0};   //!< bucket's exclusive lower edge, bytes
     uint64_t hiBytes{0};   //!< bucket's inclusive upper edge, bytes
@@ -139,8 +144,11 @@ std::vector<SweepAggregateRow> AggregateSweep(const std::vector<SweepRun>& runs)
 /**
  * \ingroup presto
  * \brief The aggregate as CSV: header "group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,
- * ci95_high", one line per row; lo_bytes and hi_bytes are empty for bucket "all", ci95_low and
- * ci95_high are empty when n = 1 (no interval). Fields with a comma or quote are quoted.
+ * ci95_high" and then one column per swept parameter (the rows' parameters keys, e.g.
+ * "device,load"), one line per row; lo_bytes and hi_bytes are empty for bucket "all", ci95_low
+ * and ci95_high are empty when n = 1 (no interval). A parameter's column holds the group's
+ * value, also for the presto-only keys the group label leaves out (an empty field where the
+ * group's config lacks the key). Fields with a comma or quote are quoted.
  * Numbers are written in the shortest form that reads back as the same double.
  * \param rows the rows
  * \return the CSV text

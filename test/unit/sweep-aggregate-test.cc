@@ -224,16 +224,44 @@ TEST(SweepAggregate, GroupsBySeedlessConfigWithIntervals)
     EXPECT_EQ(rows.back().bucket, "all");
 
     const std::string csv = SweepAggregateCsv(rows);
+    // the packed group first, then one column per swept parameter
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
-              "group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,ci95_high");
-    EXPECT_NE(csv.find("device=host-tcp load=0.5,<=10K,0,10000,slowdown_p99,1,3,,\n"),
+              "group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,ci95_high,device,load");
+    EXPECT_NE(csv.find("device=host-tcp load=0.5,<=10K,0,10000,slowdown_p99,1,3,,,host-tcp,0.5\n"),
               std::string::npos);
     EXPECT_NE(csv.find("device=presto load=0.5,all,,,nic.fidelity_drops,3,20,"), std::string::npos);
+    ASSERT_FALSE(rows.empty());
+    for (const SweepAggregateRow& r : rows)
+    {
+        ASSERT_EQ(r.parameters.size(), 2U);
+        EXPECT_EQ(r.parameters[0].first, "device");
+        EXPECT_EQ(r.parameters[1].first, "load");
+        EXPECT_EQ(r.group, "device=" + r.parameters[0].second + " load=" + r.parameters[1].second);
+    }
 
     std::ostringstream table;
     PrintSweepAggregate(table, rows);
     EXPECT_NE(table.str().find("device=presto load=0.5: slowdown"), std::string::npos);
     EXPECT_NE(table.str().find("6.000 [1.032, 10.968]"), std::string::npos);
+}
+
+TEST(SweepAggregate, AttributeArgumentsAreParameters)
+{
+    // two runs that differ only in an --ns3:: attribute are two groups, named by it
+    nlohmann::json a = Summary("presto", 0.5, 1, 1, 4, 2);
+    nlohmann::json b = Summary("presto", 0.5, 1, 1, 6, 2);
+    a["attributes"] = {{"ns3::FabricSwitch::EcnThreshold", "30000"}};
+    b["attributes"] = {{"ns3::FabricSwitch::EcnThreshold", "60000"}};
+    const std::vector<SweepRun> runs = {ParseSweepRun(a, "a"), ParseSweepRun(b, "b")};
+    const std::vector<SweepAggregateRow> rows = AggregateSweep(runs);
+    const SweepAggregateRow& p99 =
+        Row(rows, "ns3::FabricSwitch::EcnThreshold=60000", "<=10K", "slowdown_p99");
+    EXPECT_DOUBLE_EQ(p99.ci.mean, 6);
+    const std::string csv = SweepAggregateCsv(rows);
+    EXPECT_EQ(csv.substr(0, csv.find('\n')),
+              "group,bucket,lo_bytes,hi_bytes,metric,n,mean,ci95_low,ci95_high,"
+              "ns3::FabricSwitch::EcnThreshold");
+    EXPECT_NE(csv.find(",slowdown_p99,1,4,,,30000\n"), std::string::npos) << csv;
 }
 
 TEST(SweepAggregate, SameSeedTwiceAndNoRunsThrow)

@@ -82,7 +82,9 @@ check "seeds: a run per device and seed" \
     -a -s "$pool/presto-K1/seed2/summary.json"
 check "seeds: one pooled row per device" test "$(wc -l <"$pool/comparison.csv")" -eq 3
 check "seeds: one row per device and seed" test "$(wc -l <"$pool/comparison-by-seed.csv")" -eq 5
-check "seeds: the pooled row names its seeds" grep -q ',1;2,[0-9.]*;[0-9.]*$' "$pool/comparison.csv"
+# seeds and small_p99_by_seed, then switch_ecn_marks, switch_drops, timeouts
+check "seeds: the pooled row names its seeds" \
+    grep -q ',1;2,[0-9.]*;[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*$' "$pool/comparison.csv"
 check "seeds: the table says what is pooled" grep -q '^pooled over seeds 1, 2' "$tmp/stdout"
 # the pooled row holds both seeds' flows
 n() { python3 -c "import csv,sys; print(sum(int(r['flows']) for r in csv.DictReader(open(sys.argv[1])) if r['label']==sys.argv[2]))" "$@"; }

@@ -458,13 +458,18 @@ MakeComparisonRow(const std::string& label,
         row.retxBytes = Number(nic, "retx_bytes");
         row.retxSegments = Number(nic, "retx_segments");
         row.outOfOrderPlaced = Number(nic, "out_of_order_placed");
+        row.timeouts = Number(nic, "timeouts");
     }
     else
     {
         row.fidelityDrops = 0; // host TCP keeps every out-of-order segment
         row.retxBytes = std::isnan(recordRetx) ? kNaN : recordRetx;
         row.retxSegments = Number(tcp, "retx_segments");
+        row.timeouts = Number(tcp, "timeouts");
     }
+    const nlohmann::json& fabric = report.contains("fabric") ? report["fabric"] : none;
+    row.switchEcnMarks = Number(fabric, "switch_ecn_marks");
+    row.switchDrops = Number(fabric, "switch_drops");
     row.hostCores = Number(cpu, "cores_used");
     row.cyclesPerByte = Number(cpu, "cycles_per_byte");
     AddCores(row, cpu);
@@ -572,7 +577,10 @@ MakePooledComparisonRow(const std::string& label,
                                            &ComparisonRow::nicDrops,
                                            &ComparisonRow::outOfOrderPlaced,
                                            &ComparisonRow::pipelineUtil,
-                                           &ComparisonRow::refused})
+                                           &ComparisonRow::refused,
+                                           &ComparisonRow::switchEcnMarks,
+                                           &ComparisonRow::switchDrops,
+                                           &ComparisonRow::timeouts})
     {
         double sum = 0;
         for (const auto& r : single)
@@ -865,7 +873,8 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
            "nic_utilisation,nic_migrations,nic_drops,out_of_order_placed,small_p99_ci95_low,"
            "small_p99_ci95_high,host_core_budget,host_core_utilisation,host_busiest_core,"
            "host_core_wait_us," +
-           std::string(kProgramColumns) + ",seeds,small_p99_by_seed\n";
+           std::string(kProgramColumns) +
+           ",seeds,small_p99_by_seed,switch_ecn_marks,switch_drops,timeouts\n";
     for (const auto& r : rows)
     {
         out += r.label + "," + r.device + "," + r.cc + "," + std::to_string(r.flows) + "," +
@@ -897,7 +906,12 @@ ComparisonCsv(const std::vector<ComparisonRow>& rows)
         {
             out += "," + CsvNumber(v);
         }
-        out += ProgramFields(r) + SeedFields(r) + "\n";
+        out += ProgramFields(r) + SeedFields(r);
+        for (double v : {r.switchEcnMarks, r.switchDrops, r.timeouts})
+        {
+            out += "," + CsvNumber(v);
+        }
+        out += "\n";
     }
     return out;
 }

@@ -143,6 +143,13 @@ struct ComparisonRow
     double setupCores;       //!< rpc: host cores on connection setup, summed over hosts
     double requestCores;     //!< rpc: host cores on everything else, summed over hosts
     double refused;          //!< offload: connections refused (table full)
+    /// packets the fabric's switches ECN-marked (summary.json fabric.switch_ecn_marks)
+    double switchEcnMarks{std::numeric_limits<double>::quiet_NaN()};
+    /// packets the fabric's switches dropped (fabric.switch_drops)
+    double switchDrops{std::numeric_limits<double>::quiet_NaN()};
+    /// retransmission timeouts of all senders (nic.timeouts for an offload design,
+    /// tcp.timeouts for ns-3's TCP; NaN: not reported)
+    double timeouts{std::numeric_limits<double>::quiet_NaN()};
     /// what the row's hosts do beyond the design (summary.json "policy": egress, ack,
     /// transport; RowParity::Describe)
     std::map<std::string, std::string> policy;
@@ -281,7 +288,9 @@ std::string FormatComparisonTable(const std::vector<ComparisonRow>& rows);
  * small_p99,medium_count,medium_p50,medium_p99,large_count,large_p50,large_p99,
  * fidelity_drops,retx_bytes,retx_segments,host_cores_used,host_cycles_per_byte,
  * nic_stages_used,nic_register_bytes,nic_max_stage_utilisation,nic_max_stage_queue,
- * nic_utilisation,nic_migrations,nic_drops,out_of_order_placed", one line per row. Numbers
+ * nic_utilisation,nic_migrations,nic_drops,out_of_order_placed,...,seeds,small_p99_by_seed,
+ * switch_ecn_marks,switch_drops,timeouts", one line per row (the last three: the fabric's
+ * switch counters and the senders' retransmission timeouts, which explain a ranking). Numbers
  * in the shortest form that reads back as the same double; NaN (and the percentiles of an
  * empty class) as an empty field.
  * \param rows the rows

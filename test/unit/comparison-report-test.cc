@@ -151,7 +151,8 @@ TEST(ComparisonReport, CountersFromTheReport)
     records[0].retxBytes = 3000;
     FctSummary summary = SummarizeFct(records, {}, 0);
 
-    nlohmann::json host = {{"tcp", {{"retx_segments", 7}}},
+    nlohmann::json host = {{"tcp", {{"retx_segments", 7}, {"timeouts", 2}}},
+                           {"fabric", {{"switch_ecn_marks", 40}, {"switch_drops", 3}}},
                            {"host_cpu", {{"cores_used", 1.5}, {"cycles_per_byte", 2.25}}}};
     ComparisonRow h = MakeComparisonRow("host-tcp", "host-tcp", records, summary, host);
     EXPECT_EQ(h.fidelityDrops, 0);
@@ -159,6 +160,9 @@ TEST(ComparisonReport, CountersFromTheReport)
     EXPECT_EQ(h.retxSegments, 7);
     EXPECT_EQ(h.hostCores, 1.5);
     EXPECT_EQ(h.cyclesPerByte, 2.25);
+    EXPECT_EQ(h.timeouts, 2); // ns-3's TCP: the "tcp" section's
+    EXPECT_EQ(h.switchEcnMarks, 40);
+    EXPECT_EQ(h.switchDrops, 3);
     EXPECT_TRUE(std::isnan(h.stagesUsed));
     EXPECT_TRUE(std::isnan(h.nicUtilisation));
 
@@ -178,6 +182,7 @@ TEST(ComparisonReport, CountersFromTheReport)
     EXPECT_EQ(p.stagesUsed, 9);
     EXPECT_EQ(p.registerBytes, 128);
     EXPECT_EQ(p.outOfOrderPlaced, 99);
+    EXPECT_TRUE(std::isnan(p.timeouts)); // an offload NIC's come from "nic", which has none
 
     nlohmann::json flextoe = host;
     flextoe["nic"] = {{"fidelity_drops", 0},
@@ -427,23 +432,28 @@ TEST(ComparisonReport, CsvFormat)
 {
     std::vector<FctRecord> records = {Flow(0, 1000, 1.5), Flow(1, 20000000, 3.0)};
     FctSummary summary = SummarizeFct(records, {}, 0);
-    nlohmann::json rep = {{"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}}},
-                          {"host_cpu",
-                           {{"cores_used", 0.1},
-                            {"cycles_per_byte", 3},
-                            {"cores",
-                             {{"per_host", 4},
-                              {"utilisation", 0.25},
-                              {"busiest_core_utilisation", 0.5},
-                              {"wait_ns_mean", 1500}}}}},
-                          {"config", {{"cc", "dctcp"}}}};
+    nlohmann::json rep = {
+        {"nic", {{"fidelity_drops", 5}, {"nic_utilisation", 0.125}, {"timeouts", 4}}},
+        {"fabric", {{"switch_ecn_marks", 120}, {"switch_drops", 7}}},
+        {"host_cpu",
+         {{"cores_used", 0.1},
+          {"cycles_per_byte", 3},
+          {"cores",
+           {{"per_host", 4},
+            {"utilisation", 0.25},
+            {"busiest_core_utilisation", 0.5},
+            {"wait_ns_mean", 1500}}}}},
+        {"config", {{"cc", "dctcp"}}}};
     std::vector<ComparisonRow> rows = {
         MakeComparisonRow("cora", "cora", records, summary, rep),
         MakeComparisonRow("host-tcp", "host-tcp", records, summary, {})};
     const auto lines = Lines(ComparisonCsv(rows));
     ASSERT_EQ(lines.size(), 3u);
     const auto header = Fields(lines[0]);
-    ASSERT_EQ(header.size(), 45u);
+    ASSERT_EQ(header.size(), 48u);
+    // the counters that explain a ranking are the last columns
+    EXPECT_EQ(std::vector<std::string>(header.end() - 3, header.end()),
+              (std::vector<std::string>{"switch_ecn_marks", "switch_drops", "timeouts"}));
     EXPECT_EQ(lines[0].substr(0, 60),
               std::string("label,device,cc,flows,unfinished,small_count,small_p50,small_p99")
                   .substr(0, 60));
@@ -472,6 +482,9 @@ TEST(ComparisonReport, CsvFormat)
     EXPECT_EQ(cora[col("host_core_utilisation")], "0.25");
     EXPECT_EQ(cora[col("host_busiest_core")], "0.5");
     EXPECT_EQ(cora[col("host_core_wait_us")], "1.5");
+    EXPECT_EQ(cora[col("switch_ecn_marks")], "120");
+    EXPECT_EQ(cora[col("switch_drops")], "7");
+    EXPECT_EQ(cora[col("timeouts")], "4");
     const auto host = Fields(lines[2]);
     ASSERT_EQ(host.size(), header.size()) << lines[2];
     EXPECT_EQ(host[col("cc")], ""); // not in the report
@@ -479,6 +492,8 @@ TEST(ComparisonReport, CsvFormat)
     EXPECT_EQ(host[col("retx_bytes")], ""); // records do not know it
     EXPECT_EQ(host[col("host_cores_used")], "");
     EXPECT_EQ(host[col("host_core_budget")], ""); // no cores in simulated time
+    EXPECT_EQ(host[col("switch_ecn_marks")], ""); // no "fabric" in the report
+    EXPECT_EQ(host[col("timeouts")], "");         // no "tcp" either
 }
 
 TEST(ComparisonReport, PlotScriptsCarryTheData)

@@ -169,6 +169,10 @@ Main(int argc, char* argv[])
                  "(comma separated run numbers, e.g. 1,2,3; empty: --seed alone)",
                  seedList);
     ParseCommandLine(cmd, argc, argv);
+    if (base.quiet)
+    {
+        base.progress = 0; // the rows run quiet (their tables are this one); --quiet: no progress
+    }
 
     try
     {

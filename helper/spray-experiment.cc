@@ -22,6 +22,7 @@
 #include "ns3/ideal-fct.h"
 #include "ns3/incast-bursts.h"
 #include "ns3/input-file.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/nic-design.h"
 #include "ns3/object-factory.h"
@@ -549,6 +550,84 @@ AddProvenance(nlohmann::json& report)
     report["attributes"] = attributes;
 }
 
+/**
+ * \brief Prints a run's progress to stderr every interval of wall time while it lives:
+ * simulated time against the end (--simTime + --drainTime), events per second of wall time
+ * since the last line, and the wall time left if the run goes to that end (ETA; a run ends
+ * sooner when every flow has finished). It reads the simulator from LeanSimulatorImpl's
+ * between-events hook, which is no event: the run is exactly the same with it. With another
+ * simulator implementation it prints nothing.
+ */
+class ProgressReport
+{
+  public:
+    /**
+     * \param intervalS seconds of wall time between lines (<= 0: none)
+     * \param endS the simulated time the run stops at the latest, s
+     * \param label the run's label
+     */
+    ProgressReport(double intervalS, double endS, std::string label)
+        : m_interval(intervalS),
+          m_end(endS),
+          m_label(std::move(label)),
+          m_start(std::chrono::steady_clock::now()),
+          m_last(m_start)
+    {
+        if (m_interval > 0)
+        {
+            LeanSimulatorImpl::SetBetweenEventsHook([this] { Check(); });
+        }
+    }
+
+    ~ProgressReport()
+    {
+        if (m_interval > 0)
+        {
+            LeanSimulatorImpl::SetBetweenEventsHook({});
+        }
+    }
+
+    ProgressReport(const ProgressReport&) = delete;
+    ProgressReport& operator=(const ProgressReport&) = delete;
+
+  private:
+    /// Between two events: print a line if the interval has passed.
+    void Check()
+    {
+        const auto now = std::chrono::steady_clock::now();
+        const double sinceLast = std::chrono::duration<double>(now - m_last).count();
+        const LeanSimulatorImpl* sim = LeanSimulatorImpl::GetRunning();
+        if (sinceLast < m_interval || !sim)
+        {
+            return;
+        }
+        const double wall = std::chrono::duration<double>(now - m_start).count();
+        const double simS = static_cast<double>(sim->GetNanoSeconds()) / 1e9;
+        const uint64_t events = sim->GetEventCount();
+        const double rate = static_cast<double>(events - m_lastEvents) / sinceLast;
+        std::ostringstream os;
+        os << "progress: " << m_label << ": simulated " << std::setprecision(6) << simS << " of "
+           << m_end << " s (" << std::fixed << std::setprecision(1)
+           << (m_end > 0 ? 100 * simS / m_end : 0.0) << "%), wall " << wall << " s, "
+           << std::setprecision(0) << rate << " events/s";
+        if (simS > 0)
+        {
+            os << ", ETA <= " << std::setprecision(1) << wall / simS * std::max(0.0, m_end - simS)
+               << " s";
+        }
+        std::cerr << os.str() << std::endl;
+        m_last = now;
+        m_lastEvents = events;
+    }
+
+    double m_interval;                             //!< wall seconds between lines
+    double m_end;                                  //!< the latest end, simulated s
+    std::string m_label;                           //!< the run's label
+    std::chrono::steady_clock::time_point m_start; //!< when the run started
+    std::chrono::steady_clock::time_point m_last;  //!< the last line (or the start)
+    uint64_t m_lastEvents{0};                      //!< events run at m_last
+};
+
 } // namespace
 
 void
@@ -711,7 +790,11 @@ SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd)
                  "(slower); 0: zero-filled virtual payload, delivery checked by counting",
                  verifyPayload);
     cmd.AddValue("plot", "Write fct.png", plot);
-    cmd.AddValue("quiet", "Do not print the table", quiet);
+    cmd.AddValue("quiet", "Do not print the table (and no progress lines)", quiet);
+    cmd.AddValue("progress",
+                 "Print the run's progress (simulated time, events/s, ETA) to stderr every this "
+                 "many seconds of wall time; 0: never. Output files are the same either way",
+                 progress);
     cmd.AddValue("hpccFct",
                  "Also write fct.txt in HPCC's format (sip dip sport dport size start_ns fct_ns "
                  "standalone_fct_ns, addresses in hex)",
@@ -1265,6 +1348,7 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     CheckSeconds("simTime", c.simTime, true);
     CheckSeconds("drainTime", c.drainTime, false);
     CheckSeconds("warmup", c.warmup, false);
+    CheckSeconds("progress", c.progress, false); // wall seconds; MAX_SECONDS is plenty
     if (c.warmup >= c.simTime)
     {
         throw PrestoInputError("--warmup=" + std::to_string(c.warmup) +
@@ -2190,6 +2274,11 @@ SprayExperiment::Run()
     auto wallStart = std::chrono::steady_clock::now();
     if (!m_records.empty())
     {
+        ProgressReport progress(c.progress,
+                                c.simTime + c.drainTime,
+                                !c.label.empty() ? c.label
+                                : m_mix.empty()  ? c.device
+                                                 : std::string("mix"));
         Simulator::Run();
     }
     auto wallEnd = std::chrono::steady_clock::now();
@@ -2536,7 +2625,12 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     Simulator::Stop(Seconds(c.simTime));
     const uint64_t eventsBefore = Simulator::GetEventCount();
     const auto wallStart = std::chrono::steady_clock::now();
-    Simulator::Run();
+    {
+        ProgressReport progress(c.progress,
+                                c.simTime,
+                                !c.label.empty() ? c.label : c.device + " " + c.workload);
+        Simulator::Run();
+    }
     m_speed.wallS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     m_speed.events = Simulator::GetEventCount() - eventsBefore;

@@ -186,6 +186,10 @@ LeanSimulatorImpl::Run()
         next.impl->Invoke();
         next.impl->Unref();
         InsertForeignEvents();
+        if ((m_eventCount & 0xffff) == 0 && s_hook)
+        {
+            s_hook();
+        }
     }
     // stopped for lack of events: none may have been lost
     NS_ASSERT(!m_events->IsEmpty() || m_unscheduledEvents == 0);

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <list>
 #include <mutex>
 #include <thread>
@@ -85,6 +86,18 @@ class LeanSimulatorImpl final : public SimulatorImpl
     static LeanSimulatorImpl* GetRunning()
     {
         return s_running;
+    }
+
+    /**
+     * \brief Call \p hook between two events, once every 65536 events, while any instance
+     * runs (progress reports). The hook must not schedule, cancel or change anything of the
+     * simulation: it is not an event, so it leaves the run, its event ids and its event count
+     * exactly as they are without it.
+     * \param hook the callback; an empty function removes it
+     */
+    static void SetBetweenEventsHook(std::function<void()> hook)
+    {
+        s_hook = std::move(hook);
     }
 
     /** \return now, in time steps: Now() without a virtual call and a Time built */
@@ -197,6 +210,8 @@ class LeanSimulatorImpl final : public SimulatorImpl
 
     /// the instance whose Run() is executing (one simulator runs at a time in ns-3)
     static inline LeanSimulatorImpl* s_running{nullptr};
+    /// SetBetweenEventsHook's callback (empty: none)
+    static inline std::function<void()> s_hook;
 };
 
 } // namespace ns3

@@ -169,10 +169,6 @@ Main(int argc, char* argv[])
                  "(comma separated run numbers, e.g. 1,2,3; empty: --seed alone)",
                  seedList);
     ParseCommandLine(cmd, argc, argv);
-    if (base.quiet)
-    {
-        base.progress = 0; // the rows run quiet (their tables are this one); --quiet: no progress
-    }
 
     try
     {
@@ -228,6 +224,7 @@ Main(int argc, char* argv[])
                                             c.coraStrategy == base.coraStrategy);
             c.label = d.label;
             c.out = (std::filesystem::path(base.out) / d.label).string();
+            c.progressWhenQuiet = !base.quiet; // the rows' tables are this one's
             c.quiet = true;
             SprayExperiment check(c);
             configs.push_back(c);

@@ -27,10 +27,6 @@ Main(int argc, char* argv[])
     PrestoCommandLine cmd(__FILE__);
     config.AddToCommandLine(cmd);
     ParseCommandLine(cmd, argc, argv);
-    if (config.quiet)
-    {
-        config.progress = 0; // --quiet: nothing but errors
-    }
     SprayExperiment experiment(config);
     experiment.Run();
     return 0;

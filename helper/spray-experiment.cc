@@ -2274,7 +2274,7 @@ SprayExperiment::Run()
     auto wallStart = std::chrono::steady_clock::now();
     if (!m_records.empty())
     {
-        ProgressReport progress(c.progress,
+        ProgressReport progress(c.quiet && !c.progressWhenQuiet ? 0 : c.progress,
                                 c.simTime + c.drainTime,
                                 !c.label.empty() ? c.label
                                 : m_mix.empty()  ? c.device
@@ -2301,6 +2301,7 @@ SprayExperiment::Run()
     m_speed.peakRssKb = PeakRssKb();
     m_speed.scheduler = SchedulerName();
     m_speed.simulator = SimulatorImplName();
+    m_speed.progressS = c.progress; // as given, also when --quiet silences it
     m_report = SummaryToJson(m_summary, m_speed);
     m_report["config"] = c.ToJson();
     AddProvenance(m_report);
@@ -2626,7 +2627,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     const uint64_t eventsBefore = Simulator::GetEventCount();
     const auto wallStart = std::chrono::steady_clock::now();
     {
-        ProgressReport progress(c.progress,
+        ProgressReport progress(c.quiet && !c.progressWhenQuiet ? 0 : c.progress,
                                 c.simTime,
                                 !c.label.empty() ? c.label : c.device + " " + c.workload);
         Simulator::Run();
@@ -2640,6 +2641,7 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     m_speed.peakRssKb = PeakRssKb();
     m_speed.scheduler = SchedulerName();
     m_speed.simulator = SimulatorImplName();
+    m_speed.progressS = c.progress; // as given, also when --quiet silences it
 
     m_report = nlohmann::json::object();
     m_report["config"] = c.ToJson();

@@ -130,9 +130,11 @@ struct SprayExperimentConfig
     bool verifyPayload{false};
     bool plot{true};   //!< write fct.png
     bool quiet{false}; //!< do not print the table
-    /// print progress to stderr every this many seconds of wall time (0: never); the
-    /// programs set it to 0 with --quiet
+    /// print progress to stderr every this many seconds of wall time (0: never; none with
+    /// quiet unless progressWhenQuiet)
     double progress{5};
+    /// progress lines although quiet is set (presto-compare's rows: their tables are its own)
+    bool progressWhenQuiet{false};
     bool hpccFct{false}; //!< also write fct.txt in HPCC's format
     /// accept a run that did not do everything asked (flows unfinished at the end of the
     /// drain, connections that failed to open, no request measured): exit 0 and publish

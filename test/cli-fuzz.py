@@ -92,7 +92,9 @@ KEYS = {
     "queueTrace": "queue_trace_s",
 }
 # options whose value is not part of the run's configuration (how it is shown or written)
-NOT_IN_CONFIG = {"quiet", "plot", "pcap", "out"}
+NOT_IN_CONFIG = {"quiet", "plot", "pcap", "out", "hpccFct"}
+# options whose value summary.json keeps outside "config" (they set no result): where
+OUTSIDE_CONFIG = {"progress": ("speed", "progress_s")}
 
 
 def program_options(binary):
@@ -177,10 +179,11 @@ def run_case(binary, work, index, option, value):
         if option in NOT_IN_CONFIG:
             return "ran" if option == "out" else "ran (value not in summary.json)"
         with open(summary, encoding="utf-8") as f:
-            config = json.load(f)["config"]
-        key = config_key(option)
+            doc = json.load(f)
+        section, key = OUTSIDE_CONFIG.get(option, ("config", config_key(option)))
+        config = doc[section]
         if key not in config:
-            return "ran, but summary.json's config has no key %s" % key
+            return "ran, but summary.json's %s has no key %s" % (section, key)
         if not same_value(value, config[key]):
             return "ran with %s=%s, not the value written" % (key, json.dumps(config[key])[:80])
         return "ran"

@@ -492,7 +492,8 @@ SpeedToJson(const RunSpeed& speed)
             {"packet_hops_per_s", speed.packetHopsPerS},
             {"peak_rss_kb", speed.peakRssKb},
             {"scheduler", speed.scheduler},
-            {"simulator", speed.simulator}};
+            {"simulator", speed.simulator},
+            {"progress_s", speed.progressS}};
 }
 
 void

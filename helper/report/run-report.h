@@ -27,6 +27,7 @@ struct RunSpeed
     int64_t peakRssKb{0};     //!< peak resident memory of the process, KiB
     std::string scheduler;    //!< ns-3's event queue (SchedulerType), which sets no result
     std::string simulator;    //!< ns-3's SimulatorImplementationType, which sets no result
+    double progressS{0};      //!< seconds of wall time between progress lines (0: none)
 };
 
 /**
@@ -102,7 +103,7 @@ std::vector<FctRecord> ReadFctCsv(const std::string& path);
  * "fct_p50_ns", "fct_p95_ns", "fct_p99_ns", "fct_p999_ns", "slowdown_mean", "slowdown_p50",
  * "slowdown_p95", "slowdown_p99", "slowdown_p999"), "overall" (same keys, no edges) and
  * "speed" ("wall_s", "sim_s", "events", "packet_hops", "packet_hops_per_s", "peak_rss_kb",
- * "scheduler", "simulator").
+ * "scheduler", "simulator", "progress_s").
  * Device-specific sections ("config", "nic", "host_cpu", "delivery", ...) are added by the
  * caller on the returned object.
  * \param summary the FCT statistics
@@ -116,7 +117,7 @@ nlohmann::json SummaryToJson(const FctSummary& summary, const RunSpeed& speed);
  * \brief The "speed" object of summary.json.
  * \param speed the measurements
  * \return wall_s, sim_s, events, packet_hops, packet_hops_per_s, peak_rss_kb, scheduler,
- * simulator
+ * simulator, progress_s
  */
 nlohmann::json SpeedToJson(const RunSpeed& speed);
 

@@ -406,7 +406,7 @@ TEST(SummaryJson, HasTheDocumentedKeysAndValues)
     EXPECT_DOUBLE_EQ(j["overall"]["fct_p50_ns"].get<double>(), 500);
     EXPECT_DOUBLE_EQ(j["overall"]["fct_p999_ns"].get<double>(), 500 + 0.998 * 7500);
 
-    EXPECT_EQ(j["speed"].size(), 8u);
+    EXPECT_EQ(j["speed"].size(), 9u);
     EXPECT_DOUBLE_EQ(j["speed"]["wall_s"].get<double>(), 2.5);
     EXPECT_DOUBLE_EQ(j["speed"]["sim_s"].get<double>(), 0.01);
     EXPECT_EQ(j["speed"]["events"], 123456);
@@ -415,6 +415,7 @@ TEST(SummaryJson, HasTheDocumentedKeysAndValues)
     EXPECT_EQ(j["speed"]["peak_rss_kb"], 2048);
     EXPECT_EQ(j["speed"]["scheduler"], "ns3::TimingWheelScheduler");
     EXPECT_EQ(j["speed"]["simulator"], "ns3::LeanSimulatorImpl");
+    EXPECT_DOUBLE_EQ(j["speed"]["progress_s"].get<double>(), 0); // not set: no progress lines
 }
 
 TEST(SummaryJson, WriteJsonIsDeterministicAndPretty)

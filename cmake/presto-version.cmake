@@ -1,10 +1,13 @@
 # Writes OUT (a header defining PRESTO_VERSION) from `git describe --always --dirty` of SRC,
-# run at every build by the presto-version target; "unknown" when SRC has no git (a tarball).
+# run at every build by the presto-version target; "unknown" when SRC is not a git checkout
+# (a tarball).
 # The file is rewritten only when the version changed, so an unchanged tree rebuilds nothing.
 # usage: cmake -DSRC=<source dir> -DOUT=<header> -P presto-version.cmake
 set(version "unknown")
 find_package(Git QUIET)
-if(GIT_FOUND)
+# only the module's own repository (.git is a folder, or a file in a worktree): a tarball
+# unpacked inside another repository must not take that one's version
+if(GIT_FOUND AND EXISTS ${SRC}/.git)
   execute_process(COMMAND ${GIT_EXECUTABLE} describe --always --dirty
                   WORKING_DIRECTORY ${SRC}
                   OUTPUT_VARIABLE described

@@ -172,5 +172,11 @@ if marks == 0 or drops == 0:
     ok = False
 sys.exit(0 if ok else 1)
 EOF
+# the version outside a git checkout (a tarball, even one unpacked inside another repository)
+script=$(dirname "$0")/../cmake/presto-version.cmake
+git init -q "$tmp/repo" && git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q \
+    --allow-empty -m x && mkdir -p "$tmp/repo/presto"
+check "version without git: unknown" bash -c "cmake -DSRC='$tmp/repo/presto' -DOUT='$tmp/v.h' -P '$script' &&
+    grep -qx '#define PRESTO_VERSION \"unknown\"' '$tmp/v.h'"
 echo "$fail failed"
 [ "$fail" -eq 0 ]

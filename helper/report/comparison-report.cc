@@ -737,8 +737,28 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
        << "order by small-flow p99: " << Join(OrderBySmallP99(rows), " < ") << "\n"
        << "tiers (~: 95% bootstrap intervals of p99 overlap): " << TieredOrderBySmallP99(rows)
        << "\n"
-       << FormatSeeds(rows);
+       << FormatCounters(rows) << FormatSeeds(rows);
     return os.str();
+}
+
+std::string
+FormatCounters(const std::vector<ComparisonRow>& rows)
+{
+    if (std::none_of(rows.begin(), rows.end(), [](const ComparisonRow& r) {
+            return !std::isnan(r.switchEcnMarks) || !std::isnan(r.switchDrops) ||
+                   !std::isnan(r.timeouts);
+        }))
+    {
+        return "";
+    }
+    std::string line = "switch ECN marks / switch drops / timeouts:";
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        const ComparisonRow& r = rows[i];
+        line += std::string(i ? ";" : "") + " " + r.label + " " + Cell(r.switchEcnMarks, 0) +
+                " / " + Cell(r.switchDrops, 0) + " / " + Cell(r.timeouts, 0);
+    }
+    return line + "\n";
 }
 
 std::string

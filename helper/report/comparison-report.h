@@ -276,11 +276,21 @@ std::string NicCell(const ComparisonRow& r);
  * \brief The console table: one line per row with slowdown p50/p99 per class, unfinished
  * flows, fidelity drops, retransmitted segments, host cores and cycles/byte, and the NIC's
  * resources in words ("stages 7, regs 1.2KB", "stage util 0.83, q 12", "util 0.40, migr 3"),
- * then the line "order by small-flow p99: a < b < ...".
+ * then the line "order by small-flow p99: a < b < ...", the tiers and FormatCounters.
  * \param rows the rows
  * \return the text, ending in a newline
  */
 std::string FormatComparisonTable(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief The table's line of the counters that explain a ranking: "switch ECN marks / switch
+ * drops / timeouts: a 120 / 7 / 4; b 80 / 0 / 1" (a counter a run does not report as "-"),
+ * or "" when no row has any of them (FormatComparisonTable ends with it, before the seeds).
+ * \param rows the rows
+ * \return the line with its newline, or ""
+ */
+std::string FormatCounters(const std::vector<ComparisonRow>& rows);
 
 /**
  * \ingroup presto

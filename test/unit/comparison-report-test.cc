@@ -428,6 +428,27 @@ TEST(ComparisonReport, BootstrapFollowsTheRunNumber)
     EXPECT_NE(BootstrapQuantileCi(v, 0.5, run1), BootstrapQuantileCi(v, 0.5, run2));
 }
 
+TEST(ComparisonReport, CountersLine)
+{
+    std::vector<FctRecord> records = {Flow(0, 1000, 1.5)};
+    FctSummary summary = SummarizeFct(records, {}, 0);
+    nlohmann::json host = {{"tcp", {{"timeouts", 3}}},
+                           {"fabric", {{"switch_ecn_marks", 120}, {"switch_drops", 7}}}};
+    nlohmann::json presto = {{"nic", {{"timeouts", 0}}},
+                             {"fabric", {{"switch_ecn_marks", 80}, {"switch_drops", 0}}}};
+    std::vector<ComparisonRow> rows = {
+        MakeComparisonRow("host-tcp", "host-tcp", records, summary, host),
+        MakeComparisonRow("presto-K1", "presto", records, summary, presto),
+        MakeComparisonRow("old", "flextoe", records, summary, {})};
+    const std::string line =
+        "switch ECN marks / switch drops / timeouts: host-tcp 120 / 7 / 3; presto-K1 80 / 0 / 0; "
+        "old - / - / -\n";
+    EXPECT_EQ(FormatCounters(rows), line);
+    EXPECT_NE(FormatComparisonTable(rows).find(line), std::string::npos);
+    // runs that report none of them (older summaries): no line
+    EXPECT_EQ(FormatCounters({rows[2]}), "");
+}
+
 TEST(ComparisonReport, CsvFormat)
 {
     std::vector<FctRecord> records = {Flow(0, 1000, 1.5), Flow(1, 20000000, 3.0)};

@@ -17,6 +17,8 @@
 #include "ns3/fct-plot.h"
 #include "ns3/flow-file.h"
 #include "ns3/flow-generator.h"
+#include "ns3/flow-monitor-helper.h"
+#include "ns3/flow-monitor.h"
 #include "ns3/host-cpu-accounting.h"
 #include "ns3/host-cpu-helper.h"
 #include "ns3/ideal-fct.h"
@@ -28,6 +30,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/offload-congestion-control.h"
 #include "ns3/offload-congestion.h"
+#include "ns3/offload-flow-monitor-helper.h"
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-socket.h"
 #include "ns3/point-to-point-net-device.h"
@@ -363,6 +366,10 @@ CheckModeOptions(const SprayExperimentConfig& c)
         {{"rpcConnections", "rpcOutstanding", "rpcRate", "rpcBacklog", "rpcServers", "serverCores"},
          rpc,
          rpcWhy},
+        {{"flowMonitor"},
+         !rpc,
+         "watches the flows of the flow workloads; --workload=" + c.workload +
+             " is not wired to FlowMonitor: it would be ignored"},
         {{"hpccFct"},
          !rpc,
          "writes the flows' completion times; --workload=" + c.workload +
@@ -799,6 +806,10 @@ SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd)
                  "Also write fct.txt in HPCC's format (sip dip sport dport size start_ns fct_ns "
                  "standalone_fct_ns, addresses in hex)",
                  hpccFct);
+    cmd.AddValue("flowMonitor",
+                 "Run ns-3's FlowMonitor on every node, the offload NICs' frames and the "
+                 "fabric's drops included (OffloadFlowMonitorHelper), and write flowmon.xml",
+                 flowMonitor);
     cmd.AddValue("allowUnfinished",
                  "Accept a run with flows unfinished at the end of the drain, connections that "
                  "failed to open or no RPC request measured (exit 0, outputs in --out); "
@@ -2268,6 +2279,13 @@ SprayExperiment::Run()
     {
         Simulator::Schedule(NanoSeconds(f.startNs), &FlowEndpoint::StartFlow, endpoint, f);
     }
+    FlowMonitorHelper flowmon;
+    Ptr<FlowMonitor> monitor;
+    if (c.flowMonitor)
+    {
+        monitor = flowmon.InstallAll();             // ns-3's probe: the hosts' IP stacks
+        OffloadFlowMonitorHelper::Install(flowmon); // the offload NICs and the fabric
+    }
 
     Simulator::Stop(Seconds(c.simTime + c.drainTime));
     uint64_t eventsBefore = Simulator::GetEventCount();
@@ -2331,6 +2349,11 @@ SprayExperiment::Run()
     {
         WriteHpccFct((m_stage / "fct.txt").string(), m_records);
     }
+    if (monitor)
+    {
+        monitor->CheckForLostPackets();
+        monitor->SerializeToXmlFile((m_stage / "flowmon.xml").string(), true, true);
+    }
     WriteJson((m_stage / "summary.json").string(), m_report);
     if (!c.quiet)
     {
@@ -2355,7 +2378,7 @@ SprayExperiment::Run()
         }
         std::cout << "outputs:  " << PublishedFolder().string()
                   << "/{fct.csv,summary.json,flows.txt" << (c.hpccFct ? ",fct.txt" : "")
-                  << (classes.empty() ? "" : ",incast.csv")
+                  << (c.flowMonitor ? ",flowmon.xml" : "") << (classes.empty() ? "" : ",incast.csv")
                   << (c.queueTrace > 0 ? ",queues.csv,switch-events.csv" : "")
                   << (c.queueTrace > 0 && c.plot ? ",queues.png" : "")
                   << (c.plot ? ",fct.png}" : "}") << std::endl;

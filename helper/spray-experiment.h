@@ -135,7 +135,8 @@ struct SprayExperimentConfig
     double progress{5};
     /// progress lines although quiet is set (presto-compare's rows: their tables are its own)
     bool progressWhenQuiet{false};
-    bool hpccFct{false}; //!< also write fct.txt in HPCC's format
+    bool hpccFct{false};     //!< also write fct.txt in HPCC's format
+    bool flowMonitor{false}; //!< run FlowMonitor (offload NICs too), write flowmon.xml
     /// accept a run that did not do everything asked (flows unfinished at the end of the
     /// drain, connections that failed to open, no request measured): exit 0 and publish
     bool allowUnfinished{false};

@@ -74,6 +74,7 @@ expect_error "rpc: no connections" "rpcConnections=0" --workload=rpc --rpcConnec
 expect_error "rpc: bad request size" "rpcRequest=lots" --workload=rpc --rpcRequest=lots
 expect_error "rpc: zero response size" "rpcResponse=0" --workload=rpc --rpcResponse=0
 expect_error "rpc: too many outstanding" "rpcOutstanding=5000" --workload=rpc --rpcOutstanding=5000
+expect_error "rpc: no FlowMonitor" "flowMonitor.*not wired to FlowMonitor" --workload=rpc --flowMonitor=1
 # numbers read whole (issue 35): ns-3's parser kept the leading part or wrapped the sign
 expect_error "maxFlows in exponent form" "maxFlows=1e5 is not a whole number" --maxFlows=1e5
 expect_error "hostsPerLeaf in exponent form" "hostsPerLeaf=1e9 is not a whole number" --hostsPerLeaf=1e9

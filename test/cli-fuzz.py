@@ -92,7 +92,7 @@ KEYS = {
     "queueTrace": "queue_trace_s",
 }
 # options whose value is not part of the run's configuration (how it is shown or written)
-NOT_IN_CONFIG = {"quiet", "plot", "pcap", "out", "hpccFct"}
+NOT_IN_CONFIG = {"quiet", "plot", "pcap", "out", "hpccFct", "flowMonitor"}
 # options whose value summary.json keeps outside "config" (they set no result): where
 OUTSIDE_CONFIG = {"progress": ("speed", "progress_s")}
 

@@ -6,6 +6,7 @@
 #   and for an offload design (presto), with a loss rate that makes senders retransmit;
 # - --hpccFct=1 writes fct.txt in HPCC's format, line for line the finished flows of fct.csv;
 # - --progress prints progress lines to stderr and changes no output file;
+# - --flowMonitor=1 lists every finished flow in flowmon.xml and changes no flow's outcome;
 # - presto-compare's comparison.csv has the switch ECN-mark, drop and timeout columns, equal
 #   to each run's summary.json counters, nonzero where the runs marked and dropped.
 # About 30 s.
@@ -146,6 +147,36 @@ strip() { # summary.json without the wall-clock "speed" and the command line
 }
 check "summary.json identical with and without progress (but for speed, command line)" \
     test "$(strip "$tmp/quiet/summary.json")" = "$(strip "$tmp/loud/summary.json")"
+
+# --flowMonitor=1: FlowMonitor lists every finished flow of a fabric of presto and ns-3 TCP
+# hosts, with at least its bytes received, and the run's outcome is the one without it
+spray mixquiet --mix=presto:0.5,host-tcp:0.5 --lossRate=0.01
+spray mixfm --mix=presto:0.5,host-tcp:0.5 --lossRate=0.01 --flowMonitor=1
+check "flowmon.xml: every finished flow, its bytes received" \
+    python3 - "$tmp/mixfm/fct.csv" "$tmp/mixfm/flowmon.xml" <<'EOF'
+import csv, sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[2]).getroot()
+tuples = {}
+for f in root.iter("Flow"):
+    if "sourceAddress" in f.attrib:
+        tuples[f.get("flowId")] = (f.get("sourceAddress"), f.get("destinationAddress"),
+                                   f.get("sourcePort"), f.get("destinationPort"))
+stats = {f.get("flowId"): f for f in root.find("FlowStats").iter("Flow")}
+byTuple = {t: stats[i] for i, t in tuples.items() if i in stats}
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["finish_ns"]]
+ok = len(rows) > 0
+for r in rows:
+    t = (r["src_addr"], r["dst_addr"], r["src_port"], r["dst_port"])
+    st = byTuple.get(t)
+    if st is None:
+        print("flow", r["id"], t, "not in flowmon.xml"); ok = False
+    elif int(st.get("rxBytes")) < int(r["size_bytes"]):
+        print("flow", r["id"], "rxBytes", st.get("rxBytes"), "<", r["size_bytes"]); ok = False
+print(len(rows), "finished flows;", len(tuples), "FlowMonitor flows")
+sys.exit(0 if ok else 1)
+EOF
+check "fct.csv identical with and without --flowMonitor" cmp "$tmp/mixquiet/fct.csv" "$tmp/mixfm/fct.csv"
 
 # comparison.csv: the switch and timeout counters of each row's run
 "$bin/presto-compare" --simTime=0.003 --devices=host-tcp,presto:1 --plot=false --bursts=poisson \

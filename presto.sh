@@ -16,7 +16,7 @@ PACKAGES=(
     libns3-dev ns3 libgsl-dev libxml2-dev libsqlite3-dev libpython3.11-dev
     libgtest-dev libboost-dev libboost-iostreams-dev libboost-system-dev
     libboost-filesystem-dev gnuplot-nox libgnuplot-iostream-dev nlohmann-json3-dev tshark
-    parallel python3
+    parallel python3 python3-docutils
 )
 BUILD_DIR=${PRESTO_BUILD_DIR:-build}
 JOBS=${PRESTO_JOBS:-2}

@@ -276,7 +276,7 @@ class OffloadSocket : public TcpSocket
     TracedCallback<Ptr<const Packet>, const TcpHeader&, Ptr<const OffloadSocket>>
         m_rxTrace; //!< Rx: segments received
     TracedCallback<Ptr<const Packet>, const TcpHeader&, Ptr<const OffloadSocket>>
-        m_retxTrace; //!< Retransmission: segments re-sent
+        m_retxTrace;                   //!< Retransmission: segments re-sent
     OffloadTcpCounters m_lastCounters; //!< the connection's, when its slot was freed
 };
 

@@ -1,13 +1,14 @@
 #!/bin/sh
 # Usage: test/doc-coverage.sh SRC_DIR
 #
-# Checks that doc/presto.rst documents every attribute and trace source of the module.
+# Checks that the documentation (every doc/*.rst page) documents every attribute and trace
+# source of the module.
 # For each .cc file under model/ and helper/ it pairs every AddAttribute("Name") and
 # AddTraceSource("Name") with the class of the TypeId("ns3::Class") registered before it in
-# that file. The pair Class::Name is documented when ``Name`` appears in a part of
-# doc/presto.rst that names ``ns3::Class``: from a line containing ``ns3::Class`` to the
-# next section heading (so a table introduced by "Attributes of ``ns3::Class``:" counts, and
-# the same attribute name documented only for another class does not).
+# that file. The pair Class::Name is documented when ``Name`` appears in a part of a doc page
+# that names ``ns3::Class``: from a line containing ``ns3::Class`` to the next section
+# heading or the end of that page (so a table introduced by "Attributes of ``ns3::Class``:"
+# counts, and the same attribute name documented only for another class does not).
 # Exit status 0 when all are documented, 1 listing the missing ones as Class::Name, 2 on
 # usage errors.
 set -eu
@@ -17,9 +18,8 @@ if [ $# -ne 1 ] || [ ! -d "$1" ]; then
     exit 2
 fi
 src=$1
-doc=$src/doc/presto.rst
-if [ ! -f "$doc" ]; then
-    echo "doc-coverage: $doc not found" >&2
+if [ ! -f "$src/doc/presto.rst" ]; then
+    echo "doc-coverage: $src/doc/presto.rst not found" >&2
     exit 2
 fi
 
@@ -44,21 +44,26 @@ if [ -z "$pairs" ]; then
 fi
 
 # For every class: the doc text in the scopes that name ``ns3::Class``, then the check.
-missing=$(printf '%s\n' "$pairs" | awk -v doc="$doc" '
+# The pages are read one after the other (the file names as arguments, the pairs on stdin); a
+# scope ends at the end of its page.
+missing=$(printf '%s\n' "$pairs" | awk '
     BEGIN {
         n = 0
-        while ((getline line < doc) > 0) { lines[++n] = line }
-        close(doc)
+        for (a = 1; a < ARGC; ++a) {
+            while ((getline line < ARGV[a]) > 0) { lines[++n] = line; page[n] = a }
+            close(ARGV[a])
+        }
+        ARGC = 1
     }
-    # A heading underline: one punctuation character repeated, under a text line.
+    # A heading underline: one punctuation character repeated, under a text line of the page.
     function is_heading(i) {
-        return i > 1 && lines[i] ~ /^([*]+|=+|#+|-+)$/ && lines[i - 1] ~ /[A-Za-z0-9`]/ &&
-               lines[i - 1] !~ /^[=*#-]+( +[=*#-]+)*$/
+        return i > 1 && page[i - 1] == page[i] && lines[i] ~ /^([*]+|=+|#+|-+)$/ &&
+               lines[i - 1] ~ /[A-Za-z0-9`]/ && lines[i - 1] !~ /^[=*#-]+( +[=*#-]+)*$/
     }
     function scope(cls,    i, inside, text) {
         text = ""; inside = 0
         for (i = 1; i <= n; ++i) {
-            if (inside && is_heading(i)) { inside = 0 }
+            if (inside && (is_heading(i) || page[i] != page[i - 1])) { inside = 0 }
             if (index(lines[i], "``ns3::" cls "``") > 0) { inside = 1 }
             if (inside) { text = text "\n" lines[i] }
         }
@@ -69,12 +74,12 @@ missing=$(printf '%s\n' "$pairs" | awk -v doc="$doc" '
         split($0, p, "::"); cls = p[1]; name = p[2]
         if (!(cls in seen)) { seen[cls] = scope(cls) }
         if (index(seen[cls], "``" name "``") == 0) { print $0 }
-    }')
+    }' "$src"/doc/*.rst)
 
 total=$(printf '%s\n' "$pairs" | wc -l)
 if [ -n "$missing" ]; then
     count=$(printf '%s\n' "$missing" | wc -l)
-    echo "doc-coverage: $count of $total attributes/trace sources not documented in doc/presto.rst" >&2
+    echo "doc-coverage: $count of $total attributes/trace sources not documented in doc/*.rst" >&2
     echo "(each must appear as \`\`Name\`\` after a line naming \`\`ns3::Class\`\`, before the next heading):" >&2
     printf '%s\n' "$missing" >&2
     exit 1

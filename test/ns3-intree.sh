@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds this module inside an ns-3 source tree and runs its ns-3 test suites there with
-# ns-3's own test.py: the check behind doc/presto.rst's supported-versions table.
+# ns-3's own test.py: the check behind the supported-versions table of doc/usage.rst.
 #
 #   test/ns3-intree.sh [--link] [--jobs N] NS3_SOURCE_TREE
 #
@@ -110,7 +110,7 @@ main() {
 
     # ---------------------------------------------------------------- configure, build
     if [ "$kind" = cmake ]; then
-        # the recipe of doc/presto.rst, word for word
+        # the recipe of doc/usage.rst ("Building"), word for word
         step configure ./ns3 configure --enable-modules=presto --enable-tests --enable-examples \
             --filter-module-examples-and-tests=presto || finish
         # ns-3 3.36 to 3.38 build their own system tests (src/test) whenever tests are on, and

@@ -3,10 +3,11 @@
 doc/architecture.rst.
 
 Every header is included flat, as "ns3/name.h" (or "name.h" beside it), so the folder a header
-belongs to is found by its name: each .h under model/*/, helper/ (helper/report apart),
-examples/ and test/ is mapped to its folder, and a header name held by two folders is an
-error. Each #include "..." of a .h or .cc file then gives an edge from the file's folder to the
-header's folder; headers not in the map (ns-3's, the system's) give none. The test fails when
+belongs to is found by its name: each .h under model/*/, helper/ (helper/report apart; other
+subfolders of helper/ count as helper), examples/ and test/ is mapped to its folder, and a
+header name held by two folders is an error. Each #include "..." of a .h or .cc file then
+gives an edge from the file's folder to the header's folder; headers not in the map (ns-3's,
+the system's) give none. The test fails when
 
 * an edge is not in ALLOWED below (the table shown on doc/architecture.rst),
 * a folder of model/ or helper/ holding sources is not in ALLOWED (a new folder must be given
@@ -82,6 +83,8 @@ def folder_of(rel):
     if parts[0] == "model":
         return "/".join(parts[:2])
     if parts[0] == "helper":
+        # helper/report is a folder of the table; any other subfolder (helper/experiment, the
+        # experiment's parts) belongs to helper
         return "helper/report" if len(parts) > 2 and parts[1] == "report" else "helper"
     return parts[0]  # examples, test (test/unit counts as test)
 

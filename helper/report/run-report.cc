@@ -180,6 +180,127 @@ class FctCsvParser
     std::size_t m_line;
 };
 
+/// The fields of an FCT CSV row, each trimmed; a trailing comma is an empty last field.
+std::vector<std::string>
+SplitCsvFields(const std::string& text)
+{
+    std::vector<std::string> f;
+    std::istringstream row(text);
+    std::string field;
+    while (std::getline(row, field, ','))
+    {
+        f.push_back(Trim(field));
+    }
+    if (!text.empty() && text.back() == ',')
+    {
+        f.emplace_back(); // getline drops an empty last field
+    }
+    return f;
+}
+
+/// A finished flow's finish_ns, fct_ns and slowdown (fields 5, 6, 8), each checked against
+/// the others: fct_ns = finish_ns - start_ns, slowdown = fct_ns / ideal_fct_ns.
+void
+ParseFinish(const FctCsvParser& p, const std::vector<std::string>& f, FctRecord& r)
+{
+    r.finishNs = p.Integer<int64_t>(f[5], "finish_ns");
+    if (r.finishNs < 0)
+    {
+        p.Fail("finish_ns '" + f[5] + "' is negative");
+    }
+    const auto fct = p.Integer<int64_t>(f[6], "fct_ns");
+    if (fct != r.FctNs())
+    {
+        p.Fail("fct_ns " + f[6] + " is not finish_ns - start_ns = " + std::to_string(r.FctNs()));
+    }
+    const double slowdown = p.Real(f[8], "slowdown");
+    const double expected = r.Slowdown();
+    // Other tools may round (printf %g keeps 6 digits); a larger gap is a wrong row.
+    if (std::fabs(slowdown - expected) > 1e-5 * std::max(1.0, std::fabs(expected)))
+    {
+        p.Fail("slowdown " + f[8] + " is not fct_ns / ideal_fct_ns = " + ShortestDouble(expected));
+    }
+}
+
+/// The columns the current version added (fields 10..14): addresses, ports, timeouts.
+void
+ParseEndpointFields(const FctCsvParser& p, const std::vector<std::string>& f, FctRecord& r)
+{
+    if (!f[10].empty())
+    {
+        r.srcAddr = p.Address(f[10], "src_addr");
+    }
+    if (!f[11].empty())
+    {
+        r.dstAddr = p.Address(f[11], "dst_addr");
+    }
+    if (!f[12].empty())
+    {
+        r.srcPort = p.Integer<uint16_t>(f[12], "src_port");
+    }
+    r.flow.dport = p.Integer<uint16_t>(f[13], "dst_port");
+    if (!f[14].empty())
+    {
+        r.timeouts = p.Integer<int64_t>(f[14], "timeouts");
+        if (r.timeouts < 0)
+        {
+            p.Fail("timeouts '" + f[14] + "' is negative (leave it empty when unknown)");
+        }
+    }
+}
+
+/// One flow of an FCT CSV row with \p fields fields (kFctCsvFields, or kFctCsvFieldsV1 for a
+/// file of an earlier version); a wrong row fails at its line (\p p), and so does a flow id
+/// already in \p ids (the ids read so far, the row's added).
+FctRecord
+ParseFctRow(const FctCsvParser& p,
+            const std::string& text,
+            std::size_t fields,
+            std::set<uint32_t>& ids)
+{
+    const std::vector<std::string> f = SplitCsvFields(text);
+    if (f.size() != fields)
+    {
+        std::ostringstream msg;
+        msg << "expected " << fields << " comma-separated fields, found " << f.size();
+        p.Fail(msg.str());
+    }
+    FctRecord r;
+    r.flow.id = p.Integer<uint32_t>(f[0], "id");
+    r.flow.src = p.Integer<uint32_t>(f[1], "src");
+    r.flow.dst = p.Integer<uint32_t>(f[2], "dst");
+    r.flow.sizeBytes = p.Integer<uint64_t>(f[3], "size_bytes");
+    r.flow.startNs = p.Integer<int64_t>(f[4], "start_ns");
+    r.idealNs = p.Integer<int64_t>(f[7], "ideal_fct_ns");
+    const bool finished = !f[5].empty();
+    if (f[6].empty() == finished || f[8].empty() == finished)
+    {
+        p.Fail("finish_ns, fct_ns and slowdown must be all given (finished flow) or all "
+               "empty (unfinished flow)");
+    }
+    if (finished)
+    {
+        ParseFinish(p, f, r);
+    }
+    if (!f[9].empty())
+    {
+        r.retxBytes = p.Integer<int64_t>(f[9], "retx_bytes");
+        if (r.retxBytes < 0)
+        {
+            p.Fail("retx_bytes '" + f[9] + "' is negative (leave it empty when unknown)");
+        }
+    }
+    if (fields == kFctCsvFields)
+    {
+        ParseEndpointFields(p, f, r);
+    }
+    if (!ids.insert(r.flow.id).second)
+    {
+        p.Fail("flow id " + f[0] + " appears twice");
+    }
+    return r;
+}
+
 /// The statistics of one distribution under the summary.json names.
 void
 PutDistribution(nlohmann::json& j, const DistributionSummary& fct, const DistributionSummary& sd)
@@ -353,95 +474,7 @@ ReadFctCsv(const std::string& path)
             header = true;
             continue;
         }
-        std::vector<std::string> f;
-        std::istringstream row(text);
-        std::string field;
-        while (std::getline(row, field, ','))
-        {
-            f.push_back(Trim(field));
-        }
-        if (!text.empty() && text.back() == ',')
-        {
-            f.emplace_back(); // getline drops an empty last field
-        }
-        if (f.size() != fields)
-        {
-            std::ostringstream msg;
-            msg << "expected " << fields << " comma-separated fields, found " << f.size();
-            p.Fail(msg.str());
-        }
-        FctRecord r;
-        r.flow.id = p.Integer<uint32_t>(f[0], "id");
-        r.flow.src = p.Integer<uint32_t>(f[1], "src");
-        r.flow.dst = p.Integer<uint32_t>(f[2], "dst");
-        r.flow.sizeBytes = p.Integer<uint64_t>(f[3], "size_bytes");
-        r.flow.startNs = p.Integer<int64_t>(f[4], "start_ns");
-        r.idealNs = p.Integer<int64_t>(f[7], "ideal_fct_ns");
-        const bool finished = !f[5].empty();
-        if (f[6].empty() == finished || f[8].empty() == finished)
-        {
-            p.Fail("finish_ns, fct_ns and slowdown must be all given (finished flow) or all "
-                   "empty (unfinished flow)");
-        }
-        if (finished)
-        {
-            r.finishNs = p.Integer<int64_t>(f[5], "finish_ns");
-            if (r.finishNs < 0)
-            {
-                p.Fail("finish_ns '" + f[5] + "' is negative");
-            }
-            const auto fct = p.Integer<int64_t>(f[6], "fct_ns");
-            if (fct != r.FctNs())
-            {
-                p.Fail("fct_ns " + f[6] +
-                       " is not finish_ns - start_ns = " + std::to_string(r.FctNs()));
-            }
-            const double slowdown = p.Real(f[8], "slowdown");
-            const double expected = r.Slowdown();
-            // Other tools may round (printf %g keeps 6 digits); a larger gap is a wrong row.
-            if (std::fabs(slowdown - expected) > 1e-5 * std::max(1.0, std::fabs(expected)))
-            {
-                p.Fail("slowdown " + f[8] +
-                       " is not fct_ns / ideal_fct_ns = " + ShortestDouble(expected));
-            }
-        }
-        if (!f[9].empty())
-        {
-            r.retxBytes = p.Integer<int64_t>(f[9], "retx_bytes");
-            if (r.retxBytes < 0)
-            {
-                p.Fail("retx_bytes '" + f[9] + "' is negative (leave it empty when unknown)");
-            }
-        }
-        if (fields == kFctCsvFields)
-        {
-            if (!f[10].empty())
-            {
-                r.srcAddr = p.Address(f[10], "src_addr");
-            }
-            if (!f[11].empty())
-            {
-                r.dstAddr = p.Address(f[11], "dst_addr");
-            }
-            if (!f[12].empty())
-            {
-                r.srcPort = p.Integer<uint16_t>(f[12], "src_port");
-            }
-            r.flow.dport = p.Integer<uint16_t>(f[13], "dst_port");
-            if (!f[14].empty())
-            {
-                r.timeouts = p.Integer<int64_t>(f[14], "timeouts");
-                if (r.timeouts < 0)
-                {
-                    p.Fail("timeouts '" + f[14] + "' is negative (leave it empty when unknown)");
-                }
-            }
-        }
-        if (!ids.insert(r.flow.id).second)
-        {
-            p.Fail("flow id " + f[0] + " appears twice");
-        }
-        records.push_back(r);
+        records.push_back(ParseFctRow(p, text, fields, ids));
     }
     if (in.bad())
     {

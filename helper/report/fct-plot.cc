@@ -65,6 +65,94 @@ FctCdf(const PlotRun& run)
     return cdf;
 }
 
+/// One line of a panel: its gnuplot style (after "'-' ") and its points.
+struct Line
+{
+    std::string style; //!< e.g. "with lines lw 2 lc 1 title 'x'"
+    Points points;     //!< its inline data
+};
+
+/// The x axis of the slowdown panel: every bucket any run has, by upper edge.
+struct BucketAxis
+{
+    std::map<std::pair<uint64_t, uint64_t>, int> xOf; //!< (hiBytes, loBytes) -> x
+    std::string xtics;                                //!< the tics, "'label' x, ..."
+};
+
+/// \param runs the runs to draw \return the x axis of their buckets
+BucketAxis
+MakeBucketAxis(const std::vector<PlotRun>& runs)
+{
+    std::map<std::pair<uint64_t, uint64_t>, std::string> bucketSet;
+    for (const PlotRun& run : runs)
+    {
+        for (const BucketSummary& b : run.summary.buckets)
+        {
+            bucketSet[{b.hiBytes, b.loBytes}] = BucketLabel(b);
+        }
+    }
+    BucketAxis axis;
+    for (const auto& [key, label] : bucketSet)
+    {
+        const int x = static_cast<int>(axis.xOf.size());
+        axis.xOf[key] = x;
+        axis.xtics += (x ? ", " : "") + GnuplotQuote(label) + " " + std::to_string(x);
+    }
+    return axis;
+}
+
+/// The slowdown panel's lines of \p run in \p color: p50 dashed, p99 solid, each only if
+/// it has a point.
+void
+AddSlowdownLines(const PlotRun& run,
+                 const std::string& color,
+                 BucketAxis& axis,
+                 std::vector<Line>& left)
+{
+    Points p50;
+    Points p99;
+    for (const BucketSummary& b : run.summary.buckets)
+    {
+        const double x = axis.xOf[{b.hiBytes, b.loBytes}];
+        // Empty buckets have no statistics; log y cannot show values <= 0.
+        if (b.slowdown.count > 0 && b.slowdown.p50 > 0)
+        {
+            p50.emplace_back(x, b.slowdown.p50);
+        }
+        if (b.slowdown.count > 0 && b.slowdown.p99 > 0)
+        {
+            p99.emplace_back(x, b.slowdown.p99);
+        }
+    }
+    if (!p50.empty())
+    {
+        left.push_back({"with linespoints dt 2 lw p50width pt 6" + color + " title " +
+                            GnuplotQuote(run.label + " p50"),
+                        p50});
+    }
+    if (!p99.empty())
+    {
+        left.push_back({"with linespoints dt 1 lw 2 pt 7" + color + " title " +
+                            GnuplotQuote(run.label + " p99"),
+                        p99});
+    }
+}
+
+/// The rest of a plot command after "plot ": a '-' per line, then the lines' inline data.
+void
+SendPlotLines(std::ostream& gp, const std::vector<Line>& lines)
+{
+    for (std::size_t i = 0; i < lines.size(); ++i)
+    {
+        gp << (i ? ", " : "") << "'-' " << lines[i].style;
+    }
+    gp << "\n";
+    for (const Line& line : lines)
+    {
+        SendPoints(gp, line.points);
+    }
+}
+
 /// \return the text of a config value: strings as they are, numbers in gnuplot's %g style.
 std::string
 ConfigText(const nlohmann::json& v)
@@ -153,65 +241,16 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath, const std:
     {
         throw PrestoInputError("FCT plot '" + pngPath + "': no runs to draw");
     }
-
-    // The x axis of the left panel: every bucket any run has, by upper edge.
-    std::map<std::pair<uint64_t, uint64_t>, std::string> bucketSet;
-    for (const PlotRun& run : runs)
-    {
-        for (const BucketSummary& b : run.summary.buckets)
-        {
-            bucketSet[{b.hiBytes, b.loBytes}] = BucketLabel(b);
-        }
-    }
-    std::map<std::pair<uint64_t, uint64_t>, int> xOf;
-    std::string xtics;
-    for (const auto& [key, label] : bucketSet)
-    {
-        const int x = static_cast<int>(xOf.size());
-        xOf[key] = x;
-        xtics += (x ? ", " : "") + GnuplotQuote(label) + " " + std::to_string(x);
-    }
+    BucketAxis axis = MakeBucketAxis(runs);
 
     // Data first, so that a run with nothing to show is left out instead of making gnuplot
     // fail with "no valid points".
-    struct Line
-    {
-        std::string style;
-        Points points;
-    };
-
     std::vector<Line> left;
     std::vector<Line> right;
     for (std::size_t i = 0; i < runs.size(); ++i)
     {
         const std::string color = " lc " + std::to_string(i + 1);
-        Points p50;
-        Points p99;
-        for (const BucketSummary& b : runs[i].summary.buckets)
-        {
-            const double x = xOf[{b.hiBytes, b.loBytes}];
-            // Empty buckets have no statistics; log y cannot show values <= 0.
-            if (b.slowdown.count > 0 && b.slowdown.p50 > 0)
-            {
-                p50.emplace_back(x, b.slowdown.p50);
-            }
-            if (b.slowdown.count > 0 && b.slowdown.p99 > 0)
-            {
-                p99.emplace_back(x, b.slowdown.p99);
-            }
-        }
-        if (!p50.empty())
-        {
-            left.push_back({"with linespoints dt 2 lw p50width pt 6" + color + " title " +
-                                GnuplotQuote(runs[i].label + " p50"),
-                            p50});
-        }
-        if (!p99.empty())
-        {
-            left.push_back({"with linespoints dt 1 lw 2 pt 7" + color + " title " +
-                                GnuplotQuote(runs[i].label + " p99"),
-                            p99});
-        }
+        AddSlowdownLines(runs[i], color, axis, left);
         Points cdf = FctCdf(runs[i]);
         if (!cdf.empty())
         {
@@ -236,18 +275,10 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath, const std:
     else
     {
         gp << "set logscale y\n"
-           << "set xrange [-0.5:" << static_cast<double>(xOf.size()) - 0.5 << "]\n"
-           << "set xtics (" << xtics << ")\n"
+           << "set xrange [-0.5:" << static_cast<double>(axis.xOf.size()) - 0.5 << "]\n"
+           << "set xtics (" << axis.xtics << ")\n"
            << "plot ";
-        for (std::size_t i = 0; i < left.size(); ++i)
-        {
-            gp << (i ? ", " : "") << "'-' " << left[i].style;
-        }
-        gp << "\n";
-        for (const Line& line : left)
-        {
-            SendPoints(gp, line.points);
-        }
+        SendPlotLines(gp, left);
     }
 
     gp << "unset logscale\nset autoscale\nset xtics autofreq\nset ytics autofreq\n"
@@ -261,15 +292,7 @@ PlotFct(const std::vector<PlotRun>& runs, const std::string& pngPath, const std:
     {
         // room right of the axis for the last tick label (e.g. 100000) at the panel's edge
         gp << "set logscale x\nset yrange [0:1]\nset rmargin 6\nplot ";
-        for (std::size_t i = 0; i < right.size(); ++i)
-        {
-            gp << (i ? ", " : "") << "'-' " << right[i].style;
-        }
-        gp << "\n";
-        for (const Line& line : right)
-        {
-            SendPoints(gp, line.points);
-        }
+        SendPlotLines(gp, right);
     }
     gp << "unset multiplot\nset output\n";
     RenderGnuplotPng(gp.str(), pngPath, "FCT plot");

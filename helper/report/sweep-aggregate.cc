@@ -290,14 +290,14 @@ MeanConfidenceInterval(const std::vector<double>& values, double level)
     return ci;
 }
 
-std::vector<SweepAggregateRow>
-AggregateSweep(const std::vector<SweepRun>& runs)
+namespace
 {
-    if (runs.empty())
-    {
-        throw PrestoInputError("no runs to aggregate");
-    }
-    // Group by the configuration without the seed (std::map keeps JSON dumps in order).
+
+/// The runs grouped by their configuration without the seed (std::map keeps JSON dumps in
+/// order); two runs of a group with the same seed are an error.
+std::map<std::string, Group>
+GroupBySeedlessConfig(const std::vector<SweepRun>& runs)
+{
     std::map<std::string, Group> byConfig;
     for (const SweepRun& run : runs)
     {
@@ -314,8 +314,14 @@ AggregateSweep(const std::vector<SweepRun>& runs)
         }
         g.runs.push_back(&run);
     }
+    return byConfig;
+}
 
-    // The keys whose values differ between groups name the groups.
+/// The configuration keys whose values differ between groups, in key order: they name the
+/// groups.
+std::vector<std::string>
+DifferingKeys(const std::map<std::string, Group>& byConfig)
+{
     std::set<std::string> keys;
     for (const auto& [dump, g] : byConfig)
     {
@@ -341,26 +347,40 @@ AggregateSweep(const std::vector<SweepRun>& runs)
             }
         }
     }
+    return differing;
+}
+
+/// A group's label: its values of the \p differing keys ("all runs" or its device if none
+/// differs). Without \p all, presto's own parameters are left out for other devices.
+std::string
+GroupLabel(const Group& g, const std::vector<std::string>& differing, bool all)
+{
+    std::string text;
+    const bool presto = g.config.value("device", nlohmann::json()) == "presto";
+    for (const std::string& k : differing)
+    {
+        if (!all && !presto && (k == "fidelity" || k == "class_rules"))
+        {
+            continue; // presto-only parameters mean nothing for other devices
+        }
+        text +=
+            (text.empty() ? "" : " ") + k + "=" + ValueText(g.config.value(k, nlohmann::json()));
+    }
+    if (text.empty())
+    {
+        text = g.config.contains("device") ? "device=" + ValueText(g.config["device"])
+                                           : std::string("all runs");
+    }
+    return text;
+}
+
+/// Every group labelled (GroupLabel; in full where the short labels of two groups are the
+/// same) and ordered by its values of the \p differing keys.
+std::vector<Group*>
+LabelAndOrderGroups(std::map<std::string, Group>& byConfig,
+                    const std::vector<std::string>& differing)
+{
     std::vector<Group*> groups;
-    auto label = [&](const Group& g, bool all) {
-        std::string text;
-        const bool presto = g.config.value("device", nlohmann::json()) == "presto";
-        for (const std::string& k : differing)
-        {
-            if (!all && !presto && (k == "fidelity" || k == "class_rules"))
-            {
-                continue; // presto-only parameters mean nothing for other devices
-            }
-            text += (text.empty() ? "" : " ") + k + "=" +
-                    ValueText(g.config.value(k, nlohmann::json()));
-        }
-        if (text.empty())
-        {
-            text = g.config.contains("device") ? "device=" + ValueText(g.config["device"])
-                                               : std::string("all runs");
-        }
-        return text;
-    };
     std::map<std::string, int> labelUses;
     for (auto& [dump, g] : byConfig)
     {
@@ -368,7 +388,7 @@ AggregateSweep(const std::vector<SweepRun>& runs)
         {
             g.sortKey.push_back(g.config.value(k, nlohmann::json()));
         }
-        g.label = label(g, false);
+        g.label = GroupLabel(g, differing, false);
         ++labelUses[g.label];
         groups.push_back(&g);
     }
@@ -376,41 +396,63 @@ AggregateSweep(const std::vector<SweepRun>& runs)
     {
         if (labelUses[g->label] > 1)
         {
-            g->label = label(*g, true); // e.g. two host-tcp groups that differ in fidelity only
+            // e.g. two host-tcp groups that differ in fidelity only
+            g->label = GroupLabel(*g, differing, true);
         }
     }
     std::stable_sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) {
         return a->sortKey < b->sortKey;
     });
+    return groups;
+}
 
-    std::vector<SweepAggregateRow> rows;
-    for (const Group* g : groups)
+/// A group's rows: per bucket and metric, the mean and interval over its runs.
+void
+AddGroupRows(const Group& g,
+             const std::vector<std::string>& differing,
+             std::vector<SweepAggregateRow>& rows)
+{
+    std::map<RowKey, std::vector<double>> values;
+    for (const SweepRun* run : g.runs)
     {
-        std::map<RowKey, std::vector<double>> values;
-        for (const SweepRun* run : g->runs)
+        for (const SweepSample& s : run->samples)
         {
-            for (const SweepSample& s : run->samples)
-            {
-                values[{s.bucket == kAll, s.hiBytes, s.loBytes, s.metric, s.bucket}].push_back(
-                    s.value);
-            }
+            values[{s.bucket == kAll, s.hiBytes, s.loBytes, s.metric, s.bucket}].push_back(s.value);
         }
-        for (const auto& [key, v] : values)
+    }
+    for (const auto& [key, v] : values)
+    {
+        SweepAggregateRow row;
+        row.group = g.label;
+        for (const std::string& k : differing)
         {
-            SweepAggregateRow row;
-            row.group = g->label;
-            for (const std::string& k : differing)
-            {
-                const nlohmann::json v = g->config.value(k, nlohmann::json());
-                row.parameters.emplace_back(k, v.is_null() ? std::string() : ValueText(v));
-            }
-            row.bucket = std::get<4>(key);
-            row.hiBytes = std::get<1>(key);
-            row.loBytes = std::get<2>(key);
-            row.metric = std::get<3>(key);
-            row.ci = MeanConfidenceInterval(v, 0.95);
-            rows.push_back(row);
+            const nlohmann::json v = g.config.value(k, nlohmann::json());
+            row.parameters.emplace_back(k, v.is_null() ? std::string() : ValueText(v));
         }
+        row.bucket = std::get<4>(key);
+        row.hiBytes = std::get<1>(key);
+        row.loBytes = std::get<2>(key);
+        row.metric = std::get<3>(key);
+        row.ci = MeanConfidenceInterval(v, 0.95);
+        rows.push_back(row);
+    }
+}
+
+} // namespace
+
+std::vector<SweepAggregateRow>
+AggregateSweep(const std::vector<SweepRun>& runs)
+{
+    if (runs.empty())
+    {
+        throw PrestoInputError("no runs to aggregate");
+    }
+    std::map<std::string, Group> byConfig = GroupBySeedlessConfig(runs);
+    const std::vector<std::string> differing = DifferingKeys(byConfig);
+    std::vector<SweepAggregateRow> rows;
+    for (const Group* g : LabelAndOrderGroups(byConfig, differing))
+    {
+        AddGroupRows(*g, differing, rows);
     }
     return rows;
 }

@@ -116,6 +116,73 @@ class BottleneckMonitor
     }
 };
 
+/// Random loss on both ends of the bottleneck link, each end its own stream.
+void
+AddBottleneckLoss(const std::pair<Ptr<NetDevice>, Ptr<NetDevice>>& devices, double lossRate)
+{
+    int64_t stream = 1000;
+    for (Ptr<NetDevice> d : {devices.first, devices.second})
+    {
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        em->SetRate(lossRate);
+        em->AssignStreams(stream++);
+        d->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
+}
+
+/// The long flows, sender i (left) to receiver flows + i (right), 1 us apart: more than
+/// the bottleneck can carry in the run, unless a size is given.
+void
+ScheduleFlows(const DumbbellConfig& cfg, Ptr<TcpSocketEndpoint> ep)
+{
+    const uint64_t bytes =
+        cfg.flowBytes > 0
+            ? cfg.flowBytes
+            : static_cast<uint64_t>(cfg.bottleneckRateBps / 8 * cfg.duration.GetSeconds()) + 1;
+    for (uint32_t i = 0; i < cfg.flows; ++i)
+    {
+        FlowSpec f;
+        f.id = i;
+        f.src = i;
+        f.dst = cfg.flows + i;
+        f.dport = 5000;
+        f.sizeBytes = bytes;
+        f.startNs = 1000 * i;
+        Simulator::Schedule(NanoSeconds(f.startNs), &FlowEndpoint::StartFlow, ep, f);
+    }
+}
+
+/// The switches' drops and marks, and the offload NICs' retransmissions, timeouts, send
+/// drops and congestion-program passes, summed into \p r.
+void
+AddFabricCounters(const FabricHelper& fabric, DumbbellResult& r)
+{
+    for (const auto& sw : fabric.GetSwitchObjects())
+    {
+        r.switchDrops += sw->GetDropped();
+        r.switchMarks += sw->GetMarked();
+    }
+    NetDeviceContainer hosts = fabric.GetHostDevices();
+    for (uint32_t h = 0; h < hosts.GetN(); ++h)
+    {
+        if (auto d = DynamicCast<OffloadNetDevice>(hosts.Get(h)))
+        {
+            const OffloadTcpCounters t = d->GetTotals();
+            r.retxSegments += t.retransmittedSegments;
+            r.timeouts += t.timeouts;
+            r.nicTxDrops += d->GetNicTxDrops();
+            auto pipelineCc = DynamicCast<const PrestoDctcpCongestion>(d->GetCongestionControl());
+            if (pipelineCc && pipelineCc->GetProgram())
+            {
+                const RmtResourceReport rep = pipelineCc->GetProgram()->GetResourceReport();
+                r.ccProgramPackets += rep.packets;
+                r.ccRecirculations += rep.recirculations;
+            }
+        }
+    }
+}
+
 } // namespace
 
 DumbbellResult
@@ -143,15 +210,7 @@ RunDumbbell(const DumbbellConfig& cfg)
     Ptr<PointToPointNetDevice> port = DynamicCast<PointToPointNetDevice>(devices.first);
     if (cfg.lossRate > 0)
     {
-        int64_t stream = 1000;
-        for (Ptr<NetDevice> d : {devices.first, devices.second})
-        {
-            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-            em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-            em->SetRate(cfg.lossRate);
-            em->AssignStreams(stream++);
-            d->SetAttribute("ReceiveErrorModel", PointerValue(em));
-        }
+        AddBottleneckLoss(devices, cfg.lossRate);
     }
     Ptr<TcpSocketEndpoint> ep = SprayExperiment::MakeEndpoint(cfg.device, cc);
     BottleneckMonitor mon(cfg.warmup, cfg.duration, ep);
@@ -167,22 +226,7 @@ RunDumbbell(const DumbbellConfig& cfg)
     ep->Install(fabric.GetHosts(), addresses);
     ep->TraceConnectWithoutContext("FlowFinish",
                                    MakeCallback(&BottleneckMonitor::FlowFinished, &mon));
-    // more than the bottleneck can carry in the run, unless a size is given
-    const uint64_t bytes =
-        cfg.flowBytes > 0
-            ? cfg.flowBytes
-            : static_cast<uint64_t>(cfg.bottleneckRateBps / 8 * cfg.duration.GetSeconds()) + 1;
-    for (uint32_t i = 0; i < cfg.flows; ++i)
-    {
-        FlowSpec f;
-        f.id = i;
-        f.src = i;
-        f.dst = cfg.flows + i;
-        f.dport = 5000;
-        f.sizeBytes = bytes;
-        f.startNs = 1000 * i;
-        Simulator::Schedule(NanoSeconds(f.startNs), &FlowEndpoint::StartFlow, ep, f);
-    }
+    ScheduleFlows(cfg, ep);
     // the window closes at the first finish (FlowFinished) or at the end
     Simulator::Schedule(cfg.warmup, &BottleneckMonitor::Start, &mon);
     Simulator::Schedule(cfg.duration, &BottleneckMonitor::End, &mon);
@@ -201,29 +245,7 @@ RunDumbbell(const DumbbellConfig& cfg)
     const WireModel wire = ep->GetWireModel();
     r.payloadRateBps =
         cfg.bottleneckRateBps * wire.mssBytes / double(wire.mssBytes + wire.dataOverhead);
-    for (const auto& sw : fabric.GetSwitchObjects())
-    {
-        r.switchDrops += sw->GetDropped();
-        r.switchMarks += sw->GetMarked();
-    }
-    NetDeviceContainer hosts = fabric.GetHostDevices();
-    for (uint32_t h = 0; h < hosts.GetN(); ++h)
-    {
-        if (auto d = DynamicCast<OffloadNetDevice>(hosts.Get(h)))
-        {
-            const OffloadTcpCounters t = d->GetTotals();
-            r.retxSegments += t.retransmittedSegments;
-            r.timeouts += t.timeouts;
-            r.nicTxDrops += d->GetNicTxDrops();
-            auto pipelineCc = DynamicCast<const PrestoDctcpCongestion>(d->GetCongestionControl());
-            if (pipelineCc && pipelineCc->GetProgram())
-            {
-                const RmtResourceReport rep = pipelineCc->GetProgram()->GetResourceReport();
-                r.ccProgramPackets += rep.packets;
-                r.ccRecirculations += rep.recirculations;
-            }
-        }
-    }
+    AddFabricCounters(fabric, r);
     if (cfg.device == "host-tcp")
     {
         nlohmann::json doc;

@@ -348,6 +348,149 @@ ReadPresto(TopologyReader& r, std::vector<std::string>& tokens, ParsedTopology& 
     }
 }
 
+/// The links of a parsed topology as a graph.
+struct LinkGraph
+{
+    std::vector<uint32_t> degree;                //!< per node, its links
+    std::vector<uint64_t> firstLink;             //!< per node, the line of its first link
+    std::vector<std::vector<uint32_t>> adjacent; //!< per node, its neighbours in link order
+};
+
+/// Distance of a node no host reaches (HostDistances).
+constexpr uint32_t UNREACHED = std::numeric_limits<uint32_t>::max();
+
+/// The links as a graph, each checked: every host exactly one link, no link to itself, no
+/// host-host link.
+LinkGraph
+CheckLinks(const TopologyReader& r, const ParsedTopology& p)
+{
+    const auto n = static_cast<uint32_t>(p.isSwitch.size());
+    LinkGraph g;
+    g.degree.assign(n, 0);
+    g.firstLink.assign(n, 0);
+    g.adjacent.resize(n);
+    for (const LinkLine& l : p.links)
+    {
+        if (l.a == l.b)
+        {
+            r.FailAt(l.line, "link from node " + p.names[l.a] + " to itself");
+        }
+        if (!p.isSwitch[l.a] && !p.isSwitch[l.b])
+        {
+            r.FailAt(l.line,
+                     "link between two hosts (" + p.names[l.a] + ", " + p.names[l.b] +
+                         "): hosts attach to switches");
+        }
+        for (uint32_t end : {l.a, l.b})
+        {
+            if (!p.isSwitch[end] && g.degree[end] == 1)
+            {
+                r.FailAt(l.line,
+                         "host " + p.names[end] + " has a second link (its first is on line " +
+                             std::to_string(g.firstLink[end]) + "); every host has exactly one");
+            }
+            if (g.degree[end]++ == 0)
+            {
+                g.firstLink[end] = l.line;
+            }
+        }
+        g.adjacent[l.a].push_back(l.b);
+        g.adjacent[l.b].push_back(l.a);
+    }
+    return g;
+}
+
+/// The hosts in node order, each checked to have a link; at least 2 of them.
+std::vector<uint32_t>
+CheckHosts(const TopologyReader& r, const ParsedTopology& p, const LinkGraph& g)
+{
+    std::vector<uint32_t> hosts;
+    for (uint32_t v = 0; v < p.isSwitch.size(); ++v)
+    {
+        if (!p.isSwitch[v])
+        {
+            if (g.degree[v] == 0)
+            {
+                r.FailAt(p.nodeLines[v], "host " + p.names[v] + " has no link");
+            }
+            hosts.push_back(v);
+        }
+    }
+    if (hosts.size() < 2)
+    {
+        r.FailAt(0,
+                 "needs at least 2 hosts (nodes that are not switches), has " +
+                     std::to_string(hosts.size()));
+    }
+    return hosts;
+}
+
+/// Every node's distance to the nearest host (multi-source BFS): a switch's tier is its
+/// distance - 1. UNREACHED for a node no host reaches.
+std::vector<uint32_t>
+HostDistances(const LinkGraph& g, const std::vector<uint32_t>& hosts)
+{
+    std::vector<uint32_t> dist(g.adjacent.size(), UNREACHED);
+    std::deque<uint32_t> frontier;
+    for (uint32_t h : hosts)
+    {
+        dist[h] = 0;
+        frontier.push_back(h);
+    }
+    while (!frontier.empty())
+    {
+        const uint32_t v = frontier.front();
+        frontier.pop_front();
+        for (uint32_t w : g.adjacent[v])
+        {
+            if (dist[w] == UNREACHED)
+            {
+                dist[w] = dist[v] + 1;
+                frontier.push_back(w);
+            }
+        }
+    }
+    return dist;
+}
+
+/// Every host reaches the first one (hosts have one link: paths run through switches).
+void
+CheckConnected(const TopologyReader& r,
+               const ParsedTopology& p,
+               const LinkGraph& g,
+               const std::vector<uint32_t>& hosts)
+{
+    std::vector<bool> reach(g.adjacent.size(), false);
+    std::deque<uint32_t> frontier;
+    frontier.push_back(hosts[0]);
+    reach[hosts[0]] = true;
+    while (!frontier.empty())
+    {
+        const uint32_t v = frontier.front();
+        frontier.pop_front();
+        for (uint32_t w : g.adjacent[v])
+        {
+            if (!reach[w])
+            {
+                reach[w] = true;
+                if (p.isSwitch[w])
+                {
+                    frontier.push_back(w);
+                }
+            }
+        }
+    }
+    for (uint32_t h : hosts)
+    {
+        if (!reach[h])
+        {
+            r.FailAt(g.firstLink[h],
+                     "host " + p.names[h] + " cannot reach host " + p.names[hosts[0]] +
+                         " (the fabric is not connected)");
+        }
+    }
+}
+
 } // namespace
 
 FabricTopology
@@ -370,115 +513,16 @@ ParseTopologyText(const std::string& text, const std::string& source)
     {
         ReadHpcc(r, tokens, p);
     }
-    const auto n = static_cast<uint32_t>(p.isSwitch.size());
-
-    // every host exactly one link, no link to itself, no host-host link
-    std::vector<uint32_t> degree(n, 0);
-    std::vector<uint64_t> firstLink(n, 0);
-    std::vector<std::vector<uint32_t>> adjacent(n);
-    for (const LinkLine& l : p.links)
-    {
-        if (l.a == l.b)
-        {
-            r.FailAt(l.line, "link from node " + p.names[l.a] + " to itself");
-        }
-        if (!p.isSwitch[l.a] && !p.isSwitch[l.b])
-        {
-            r.FailAt(l.line,
-                     "link between two hosts (" + p.names[l.a] + ", " + p.names[l.b] +
-                         "): hosts attach to switches");
-        }
-        for (uint32_t end : {l.a, l.b})
-        {
-            if (!p.isSwitch[end] && degree[end] == 1)
-            {
-                r.FailAt(l.line,
-                         "host " + p.names[end] + " has a second link (its first is on line " +
-                             std::to_string(firstLink[end]) + "); every host has exactly one");
-            }
-            if (degree[end]++ == 0)
-            {
-                firstLink[end] = l.line;
-            }
-        }
-        adjacent[l.a].push_back(l.b);
-        adjacent[l.b].push_back(l.a);
-    }
-    std::vector<uint32_t> hosts;
-    for (uint32_t v = 0; v < n; ++v)
-    {
-        if (!p.isSwitch[v])
-        {
-            if (degree[v] == 0)
-            {
-                r.FailAt(p.nodeLines[v], "host " + p.names[v] + " has no link");
-            }
-            hosts.push_back(v);
-        }
-    }
-    if (hosts.size() < 2)
-    {
-        r.FailAt(0,
-                 "needs at least 2 hosts (nodes that are not switches), has " +
-                     std::to_string(hosts.size()));
-    }
-    // distance to the nearest host (multi-source BFS), through switches only: the tiers
-    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> dist(n, unreached);
-    std::deque<uint32_t> frontier;
-    for (uint32_t h : hosts)
-    {
-        dist[h] = 0;
-        frontier.push_back(h);
-    }
-    while (!frontier.empty())
-    {
-        const uint32_t v = frontier.front();
-        frontier.pop_front();
-        for (uint32_t w : adjacent[v])
-        {
-            if (dist[w] == unreached)
-            {
-                dist[w] = dist[v] + 1;
-                frontier.push_back(w);
-            }
-        }
-    }
-    // every host reaches the first one (hosts have one link: paths run through switches)
-    std::vector<bool> reach(n, false);
-    frontier.push_back(hosts[0]);
-    reach[hosts[0]] = true;
-    while (!frontier.empty())
-    {
-        const uint32_t v = frontier.front();
-        frontier.pop_front();
-        for (uint32_t w : adjacent[v])
-        {
-            if (!reach[w])
-            {
-                reach[w] = true;
-                if (p.isSwitch[w])
-                {
-                    frontier.push_back(w);
-                }
-            }
-        }
-    }
-    for (uint32_t h : hosts)
-    {
-        if (!reach[h])
-        {
-            r.FailAt(firstLink[h],
-                     "host " + p.names[h] + " cannot reach host " + p.names[hosts[0]] +
-                         " (the fabric is not connected)");
-        }
-    }
+    const LinkGraph graph = CheckLinks(r, p);
+    const std::vector<uint32_t> hosts = CheckHosts(r, p, graph);
+    const std::vector<uint32_t> dist = HostDistances(graph, hosts);
+    CheckConnected(r, p, graph, hosts);
 
     FabricTopology t;
-    for (uint32_t v = 0; v < n; ++v)
+    for (uint32_t v = 0; v < p.isSwitch.size(); ++v)
     {
         const uint32_t id =
-            p.isSwitch[v] ? t.AddSwitch(dist[v] == unreached ? 0 : dist[v] - 1) : t.AddHost();
+            p.isSwitch[v] ? t.AddSwitch(dist[v] == UNREACHED ? 0 : dist[v] - 1) : t.AddHost();
         t.SetNodeName(id, p.names[v]);
     }
     for (const LinkLine& l : p.links)

@@ -44,6 +44,26 @@ Read32(const uint8_t* p)
     return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
 }
 
+/// Set CE in the IPv4 header in \p p's bytes (a header round trip: only marked packets pay
+/// for it, out of line so that the forwarding path does not carry its Ipv4Header). A nonzero
+/// checksum field means the sender computed it: it is recomputed for the new TOS byte.
+/// \return the new TOS byte
+[[gnu::noinline]] uint8_t
+MarkCeInBytes(const Ptr<Packet>& p)
+{
+    uint8_t head[12];
+    p->CopyData(head, sizeof(head));
+    Ipv4Header ip;
+    if (head[10] != 0 || head[11] != 0)
+    {
+        ip.EnableChecksum();
+    }
+    p->RemoveHeader(ip);
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    p->AddHeader(ip);
+    return ip.GetTos();
+}
+
 } // namespace
 
 TypeId
@@ -548,19 +568,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     else if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
              (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
     {
-        // Only marked packets pay for a header round trip. A nonzero checksum field means the
-        // sender computed it: recompute it for the new TOS byte.
-        uint8_t head[12];
-        p->CopyData(head, sizeof(head));
-        Ipv4Header ip;
-        if (head[10] != 0 || head[11] != 0)
-        {
-            ip.EnableChecksum();
-        }
-        p->RemoveHeader(ip);
-        ip.SetEcn(Ipv4Header::ECN_CE);
-        p->AddHeader(ip);
-        out.tos = ip.GetTos();
+        out.tos = MarkCeInBytes(p);
         ++m_marked;
         m_markTrace(p, port);
     }

@@ -6,7 +6,9 @@
 
 #include "offload-congestion.h"
 #include "offload-reassembly.h"
+#include "offload-seq.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -344,6 +346,9 @@ class OffloadTcpConnection
   public:
     /// Largest number of RTO doublings (2^20 times any sane RTO exceeds any sane maximum).
     static constexpr uint32_t MAX_BACKOFF = 20;
+    /// Largest buffer and window, bytes: keeps all compared sequence numbers within 2^31 of
+    /// each other.
+    static constexpr uint32_t MAX_BUFFER = ReassemblyTracker::MAX_WINDOW;
 
     /**
      * \param config connection parameters (validated; PrestoInputError if bad)
@@ -491,6 +496,30 @@ class OffloadTcpConnection
     uint32_t WindowToAnnounce() const;
     /// Put the out-of-order intervals held into a's SACK blocks (RFC 2018).
     void AddSackBlocks(OffloadSegment& a) const;
+    /**
+     * \brief OnSegment's steps 1 and 2 for an RST, a SYN or a segment without ACK: refuse it
+     * (counted, answered with a challenge ACK where RFC 5961 says so; an RST exactly at
+     * rcv_next resets the connection).
+     * \param seg the segment \param nowNs current time \param d the decision
+     */
+    void RefuseControl(const OffloadSegment& seg, uint64_t nowNs, OffloadRxDecision& d);
+    /**
+     * \brief OnSegment's step 3, the ACK field: refuse an ack of data never sent or one older
+     * than the largest peer window (RFC 5961 5.2), ignore an old one, process the others.
+     * \param seg the segment \param nowNs current time \param d the decision
+     * \return true if the segment is acceptable and its payload is looked at
+     */
+    bool AcceptAckField(const OffloadSegment& seg, uint64_t nowNs, OffloadRxDecision& d);
+    /**
+     * \brief OnSegment's step 4 for a segment with payload or FIN: place the payload, note
+     * and consume the FIN. \param seg the segment \param d the decision
+     */
+    void ReceivePayload(const OffloadSegment& seg, OffloadRxDecision& d);
+    /**
+     * \brief The payload through the reassembly tracker, counted by verdict.
+     * \param seg the segment (payloadLen > 0) \param d the decision (write range, delivered)
+     */
+    void PlacePayload(const OffloadSegment& seg, OffloadRxDecision& d);
     /// Process the ACK field of an acceptable ACK (ack in [snd_una, snd_max]).
     void ProcessAck(const OffloadSegment& seg, uint64_t nowNs, OffloadRxDecision& d);
     /**
@@ -564,6 +593,31 @@ class OffloadTcpConnection
 
     OffloadTcpCounters m_counters; //!< event counters
 };
+
+// Inline: the receive and send files call these per segment.
+
+inline uint32_t
+OffloadTcpConnection::GetRcvNext() const
+{
+    return m_rx.GetRcvNext() + (m_peerFin ? 1 : 0);
+}
+
+inline uint32_t
+OffloadTcpConnection::WindowToAnnounce() const
+{
+    // What the peer will see: the free buffer, at most the window the application asked
+    // for (the buffer may be larger, see rxWindowLimit), in units of our window scale.
+    const uint32_t unit = 1u << m_config.windowShift;
+    uint32_t w = std::min(m_rx.GetWindow(), m_config.rxWindowLimit);
+    w &= ~(unit - 1);
+    return w;
+}
+
+inline uint32_t
+OffloadTcpConnection::UnsentFrom(uint32_t seq) const
+{
+    return seq::Lt(seq, m_sndBufEnd) ? m_sndBufEnd - seq : 0;
+}
 
 } // namespace ns3
 

@@ -26,6 +26,7 @@
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/spray-experiment-config.h"
 
 #include <filesystem>
 #include <fstream>
@@ -189,13 +190,17 @@ Main(int argc, char* argv[])
     double fitFraction = 0.7;
     double shrinkFraction = 0.7;
     double phaseMs = 20;
-    uint32_t hostCores = 8;
     double zipf = 1.1;
     uint32_t maxMigrations = 1024;
     std::string policyName = "heaviest";
     bool compare = true;
     uint64_t seed = 1;
-    std::string out = "results/cora-dynamic";
+    // the options presto-spray has too: its names and parsers, this program's defaults
+    // (--seed is not one of them: here a 64-bit run number that also seeds the eviction
+    // policy, the experiment's is 32-bit)
+    SprayExperimentConfig shared;
+    shared.hostCores = 8;
+    shared.out = "results/cora-dynamic";
     PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("flows", "NAT flows", flows);
     cmd.AddValue("baseMpps", "Base packet rate, Mpps", baseMpps);
@@ -207,7 +212,7 @@ Main(int argc, char* argv[])
                  "The table keeps this fraction of its size in phase 4",
                  shrinkFraction);
     cmd.AddValue("phaseMs", "Duration of every phase, ms", phaseMs);
-    cmd.AddValue("hostCores", "Host cores for the host part", hostCores);
+    shared.AddToCommandLine(cmd, {{"hostCores", "Host cores for the host part"}});
     cmd.AddValue("zipf", "Zipf exponent of per-flow volumes", zipf);
     cmd.AddValue("maxMigrations",
                  "Migrations the controller starts per 1 ms interval",
@@ -222,8 +227,10 @@ Main(int argc, char* argv[])
                  "ns-3 run number of the flows' addresses and arrivals (fixed streams), and "
                  "seed of the random eviction policy",
                  seed);
-    cmd.AddValue("out", "Output directory", out);
+    shared.AddToCommandLine(cmd, {{"out", "Output directory"}});
     ParseCommandLine(cmd, argc, argv);
+    const uint32_t hostCores = shared.hostCores;
+    const std::string& out = shared.out;
     try
     {
         if (!(fitFraction > 0 && fitFraction <= 1) || !(shrinkFraction > 0 && shrinkFraction <= 1))

@@ -21,6 +21,7 @@
 #include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
+#include "ns3/spray-experiment-config.h"
 
 #include <filesystem>
 #include <fstream>
@@ -80,9 +81,11 @@ Main(int argc, char* argv[])
     double zipf = 0.8;
     uint64_t memory = 0;
     std::string profile = "netronome";
-    uint32_t hostCores = 8;
     double replayMs = 10;
-    std::string out = "results/cora-l4lb";
+    // the options presto-spray has too: its names and parsers, this program's defaults
+    SprayExperimentConfig shared;
+    shared.hostCores = 8;
+    shared.out = "results/cora-l4lb";
     PrestoCommandLine cmd(__FILE__);
     cmd.AddValue("l4lbFlows", "L4LB connections (both mixes)", l4lbFlows);
     cmd.AddValue("httpFlows", "HTTP senders' flows (both mixes)", httpFlows);
@@ -96,10 +99,12 @@ Main(int argc, char* argv[])
                  "counters and a third of the L4LB connections, so the program does not fit)",
                  memory);
     cmd.AddValue("profile", "NIC profile: netronome or bluefield", profile);
-    cmd.AddValue("hostCores", "Host cores for the host part", hostCores);
+    shared.AddToCommandLine(cmd, {{"hostCores", "Host cores for the host part"}});
     cmd.AddValue("replayMs", "Packet replay per plan, ms (0: plans only)", replayMs);
-    cmd.AddValue("out", "Output directory (plans.csv)", out);
+    shared.AddToCommandLine(cmd, {{"out", "Output directory (plans.csv)"}});
     ParseCommandLine(cmd, argc, argv);
+    const uint32_t hostCores = shared.hostCores;
+    const std::string& out = shared.out;
     try
     {
         CoraProgram program = CoraPrograms::L4lbHttp();

@@ -35,6 +35,7 @@
 #include "ns3/presto-command-line.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-main.h"
+#include "ns3/spray-experiment-config.h"
 
 #include <iomanip>
 #include <iostream>
@@ -75,8 +76,10 @@ Main(int argc, char* argv[])
     uint64_t bulkBytes = 10000000;
     uint64_t onOffBytes = 2000000;
     std::string onOffRate = "2Gbps";
-    double simTime = 0.1;
-    bool pcap = false;
+    // the options presto-spray has too: its names and parsers, this program's defaults
+    SprayExperimentConfig shared;
+    shared.simTime = 0.1;
+    shared.pcap = false;
     std::string flowMonitor;
 
     PrestoCommandLine cmd(__FILE__);
@@ -90,13 +93,17 @@ Main(int argc, char* argv[])
     cmd.AddValue("bulkBytes", "Bytes of each BulkSend flow", bulkBytes);
     cmd.AddValue("onOffBytes", "Bytes of each OnOff flow", onOffBytes);
     cmd.AddValue("onOffRate", "OnOff sending rate while on", onOffRate);
-    cmd.AddValue("simTime", "Simulated time, s", simTime);
-    cmd.AddValue("pcap", "Write pcap traces of the host links (presto-dumbbell-*.pcap)", pcap);
+    shared.AddToCommandLine(
+        cmd,
+        {{"simTime", "Simulated time, s"},
+         {"pcap", "Write pcap traces of the host links (presto-dumbbell-*.pcap)"}});
     cmd.AddValue("flowMonitor",
                  "Run ns-3's FlowMonitor on every node (offload NICs included), print its "
                  "per-flow statistics and write them to this XML file",
                  flowMonitor);
     ParseCommandLine(cmd, argc, argv);
+    const double simTime = shared.simTime;
+    const bool pcap = shared.pcap;
 
     // ns-3's TCP as a data-center host would run it: full-size segments, and a delayed ACK
     // shorter than the NICs' 1 ms minimum RTO (ns-3's default is 200 ms).

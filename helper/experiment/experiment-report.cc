@@ -4,7 +4,6 @@
 #include "experiment-options.h"
 
 #include "ns3/fabric-link-net-device.h"
-#include "ns3/flow-file.h"
 #include "ns3/host-cpu-accounting.h"
 #include "ns3/host-cpu-model.h"
 #include "ns3/incast-bursts.h"

@@ -14,7 +14,6 @@
 #include "ns3/offload-congestion-control.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/rng-seed-manager.h"
-#include "ns3/row-parity.h"
 #include "ns3/splitmix.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/tcp-dctcp.h"

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -276,10 +277,49 @@ class PrestoTxProgram
         RmtFieldId probe;       //!< the scan found the persist timer expired
     };
 
+    // The packed registers' bits, shared by the stages (presto-tx-stages.cc) and the control
+    // plane (Init, GetState).
+    static constexpr uint64_t CLOSED = uint64_t{1} << 33;      //!< tx.close: FIN requested
+    static constexpr uint64_t FIN_ACKED = uint64_t{1} << 32;   //!< tx.close: FIN acknowledged
+    static constexpr uint64_t IN_RECOVERY = uint64_t{1} << 32; //!< tx.recovery
+    static constexpr uint64_t HAS_RTT = uint64_t{1} << 33;     //!< tx.rtt_seq
+    static constexpr uint64_t TIMING = uint64_t{1} << 32;      //!< tx.rtt_seq
+    static constexpr uint64_t ARMED = uint64_t{1} << 63;       //!< tx.rto, tx.persist
+    static constexpr uint64_t LOW32 = 0xffffffffull;           //!< the low word of a cell
+    static constexpr uint32_t PERSIST_SHIFT = 58;              //!< tx.persist: the backoff
+    static constexpr uint64_t PERSIST_TIME = (uint64_t{1} << PERSIST_SHIFT) - 1; //!< deadline
+
     /// Declare the PHV fields.
     void DeclareFields();
-    /// Build the stages, in order.
+    /// Build the stages, in order: one function per stage (presto-tx-stages.cc).
     void BuildStages();
+    /// tx.snd: snd_nxt and snd_max; a send pass's guess of its segment.
+    void BuildSndStage();
+    /// tx.una: the ACK's class, snd_una; the posted stream's end and the close.
+    void BuildUnaStage();
+    /// tx.peer: the peer's window edge and the duplicate-ACK condition.
+    void BuildPeerStage();
+    /// tx.dup: consecutive duplicate ACKs.
+    void BuildDupStage();
+    /// tx.recovery: the go-back-N trigger and its recovery point.
+    void BuildRecoveryStage();
+    /// tx.choose: what may be sent now (no registers).
+    void BuildChooseStage();
+    /// tx.rtt_seq: which segment is timed.
+    void BuildRttSeqStage();
+    /// tx.rtt_start: the timed segment's send time and the sample.
+    void BuildRttStartStage();
+    /// tx.rtt: SRTT, RTTVAR and the backoff.
+    void BuildRttStage();
+    /// tx.rto: the retransmission and persist timers; the second passes.
+    void BuildRtoStage();
+    /// \param st a stage \param name the table's name \return a new table keyed on meta.op
+    RmtTable& OpTable(RmtStage& st, const std::string& name) const;
+    /// \param f the fields \param c a pass \return true if it is an ACK tx.una processed
+    static bool Processed(const Fields& f, const RmtActionContext& c);
+    /// Read tx.snd's cell into meta.snd_nxt, meta.snd_max and meta.snd_max_old.
+    /// \param f the fields \param c the pass \param cell the cell
+    static void Unpack(const Fields& f, RmtActionContext& c, uint64_t cell);
     /// Throw unless conn is a valid id.
     void CheckConn(uint32_t conn, const char* where) const;
     /// Clear the PHV for a packet of op on conn at nowNs (throws for a bad conn).

@@ -311,6 +311,23 @@ class PrestoRxProgram
         RmtFieldId ackReq;    //!< ACK required
     };
 
+    /// Valid bit of a start register (bit 32, above the 32-bit sequence number).
+    static constexpr uint64_t SLOT_VALID = uint64_t{1} << 32;
+    /// First bit of the owner (per path) in a start register, above the valid bit.
+    static constexpr uint32_t OWNER_SHIFT = 33;
+
+    /// \param cell a start register \return the owner it holds
+    static uint16_t OwnerOf(uint64_t cell)
+    {
+        return static_cast<uint16_t>(cell >> OWNER_SHIFT);
+    }
+
+    /// \param start the interval's start \param owner its owner \return a live start register
+    static uint64_t LiveSlot(uint32_t start, uint64_t owner)
+    {
+        return (owner << OWNER_SHIFT) | SLOT_VALID | start;
+    }
+
     /**
      * \brief What pass 2 writes into slot i: the bridged union into the slot keeping it, else
      * the list entry of the slot (the next one behind a slot a bridge removed).
@@ -334,8 +351,34 @@ class PrestoRxProgram
     void BuildEdgeStage();
     /// Build stage rx.rcv_next.
     void BuildRcvNextStage();
-    /// Build the two stages of interval slot i.
+    /// Build the two stages of interval slot i (presto-rx-stages.cc, as every stage).
     void BuildSlotStages(uint32_t i);
+    /// Build stage ooo<i>.start: the slot rule's half that needs only the start.
+    void BuildSlotStartStage(uint32_t i);
+    /// Build stage ooo<i>.len: the rule's other half; lists kept slots for pass 2.
+    void BuildSlotLenStage(uint32_t i);
+    /**
+     * \brief Action place_start of ooo<i>.start: an out-of-order segment against slot i's
+     * start (reads it for the list; takes a free slot, grows a live one at the front).
+     * \param f the field handles \param start the slot's start register \param i the slot
+     * \param perPath the slots carry owners
+     * \return the action body
+     */
+    static RmtActionFn PlaceStartAction(const Fields& f,
+                                        RmtRegisterArray* start,
+                                        uint32_t i,
+                                        bool perPath);
+    /**
+     * \brief Action place_len of ooo<i>.len: the placement rule with slot i's end (held
+     * already, overlap, growth at either end, a bridge to an earlier slot).
+     * \param f the field handles \param lenArr the slot's length register \param i the slot
+     * \param perPath the slots carry owners
+     * \return the action body
+     */
+    static RmtActionFn PlaceLenAction(const Fields& f,
+                                      RmtRegisterArray* lenArr,
+                                      uint32_t i,
+                                      bool perPath);
     /// Build stage rx.verdict.
     void BuildVerdictStage();
     /// Throw unless conn is a valid id.

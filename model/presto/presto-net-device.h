@@ -176,6 +176,27 @@ class PrestoNetDevice : public OffloadNetDevice
     /** \return the pipeline configuration from the attributes */
     RmtPipelineConfig PipelineConfig() const;
 
+    // Configure's steps
+    /// Read OffloadNetDevice::PathLabels; check that IntervalPolicy can use them.
+    void ReadPathLabels();
+    /// Own or join (Placement=tor) the pipeline's slots. \param maxConnections slots
+    void SetupPipeSlots(uint32_t maxConnections);
+    /// Build the send side's program. \param cfg the pipeline \param maxConnections slots
+    void BuildTxProgram(const RmtPipelineConfig& cfg, uint32_t maxConnections);
+
+    // AddCounters' parts (presto-net-device-counters.cc), once configured
+    /// The pipeline's packet rate and the timer scan. \param nic the NIC's counters
+    void AddSlotCounters(nlohmann::json& nic) const;
+    /// The send program. \param nic the NIC's counters
+    void AddTxProgramCounters(nlohmann::json& nic) const;
+    /// The congestion program, if any. \param nic the NIC's counters
+    void AddCcProgramCounters(nlohmann::json& nic) const;
+    /// Every program on the pipeline together. \param nic the NIC's counters
+    /// \param recirculations the class programs' recirculations
+    void AddPipelineTotal(nlohmann::json& nic, uint64_t recirculations) const;
+    /// One entry per class. \param nic the NIC's counters
+    void AddClassCounters(nlohmann::json& nic) const;
+
     /**
      * \brief Give a packet's passes their pipeline slots now.
      * \param passes passes the packet takes

@@ -407,6 +407,14 @@ class RmtTable
     void CheckAction(RmtActionId a, size_t nParams) const;
     /// Throw unless h is an installed entry.
     const Entry& GetEntry(RmtEntryHandle h) const;
+    /// AddEntry's steps: encode key component k of e from m (checked against the key field).
+    void EncodeKey(size_t k, const RmtMatch& m, Entry& e) const;
+    /// A ternary, LPM or range component of the field's own kind; comp names it in messages.
+    void EncodeTyped(size_t k, const RmtMatch& m, const std::string& comp, Entry& e) const;
+    /// Throw if an entry with e's key (and, for non-exact tables, priority) is installed.
+    void CheckNoDuplicate(const Entry& e) const;
+    /// Store e (a free slot first), index it; \return its handle.
+    RmtEntryHandle Install(Entry&& e);
     /// Hash of the key values of an exact table.
     static uint64_t HashKey(const uint64_t* values, size_t n);
     /// Index of the matching entry, or -1.

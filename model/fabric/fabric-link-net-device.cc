@@ -233,8 +233,8 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
         Resolve();
         if (!m_fast)
         {
-            fields.EnsureBytes(*PeekPointer(packet)); // a point-to-point link carries bytes
-            return PointToPointNetDevice::Send(packet, dest, protocolNumber);
+            // a point-to-point link carries bytes
+            return PointToPointNetDevice::Send(fields.Bytes(packet), dest, protocolNumber);
         }
     }
     // hot path: no NS_LOG (a log-enabled ns-3 build pays a call per macro even when off)
@@ -244,8 +244,10 @@ FabricLinkNetDevice::SendAt(const Ptr<Packet>& packet,
     if (!m_fifo.Admits(bytes, m_maxBytes, m_maxPackets))
     {
         ++m_txDrops;
+        // written whether or not FastTxDrop has a sink: the caller (a switch) traces the
+        // refused frame too, after the fields moved here
         fields.EnsureBytes(*PeekPointer(packet));
-        m_txDropTrace(packet);
+        m_txDropTrace(fields, packet);
         if (m_txQueue)
         {
             // as NetDeviceQueue::PacketDiscarded does for a point-to-point device: a sender
@@ -427,7 +429,7 @@ FabricLinkNetDevice::FastReceive(const Ptr<Packet>& packet,
     if (m_errorModel && m_errorModel->IsCorrupt(packet))
     {
         ++m_rxDrops;
-        m_rxDropTrace(packet);
+        m_rxDropTrace(fields, packet);
         return;
     }
     ++m_rxPackets;

@@ -62,9 +62,12 @@ class FabricLinkChannel : public PointToPointChannel
  * frame then holds a zero placeholder of the header's length). Whoever may read the bytes
  * writes it first (EnsureBytes, with the TOS byte of the fields): a sniffer, an error model, a
  * promiscuous or receive callback, a drop trace, a point-to-point link, a switch policy that
- * hashes the header, a switch trace. A switch marks an unwritten header in the fields alone;
- * a receiver that takes the fields (a FabricLinkSink) reads no bytes. The lazy header moves
- * with the frame from hop to hop without being touched (SendAt takes the fields by value).
+ * hashes the header, a switch trace. Two choke points keep that rule: the fabric's packet
+ * trace sources are FabricFrameTrace, which fire only with the fields and write the header
+ * before any sink runs, and a frame goes to any other reader (an ns-3 device, a host stack)
+ * as Bytes(packet). A switch marks an unwritten header in the fields alone; a receiver that
+ * takes the fields (a FabricLinkSink) reads no bytes. The lazy header moves with the frame
+ * from hop to hop without being touched (SendAt takes the fields by value).
  */
 struct FabricFrameFields
 {
@@ -95,6 +98,49 @@ struct FabricFrameFields
             lazy.Get()->Write(p, tos);
         }
     }
+
+    /**
+     * The frame for a reader of its bytes (an ns-3 device, a host stack, an error model, a
+     * sniffer): the header is written first. Hand a frame to such a reader only through this.
+     * \param p the frame \return p, its header in its bytes
+     */
+    const Ptr<Packet>& Bytes(const Ptr<Packet>& p) const
+    {
+        EnsureBytes(*PeekPointer(p));
+        return p;
+    }
+};
+
+/**
+ * \ingroup presto
+ * \brief A fabric trace source of frames: TracedCallback<Ptr<const Packet>, Args...> that fires
+ * only with the frame's fields, and writes a lazy header into the bytes before any sink runs.
+ *
+ * The fabric's packet trace sources (FabricLinkNetDevice's FastTxDrop and FastRxDrop,
+ * FabricSwitch's Enqueue, Drop and Mark) are of this type: the plain operator() is deleted, so
+ * firing one without the fields does not compile, and a sink connected to one never sees the
+ * zero placeholder. No sink connected: one test, as TracedCallback's, and nothing written.
+ */
+template <typename... Args>
+class FabricFrameTrace : public TracedCallback<Ptr<const Packet>, Args...>
+{
+  public:
+    /**
+     * Write the frame's header if it is lazy, then call the sinks.
+     * \param fields the frame's fields \param packet the frame \param args the rest
+     */
+    void operator()(const FabricFrameFields& fields, const Ptr<Packet>& packet, Args... args) const
+    {
+        if (this->IsEmpty())
+        {
+            return;
+        }
+        fields.EnsureBytes(*PeekPointer(packet));
+        TracedCallback<Ptr<const Packet>, Args...>::operator()(packet, args...);
+    }
+
+    /// Firing without the frame's fields could hand a sink the placeholder.
+    void operator()(Ptr<const Packet>, Args...) const = delete;
 };
 
 /**
@@ -497,17 +543,17 @@ class FabricLinkNetDevice : public PointToPointNetDevice
     NetDevice::ReceiveCallback m_rxCb;             //!< captured receive callback
 
     // the rest
-    uint16_t m_mtu;             //!< the MTU as set (SetMtu)
-    Address m_peerAddress;      //!< the far end's address (receive "from")
-    DataRate m_rate;            //!< the rate used for m_txSteps
-    Ptr<Queue<Packet>> m_queue; //!< the device queue (only its MaxSize is used)
-    EventId m_wake;             //!< pending wake of m_txQueue
-    uint64_t m_txDrops{0};      //!< counter
-    uint64_t m_rxDrops{0};      //!< counter
-    uint32_t m_flushes{0};      //!< FlushQueue calls (pending sniffs of flushed frames skip)
-    TracedCallback<Ptr<const Packet>> m_txDropTrace; //!< refused by Send
-    TracedCallback<Ptr<const Packet>> m_rxDropTrace; //!< dropped by the error model
-    SnifferTrace m_sniffer{this};                    //!< frames with a PPP header (pcap)
+    uint16_t m_mtu;                   //!< the MTU as set (SetMtu)
+    Address m_peerAddress;            //!< the far end's address (receive "from")
+    DataRate m_rate;                  //!< the rate used for m_txSteps
+    Ptr<Queue<Packet>> m_queue;       //!< the device queue (only its MaxSize is used)
+    EventId m_wake;                   //!< pending wake of m_txQueue
+    uint64_t m_txDrops{0};            //!< counter
+    uint64_t m_rxDrops{0};            //!< counter
+    uint32_t m_flushes{0};            //!< FlushQueue calls (pending sniffs of flushed frames skip)
+    FabricFrameTrace<> m_txDropTrace; //!< refused by Send
+    FabricFrameTrace<> m_rxDropTrace; //!< dropped by the error model
+    SnifferTrace m_sniffer{this};     //!< frames with a PPP header (pcap)
 };
 
 /**

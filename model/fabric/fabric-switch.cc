@@ -456,7 +456,10 @@ FabricSwitch::ChoosePort(uint32_t dest,
 }
 
 void
-FabricSwitch::Drop(Ptr<const Packet> packet, uint32_t port, bool bufferFull)
+FabricSwitch::Drop(const Ptr<Packet>& packet,
+                   uint32_t port,
+                   bool bufferFull,
+                   const FabricFrameFields& fields)
 {
     NS_LOG_LOGIC("drop " << packet->GetUid() << " port " << port
                          << (bufferFull ? " buffer full" : " no route"));
@@ -468,7 +471,7 @@ FabricSwitch::Drop(Ptr<const Packet> packet, uint32_t port, bool bufferFull)
     {
         ++m_droppedNoRoute;
     }
-    m_dropTrace(packet, port);
+    m_dropTrace(fields, packet, port); // writes a lazy header for the sinks
 }
 
 bool
@@ -514,7 +517,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
         if (protocol != IPV4_ETHERTYPE || len < 20 || (hdr[0] >> 4) != 4 || ihl < 20 ||
             pkt->GetSize() < ihl)
         {
-            Drop(packet, NO_PORT, false);
+            Drop(packet, NO_PORT, false, out);
             return;
         }
         out.destination = Read32(hdr + 16);
@@ -525,8 +528,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     const uint32_t set = LookupPortSet(dest);
     if (set == NO_SET) // not a host's address, or no port leads there
     {
-        out.EnsureBytes(*pkt);
-        Drop(packet, NO_PORT, false);
+        Drop(packet, NO_PORT, false, out);
         return;
     }
     const uint32_t* const list = m_portLists.data() + set;
@@ -544,8 +546,7 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
     // the drop counted with its reason and traced without that header
     if (queued + pkt->GetSize() + PPP_HEADER_BYTES > m_bufferBytes)
     {
-        out.EnsureBytes(*pkt);
-        Drop(packet, port, true);
+        Drop(packet, port, true, out);
         return;
     }
     // The device is done with the packet (it only traced it before this callback), so it is
@@ -559,34 +560,22 @@ FabricSwitch::Forward(const Ptr<Packet>& packet,
         // the header is not in the bytes yet: it will be written with the mark
         out.tos |= Ipv4Header::ECN_CE;
         ++m_marked;
-        if (!m_markTrace.IsEmpty())
-        {
-            out.EnsureBytes(*pkt);
-            m_markTrace(p, port);
-        }
+        m_markTrace(out, p, port);
     }
     else if (m_ecnThreshold > 0 && queued >= m_ecnThreshold &&
              (ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1))
     {
         out.tos = MarkCeInBytes(p);
         ++m_marked;
-        m_markTrace(p, port);
+        m_markTrace(out, p, port);
     }
-    if (!m_enqueueTrace.IsEmpty()) // traces cost a packet reference and a call only if connected
-    {
-        out.EnsureBytes(*pkt);
-        m_enqueueTrace(p, port);
-    }
-    if (!link)
-    {
-        out.EnsureBytes(*pkt);
-    }
+    m_enqueueTrace(out, p, port); // a packet reference and a call only if connected
     // the fields move on with the frame (the lazy header is not touched)
     if (!(link ? link->SendAt(p, m_dest, IPV4_ETHERTYPE, now, std::move(out))
-               : m_ports[port]->Send(p, m_dest, IPV4_ETHERTYPE)))
+               : m_ports[port]->Send(out.Bytes(p), m_dest, IPV4_ETHERTYPE)))
     {
         // a refused frame's header is in its bytes: SendAt writes it before its drop trace
-        Drop(p, port, true);
+        Drop(p, port, true, out);
         return;
     }
     ++m_forwarded;

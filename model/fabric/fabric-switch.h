@@ -203,7 +203,10 @@ class FabricSwitch : public Object, public FabricLinkSink
     /** \return the seeded 64-bit hash of the packet's 5-tuple */
     uint64_t FlowHash(const uint8_t* hdr, uint32_t len) const;
     /** Count and trace a dropped packet. */
-    void Drop(Ptr<const Packet> packet, uint32_t port, bool bufferFull);
+    void Drop(const Ptr<Packet>& packet,
+              uint32_t port,
+              bool bufferFull,
+              const FabricFrameFields& fields);
 
     static constexpr uint32_t NO_HOST = 0xffffffff; //!< no host at that address offset
     static constexpr uint32_t NO_SET = 0xffffffff;  //!< a host no port leads to
@@ -231,11 +234,11 @@ class FabricSwitch : public Object, public FabricLinkSink
     /// the route and the ports (with a vector per list a 1,024-host fat-tree had 8.1 cache
     /// misses per packet-hop, callgrind with a 2 MB last level; with this 7.3).
     std::vector<uint32_t> m_portLists;
-    std::vector<FabricPortQueue> m_queues;                      //!< each port's queue occupancy
-    Ptr<IndexRandomVariable> m_rng;                             //!< spraying and flowlet choices
-    uint64_t m_forwarded{0};                                    //!< counter
-    TracedCallback<Ptr<const Packet>, uint32_t> m_enqueueTrace; //!< packet queued on a port
-    TracedCallback<uint32_t, uint32_t> m_queueLengthTrace;      //!< queue bytes after enqueue
+    std::vector<FabricPortQueue> m_queues;                 //!< each port's queue occupancy
+    Ptr<IndexRandomVariable> m_rng;                        //!< spraying and flowlet choices
+    uint64_t m_forwarded{0};                               //!< counter
+    FabricFrameTrace<uint32_t> m_enqueueTrace;             //!< packet queued on a port
+    TracedCallback<uint32_t, uint32_t> m_queueLengthTrace; //!< queue bytes after enqueue
 
     // the rest
     uint32_t m_seed;                                   //!< attribute: ECMP hash seed
@@ -258,8 +261,8 @@ class FabricSwitch : public Object, public FabricLinkSink
     uint64_t m_droppedNoRoute{0}; //!< counter: no route, or no IPv4 header to route by
     uint64_t m_marked{0};         //!< counter
 
-    TracedCallback<Ptr<const Packet>, uint32_t> m_dropTrace; //!< packet dropped
-    TracedCallback<Ptr<const Packet>, uint32_t> m_markTrace; //!< packet marked CE
+    FabricFrameTrace<uint32_t> m_dropTrace; //!< packet dropped
+    FabricFrameTrace<uint32_t> m_markTrace; //!< packet marked CE
 };
 
 } // namespace ns3

@@ -283,54 +283,6 @@ CoraExecutor::AddBusyRun(int64_t first, int64_t end)
     m_busyRuns.emplace(first, end);
 }
 
-double
-CoraExecutor::WindowSum(const std::map<int64_t, double>& rec, int64_t from, int64_t to) const
-{
-    const int64_t b = m_cfg.utilBucketNs;
-    double sum = 0;
-    for (auto it = rec.lower_bound(from / b); it != rec.end() && it->first * b < to; ++it)
-    {
-        // Work within a bucket is taken as spread evenly over it.
-        const int64_t lo = std::max(from, it->first * b);
-        const int64_t hi = std::min(to, (it->first + 1) * b);
-        if (hi > lo)
-        {
-            sum += it->second * static_cast<double>(hi - lo) / static_cast<double>(b);
-        }
-    }
-    return sum;
-}
-
-double
-CoraExecutor::BusyRunSum(int64_t from, int64_t to) const
-{
-    // A whole bucket holds b ns of work spread over it: its share of the window is the
-    // overlap, so a run contributes the overlap of its span with the window.
-    const int64_t b = m_cfg.utilBucketNs;
-    auto it = m_busyRuns.upper_bound(from / b);
-    if (it != m_busyRuns.begin())
-    {
-        --it;
-    }
-    double sum = 0;
-    for (; it != m_busyRuns.end() && it->first * b < to; ++it)
-    {
-        const int64_t lo = std::max(from, it->first * b);
-        const int64_t hi = std::min(to, it->second * b);
-        if (hi > lo)
-        {
-            sum += static_cast<double>(hi - lo);
-        }
-    }
-    return sum;
-}
-
-std::size_t
-CoraExecutor::GetBusyRecordEntries() const
-{
-    return m_busy.size() + m_busyRuns.size();
-}
-
 void
 CoraExecutor::PruneHistory(int64_t now)
 {
@@ -355,35 +307,6 @@ CoraExecutor::PruneHistory(int64_t now)
             rec->erase(rec->begin());
         }
     }
-}
-
-double
-CoraExecutor::GetNicUtilisation(int64_t fromNs, int64_t toNs) const
-{
-    if (toNs <= fromNs)
-    {
-        return 0;
-    }
-    const double u = (WindowSum(m_busy, fromNs, toNs) + BusyRunSum(fromNs, toNs)) /
-                     static_cast<double>(toNs - fromNs);
-    return std::clamp(u, 0.0, 1.0);
-}
-
-double
-CoraExecutor::GetNicOfferedLoad(int64_t fromNs, int64_t toNs) const
-{
-    if (toNs <= fromNs)
-    {
-        return 0;
-    }
-    return WindowSum(m_offered, fromNs, toNs) / static_cast<double>(toNs - fromNs);
-}
-
-double
-CoraExecutor::GetNicMeanQueue(int64_t fromNs, int64_t toNs) const
-{
-    const double n = toNs > fromNs ? WindowSum(m_arrived, fromNs, toNs) : 0.0;
-    return n > 0 ? WindowSum(m_queued, fromNs, toNs) / n : 0.0;
 }
 
 bool
@@ -496,13 +419,6 @@ CoraExecutor::AdvanceTo(int64_t nowNs)
     }
 }
 
-uint64_t
-CoraExecutor::GetPairLockDrops(uint32_t block, uint64_t key) const
-{
-    auto it = m_pairs.find({block, key});
-    return it == m_pairs.end() ? 0 : it->second.lockDrops;
-}
-
 bool
 CoraExecutor::Release(int64_t nowNs, uint32_t block, uint64_t key)
 {
@@ -551,11 +467,9 @@ CoraExecutor::GetNextCommitNs() const
     return m_pending.empty() ? -1 : m_pending.begin()->first;
 }
 
-CoraVerdict
-CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
+void
+CoraExecutor::CheckBranch(const CoraFlow& flow) const
 {
-    AdvanceTo(nowNs);
-    const auto& flow = p.flow;
     if (flow.branch >= m_program.GetBranches().size())
     {
         std::ostringstream os;
@@ -564,42 +478,46 @@ CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
            << " branches";
         throw PrestoInputError(os.str());
     }
-    ++m_stats.packets;
-    PruneHistory(nowNs);
-    const double now = static_cast<double>(nowNs);
+}
 
-    const auto& blocks = m_program.GetBlocks();
-    const auto& path = m_program.GetBranchBlocks(flow.branch);
+CoraExecutor::Pair&
+CoraExecutor::FindOrPlace(const PairKey& k, const CoraFlow& flow, int64_t nowNs)
+{
+    auto it = m_pairs.find(k);
+    if (it == m_pairs.end())
+    {
+        Pair np;
+        np.side = Place(k, flow, nowNs);
+        np.to = np.side;
+        if (np.side == CoraSide::NIC)
+        {
+            m_stats.nicMemoryBytes += GetPairBytes(k.first);
+            ++m_stats.nicPairs;
+        }
+        else
+        {
+            ++m_stats.hostPairs;
+        }
+        it = m_pairs.emplace(k, np).first;
+    }
+    return it->second;
+}
+
+void
+CoraExecutor::ResolvePath(int64_t nowNs, const CoraFlow& flow, PacketPath& path)
+{
+    const auto& blocks = path.blocks;
+    const auto& branchBlocks = path.branch;
     const uint32_t group = CoraFlowGroup(flow.id);
 
     // Resolve every pair of the path: its side for this packet (the destination while it
     // migrates) and the time before which its state is not available here (commit).
-    std::vector<Pair*> pairs;
-    std::vector<CoraSide> sides;
-    std::vector<bool> nicBlocks(blocks.size(), false);
-    bool held = false;
-    for (uint32_t b : path)
+    path.pairs.reserve(branchBlocks.size());
+    path.sides.reserve(branchBlocks.size());
+    for (uint32_t b : branchBlocks)
     {
-        const uint64_t key = CoraAggregateKey(blocks[b].key, flow);
-        const PairKey k{b, key};
-        auto it = m_pairs.find(k);
-        if (it == m_pairs.end())
-        {
-            Pair np;
-            np.side = Place(k, flow, nowNs);
-            np.to = np.side;
-            if (np.side == CoraSide::NIC)
-            {
-                m_stats.nicMemoryBytes += GetPairBytes(b);
-                ++m_stats.nicPairs;
-            }
-            else
-            {
-                ++m_stats.hostPairs;
-            }
-            it = m_pairs.emplace(k, np).first;
-        }
-        Pair& pr = it->second;
+        const PairKey k{b, CoraAggregateKey(blocks[b].key, flow)};
+        Pair& pr = FindOrPlace(k, flow, nowNs);
         if (!(pr.groups & (1ULL << group)))
         {
             pr.groups |= 1ULL << group;
@@ -607,57 +525,141 @@ CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
         }
         pr.lastBranch = flow.branch;
         const CoraSide side = pr.migrating ? pr.to : pr.side;
-        held = held || pr.migrating;
-        nicBlocks[b] = side == CoraSide::NIC;
-        pairs.push_back(&pr);
-        sides.push_back(side);
+        path.held = path.held || pr.migrating;
+        path.nicBlocks[b] = side == CoraSide::NIC;
+        path.pairs.push_back(&pr);
+        path.sides.push_back(side);
     }
 
     // Stages: NIC first pass (blocks before the first host block), host, NIC return pass.
-    std::size_t firstHost = path.size();
-    for (std::size_t i = 0; i < path.size(); ++i)
+    std::size_t firstHost = branchBlocks.size();
+    for (std::size_t i = 0; i < branchBlocks.size(); ++i)
     {
-        if (sides[i] == CoraSide::HOST)
+        if (path.sides[i] == CoraSide::HOST)
         {
             firstHost = i;
             break;
         }
     }
-    const bool visitsHost = firstHost < path.size();
-    double holdNic = 0;
-    double holdHost = 0;
-    double holdReturn = 0;
-    bool returns = false;
-    double hostInstructions = 0;
-    for (std::size_t i = 0; i < path.size(); ++i)
+    path.visitsHost = firstHost < branchBlocks.size();
+    for (std::size_t i = 0; i < branchBlocks.size(); ++i)
     {
-        const double hold = pairs[i]->migrating ? static_cast<double>(pairs[i]->commitNs) : 0;
-        if (sides[i] == CoraSide::HOST)
+        const Pair& pr = *path.pairs[i];
+        const double hold = pr.migrating ? static_cast<double>(pr.commitNs) : 0;
+        if (path.sides[i] == CoraSide::HOST)
         {
-            holdHost = std::max(holdHost, hold);
-            hostInstructions += m_blockInstructions[path[i]];
+            path.holdHost = std::max(path.holdHost, hold);
+            path.hostInstructions += m_blockInstructions[branchBlocks[i]];
         }
         else if (i < firstHost)
         {
-            holdNic = std::max(holdNic, hold);
+            path.holdNic = std::max(path.holdNic, hold);
         }
         else
         {
-            returns = true;
-            holdReturn = std::max(holdReturn, hold);
+            path.returns = true;
+            path.holdReturn = std::max(path.holdReturn, hold);
         }
     }
+}
 
-    const Rates& rates = GetRates(flow.branch, nicBlocks);
+bool
+CoraExecutor::AdmitLocks(const CoraFlow& flow, double now, PacketPath& path)
+{
+    const auto& blocks = path.blocks;
+    const auto& branchBlocks = path.branch;
+    for (std::size_t i = 0; i < branchBlocks.size(); ++i)
+    {
+        const uint32_t b = branchBlocks[i];
+        if (path.sides[i] != CoraSide::NIC || m_blockLocks[b] == 0)
+        {
+            continue;
+        }
+        // Same lock choice as the allocator: all flows of an aggregate share its lock.
+        const uint32_t lock = CoraLockIndex(blocks[b].key, flow, m_blockLocks[b]);
+        Fifo& q = m_locks[{b, lock}];
+        Prune(q, now);
+        if (Occupancy(q, std::max(now, path.holdNic)) >= m_cfg.nicQueueCapacity)
+        {
+            ++m_stats.lockDrops;
+            ++path.pairs[i]->lockDrops; // the runtime learns that this aggregate is lock-bound
+            return false;
+        }
+        path.locks.emplace_back(&q, GetLockServiceNs(flow.branch, b));
+    }
+    return true;
+}
+
+bool
+CoraExecutor::AdmitHost(uint64_t flowId, double now, HostVisit& host)
+{
+    if (m_hostServer)
+    {
+        host.doneNs = m_hostServer(flowId, host.arrivalNs, host.cycles);
+        return !(host.doneNs < 0); // a negative time: the host refused it
+    }
+    host.core = &m_cores[CoraHash64(flowId ^ CORE_SALT) % m_cfg.hostCores];
+    Prune(*host.core, now);
+    return Occupancy(*host.core, host.arrivalNs) < m_cfg.hostQueueCapacity;
+}
+
+double
+CoraExecutor::ServeNic(double arrivalNs, const Rates& rates)
+{
+    const double end = Serve(m_nic, arrivalNs, rates.nicServiceNs);
+    AddBusy(end - rates.nicServiceNs, end);
+    m_stats.nicBusyNs += rates.nicServiceNs;
+    return end;
+}
+
+void
+CoraExecutor::CountAccepted(const PacketPath& path, int64_t departNs)
+{
+    for (Pair* pr : path.pairs)
+    {
+        ++pr->count;
+        pr->lastDepartNs = std::max(pr->lastDepartNs, static_cast<double>(departNs));
+        if (pr->migrating)
+        {
+            ++pr->held;
+        }
+    }
+    if (path.held)
+    {
+        ++m_stats.heldPackets;
+    }
+    if (path.visitsHost)
+    {
+        ++m_stats.hostPackets;
+    }
+    else
+    {
+        ++m_stats.nicPackets;
+    }
+}
+
+CoraVerdict
+CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
+{
+    AdvanceTo(nowNs);
+    const auto& flow = p.flow;
+    CheckBranch(flow);
+    ++m_stats.packets;
+    PruneHistory(nowNs);
+    const double now = static_cast<double>(nowNs);
+
+    PacketPath path(m_program.GetBlocks(), m_program.GetBranchBlocks(flow.branch));
+    ResolvePath(nowNs, flow, path);
+    const Rates& rates = GetRates(flow.branch, path.nicBlocks);
     m_offered[nowNs / m_cfg.utilBucketNs] += rates.nicServiceNs;
 
     CoraVerdict v;
-    v.held = held;
+    v.held = path.held;
     auto drop = [&](CoraDropReason r) {
         v.dropped = true;
         v.reason = r;
         v.departNs = nowNs;
-        v.visitedHost = visitsHost;
+        v.visitedHost = path.visitsHost;
         return v;
     };
 
@@ -672,112 +674,57 @@ CoraExecutor::Process(int64_t nowNs, const CoraPacket& p)
         ++m_stats.nicDrops;
         return drop(CoraDropReason::NIC_OVERLOAD);
     }
-    std::vector<std::pair<Fifo*, double>> locks; // lock server, service time
-    for (std::size_t i = 0; i < path.size(); ++i)
+    if (!AdmitLocks(flow, now, path))
     {
-        const uint32_t b = path[i];
-        if (sides[i] != CoraSide::NIC || m_blockLocks[b] == 0)
-        {
-            continue;
-        }
-        // Same lock choice as the allocator: all flows of an aggregate share its lock.
-        const uint32_t lock = CoraLockIndex(blocks[b].key, flow, m_blockLocks[b]);
-        Fifo& q = m_locks[{b, lock}];
-        Prune(q, now);
-        if (Occupancy(q, std::max(now, holdNic)) >= m_cfg.nicQueueCapacity)
-        {
-            ++m_stats.lockDrops;
-            ++pairs[i]->lockDrops; // the runtime learns that this aggregate is lock-bound
-            return drop(CoraDropReason::LOCK_CONTENTION);
-        }
-        locks.emplace_back(&q, GetLockServiceNs(flow.branch, b));
+        return drop(CoraDropReason::LOCK_CONTENTION);
     }
 
     const double xferNs = static_cast<double>(p.bytes) * 1e9 / m_cfg.limits.pcieBytesPerSecond;
     const double pcieNs = static_cast<double>(m_cfg.pcieLatencyNs) + xferNs;
-    const double nicArrival = std::max(now, holdNic);
+    const double nicArrival = std::max(now, path.holdNic);
     // Tentative NIC departure, to find when the packet reaches its host core.
     double nicDone = std::max(nicArrival, m_nic.busyUntil) + rates.nicServiceNs;
-    for (const auto& [q, s] : locks)
+    for (const auto& [q, s] : path.locks)
     {
         nicDone = std::max(nicDone, std::max(nicArrival, q->busyUntil) + s);
     }
     const double nicOut = nicDone + static_cast<double>(m_cfg.nicLatencyNs);
 
-    Fifo* core = nullptr;
-    double hostArrival = 0;
-    const double hostCycles =
-        m_cfg.hostPacketCycles + hostInstructions * m_cfg.hostCyclesPerInstruction;
-    double hostDone = -1; // with a host server: when it serves the packet (< 0: refused)
-    if (visitsHost)
+    HostVisit host;
+    host.cycles = m_cfg.hostPacketCycles + path.hostInstructions * m_cfg.hostCyclesPerInstruction;
+    if (path.visitsHost)
     {
-        hostArrival = std::max(nicOut + pcieNs, holdHost);
-        bool refused = false;
-        if (m_hostServer)
-        {
-            hostDone = m_hostServer(flow.id, hostArrival, hostCycles);
-            refused = hostDone < 0;
-        }
-        else
-        {
-            core = &m_cores[CoraHash64(flow.id ^ CORE_SALT) % m_cfg.hostCores];
-            Prune(*core, now);
-            refused = Occupancy(*core, hostArrival) >= m_cfg.hostQueueCapacity;
-        }
-        if (refused)
+        host.arrivalNs = std::max(nicOut + pcieNs, path.holdHost);
+        if (!AdmitHost(flow.id, now, host))
         {
             // The NIC did its work before the host queue turned the packet away.
-            const double end = Serve(m_nic, nicArrival, rates.nicServiceNs);
-            AddBusy(end - rates.nicServiceNs, end);
-            m_stats.nicBusyNs += rates.nicServiceNs;
+            ServeNic(nicArrival, rates);
             ++m_stats.hostDrops;
             return drop(CoraDropReason::HOST_OVERLOAD);
         }
     }
 
     // Accepted: run it.
-    const double nicEnd = Serve(m_nic, nicArrival, rates.nicServiceNs);
-    AddBusy(nicEnd - rates.nicServiceNs, nicEnd);
-    m_stats.nicBusyNs += rates.nicServiceNs;
-    for (const auto& [q, s] : locks)
+    ServeNic(nicArrival, rates);
+    for (const auto& [q, s] : path.locks)
     {
         Serve(*q, nicArrival, s);
     }
     double depart = nicOut;
-    if (visitsHost)
+    if (path.visitsHost)
     {
-        const double serviceNs = hostCycles / m_cfg.hostClockHz * 1e9;
-        depart = m_hostServer ? hostDone : Serve(*core, hostArrival, serviceNs);
-        m_stats.hostBusyCycles += hostCycles;
-        if (returns)
+        const double serviceNs = host.cycles / m_cfg.hostClockHz * 1e9;
+        depart = m_hostServer ? host.doneNs : Serve(*host.core, host.arrivalNs, serviceNs);
+        m_stats.hostBusyCycles += host.cycles;
+        if (path.returns)
         {
-            depart =
-                std::max(depart + pcieNs, holdReturn) + static_cast<double>(m_cfg.nicLatencyNs);
+            depart = std::max(depart + pcieNs, path.holdReturn) +
+                     static_cast<double>(m_cfg.nicLatencyNs);
         }
     }
     v.departNs = static_cast<int64_t>(std::ceil(depart));
-    v.visitedHost = visitsHost;
-    for (Pair* pr : pairs)
-    {
-        ++pr->count;
-        pr->lastDepartNs = std::max(pr->lastDepartNs, static_cast<double>(v.departNs));
-        if (pr->migrating)
-        {
-            ++pr->held;
-        }
-    }
-    if (held)
-    {
-        ++m_stats.heldPackets;
-    }
-    if (visitsHost)
-    {
-        ++m_stats.hostPackets;
-    }
-    else
-    {
-        ++m_stats.nicPackets;
-    }
+    v.visitedHost = path.visitsHost;
+    CountAccepted(path, v.departNs);
     return v;
 }
 
@@ -831,60 +778,6 @@ CoraExecutor::SetNicMemoryBytes(uint64_t bytes)
 }
 
 uint64_t
-CoraExecutor::GetNicMemoryCapacity() const
-{
-    return m_cfg.limits.memoryBytes;
-}
-
-const CoraExecutorStats&
-CoraExecutor::GetStats() const
-{
-    return m_stats;
-}
-
-CoraSide
-CoraExecutor::GetSide(uint32_t block, uint64_t key) const
-{
-    auto it = m_pairs.find({block, key});
-    return it == m_pairs.end() ? CoraSide::HOST : it->second.side;
-}
-
-bool
-CoraExecutor::HasPair(uint32_t block, uint64_t key) const
-{
-    return m_pairs.count({block, key}) > 0;
-}
-
-bool
-CoraExecutor::IsMigrating(uint32_t block, uint64_t key) const
-{
-    auto it = m_pairs.find({block, key});
-    return it != m_pairs.end() && it->second.migrating;
-}
-
-uint64_t
-CoraExecutor::GetStateCount(uint32_t block, uint64_t key) const
-{
-    auto it = m_pairs.find({block, key});
-    return it == m_pairs.end() ? 0 : it->second.count;
-}
-
-double
-CoraExecutor::GetPairNicCostNs(uint32_t block, uint64_t key) const
-{
-    auto it = m_pairs.find({block, key});
-    if (it == m_pairs.end())
-    {
-        return 0;
-    }
-    std::vector<bool> none(m_program.GetBlocks().size(), false);
-    std::vector<bool> only = none;
-    only[block] = true;
-    const uint32_t branch = it->second.lastBranch;
-    return GetRates(branch, only).nicServiceNs - GetRates(branch, none).nicServiceNs;
-}
-
-uint64_t
 CoraExecutor::GetPairBytes(uint32_t block) const
 {
     return m_program.GetBlocks().at(block).bytesPerAggregate;
@@ -902,57 +795,10 @@ CoraExecutor::SetMigrationCallback(std::function<void(const CoraMigrationEvent&)
     m_onMigration = std::move(cb);
 }
 
-std::vector<std::pair<uint32_t, uint64_t>>
-CoraExecutor::GetPairs(CoraSide side) const
-{
-    std::vector<std::pair<uint32_t, uint64_t>> out;
-    for (const auto& [k, p] : m_pairs)
-    {
-        if (p.side == side)
-        {
-            out.push_back(k);
-        }
-    }
-    return out;
-}
-
-CoraSide
-CoraExecutor::GetGroupSide(uint32_t group) const
-{
-    return m_groupSide.at(group) == 0 ? CoraSide::NIC : CoraSide::HOST;
-}
-
 void
 CoraExecutor::SetGroupSide(uint32_t group, CoraSide side)
 {
     m_groupSide.at(group) = side == CoraSide::NIC ? 0 : 1;
-}
-
-std::vector<std::pair<uint32_t, uint64_t>>
-CoraExecutor::GetGroupPairs(uint32_t group) const
-{
-    auto out = m_groupPairs.at(group);
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-uint64_t
-CoraExecutor::GetPairGroups(uint32_t block, uint64_t key) const
-{
-    auto it = m_pairs.find({block, key});
-    return it == m_pairs.end() ? 0 : it->second.groups;
-}
-
-const CoraExecutorConfig&
-CoraExecutor::GetConfig() const
-{
-    return m_cfg;
-}
-
-const CoraProgram&
-CoraExecutor::GetProgram() const
-{
-    return m_program;
 }
 
 } // namespace ns3

@@ -357,10 +357,61 @@ class CoraExecutor
 
     using PairKey = std::pair<uint32_t, uint64_t>; //!< (block, aggregate key)
 
+    /// One packet's walk through its branch: the pairs it touches and its stage holds.
+    struct PacketPath
+    {
+        /// \param blocks blocks of the program \param branch blocks of the packet's branch
+        PacketPath(const std::vector<CoraStateBlock>& blocks, const std::vector<uint32_t>& branch)
+            : blocks(blocks),
+              branch(branch),
+              nicBlocks(blocks.size(), false)
+        {
+        }
+
+        const std::vector<CoraStateBlock>& blocks; //!< blocks of the program
+        const std::vector<uint32_t>& branch;       //!< blocks of the packet's branch, in order
+        std::vector<Pair*> pairs;                  //!< per block of the branch: its pair
+        std::vector<CoraSide> sides; //!< per block of the branch: its side for this packet
+        std::vector<bool> nicBlocks; //!< per block of the program: on the NIC for this packet
+        bool held{false};            //!< a pair of the path is migrating
+        bool visitsHost{false};      //!< a block of the path is on the host
+        bool returns{false};         //!< NIC blocks follow the first host block
+        double holdNic{0};           //!< NIC first pass not before, ns (commit)
+        double holdHost{0};          //!< host stage not before, ns
+        double holdReturn{0};        //!< NIC return pass not before, ns
+        double hostInstructions{0};  //!< host instructions of the host blocks
+        std::vector<std::pair<Fifo*, double>> locks; //!< NIC lock servers, service time
+    };
+
+    /// The host stage of one packet.
+    struct HostVisit
+    {
+        double arrivalNs{0}; //!< when it reaches the host, ns
+        double cycles{0};    //!< host cycles it needs
+        double doneNs{-1};   //!< with a host server: when it is served, ns
+        Fifo* core{nullptr}; //!< without one: the executor's core FIFO it goes to
+    };
+
     /// \param branch branch \param nicBlocks NIC flags per block \return cached rates
     const Rates& GetRates(uint32_t branch, const std::vector<bool>& nicBlocks) const;
     /// \param branch branch \param block locked NIC block \return one lock's service time, ns
     double GetLockServiceNs(uint32_t branch, uint32_t block) const;
+    /// \param flow flow \throws PrestoInputError if its branch is not in the program
+    void CheckBranch(const CoraFlow& flow) const;
+    /// \param k pair \param flow flow \param nowNs time \return the pair, placed if new
+    Pair& FindOrPlace(const PairKey& k, const CoraFlow& flow, int64_t nowNs);
+    /// \param nowNs time \param flow flow \param path filled: pairs, sides and stage holds
+    void ResolvePath(int64_t nowNs, const CoraFlow& flow, PacketPath& path);
+    /// \param flow flow \param now time \param path its path: the locks it takes are added
+    /// \return false if a full lock queue drops the packet (counted)
+    bool AdmitLocks(const CoraFlow& flow, double now, PacketPath& path);
+    /// \param flowId flow \param now time \param host its host stage (core or doneNs set)
+    /// \return false if the host refuses the packet
+    bool AdmitHost(uint64_t flowId, double now, HostVisit& host);
+    /// \param arrivalNs NIC arrival \param rates service \return NIC departure (busy counted)
+    double ServeNic(double arrivalNs, const Rates& rates);
+    /// \param path accepted packet's path \param departNs its departure: count it
+    void CountAccepted(const PacketPath& path, int64_t departNs);
     /// \param k pair: remove it and its memory and group entries
     void Erase(const PairKey& k);
     /// \param k pair \param flow flow of the first packet \param now time \return its side

@@ -16,17 +16,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FctStatistics");
 
-double
-Percentile(const std::vector<double>& sorted, double q)
-{
-    const double pos = q * static_cast<double>(sorted.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(pos));
-    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-    const double frac = pos - static_cast<double>(lo);
-    // Written as a + (b - a) * f, like numpy, so equal neighbours give exactly that value.
-    return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
-}
-
 DistributionSummary
 Summarize(std::vector<double> values)
 {

@@ -7,6 +7,7 @@
 #include "fct-record.h"
 
 #include "ns3/experiment-random.h"
+#include "ns3/percentile.h"
 
 #include <cstdint>
 #include <string>
@@ -32,16 +33,6 @@ struct DistributionSummary
     double p99{0};     //!< 99th percentile
     double p999{0};    //!< 99.9th percentile
 };
-
-/**
- * \ingroup presto
- * \brief numpy's default percentile ("linear"): position q * (n - 1) in the sorted sample,
- * interpolated between its two neighbours.
- * \param sorted non-empty, increasing
- * \param q quantile in [0, 1]
- * \return the percentile
- */
-double Percentile(const std::vector<double>& sorted, double q);
 
 /**
  * \ingroup presto

@@ -4,6 +4,8 @@
 #ifndef PRESTO_IDEAL_FCT_H
 #define PRESTO_IDEAL_FCT_H
 
+#include "ns3/wire-model.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -15,19 +17,6 @@ struct PathHop
 {
     double rateBps{0};  //!< link rate, bit/s
     int64_t delayNs{0}; //!< propagation delay, ns
-};
-
-/**
- * \ingroup presto
- * \brief How a transport puts a flow on the wire, for the ideal FCT.
- */
-struct WireModel
-{
-    uint32_t mssBytes{1448};   //!< payload bytes per full data segment
-    uint32_t dataOverhead{54}; //!< bytes on the wire per data segment besides payload
-                               //!< (L2 framing + IPv4 + TCP with options)
-    uint32_t synBytes{62};     //!< bytes on the wire of the SYN (0: no handshake)
-    uint32_t synAckBytes{62};  //!< bytes on the wire of the SYN-ACK
 };
 
 /**

@@ -8,12 +8,12 @@
 #include "payload-pattern.h"
 
 #include "ns3/callback.h"
-#include "ns3/ideal-fct.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
+#include "ns3/wire-model.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
  */
 #include "rpc-workload.h"
 
-#include "ns3/fct-statistics.h"
+#include "ns3/percentile.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/splitmix.h"
 #include "ns3/whole-token.h"

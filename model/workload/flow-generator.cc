@@ -132,18 +132,16 @@ ToString(TrafficPattern pattern)
     return "unknown";
 }
 
-std::vector<FlowSpec>
-GenerateFlows(const FlowGeneratorConfig& config,
-              const FlowSizeCdf& sizes,
-              Ptr<UniformRandomVariable> uniform)
+/**
+ * \param config generator configuration (checked)
+ * \param sizes flow sizes
+ * \return the flow arrival rate that gives config.load, flows/s
+ * \throws PrestoInputError if the mean size is below 1 byte or the run would need more
+ *         flows than config.flowLimit
+ */
+static double
+FlowsPerSecond(const FlowGeneratorConfig& config, const FlowSizeCdf& sizes)
 {
-    NS_LOG_FUNCTION(config.nHosts << config.load << config.hostRateBps << config.durationNs
-                                  << ToString(config.pattern) << sizes.GetName());
-    CheckConfig(config);
-    if (!uniform)
-    {
-        throw PrestoInputError("flow generator: no uniform random stream given");
-    }
     const double meanBytes = sizes.MeanBytes();
     if (!(meanBytes >= 1))
     {
@@ -158,10 +156,6 @@ GenerateFlows(const FlowGeneratorConfig& config,
     // load = lambda * E[size] * 8 / (nHosts * hostRate), solved for lambda (flows/s).
     const double flowsPerSecond =
         config.load * config.nHosts * config.hostRateBps / (8.0 * meanBytes);
-    const uint32_t flowsPerEvent =
-        config.pattern == TrafficPattern::INCAST ? config.incastSenders : 1;
-    // An incast event carries N flows, so events arrive N times less often.
-    const double meanGapNs = 1e9 * flowsPerEvent / flowsPerSecond;
     // Refuse a configuration that asks for more flows than can be held, before making any:
     // the expected count, or maxFlows if that is smaller.
     const double expected = flowsPerSecond * static_cast<double>(config.durationNs) * 1e-9;
@@ -178,6 +172,26 @@ GenerateFlows(const FlowGeneratorConfig& config,
            << " (shorten the arrival window, lower the load or cap the flows with maxFlows)";
         throw PrestoInputError(os.str());
     }
+    return flowsPerSecond;
+}
+
+std::vector<FlowSpec>
+GenerateFlows(const FlowGeneratorConfig& config,
+              const FlowSizeCdf& sizes,
+              Ptr<UniformRandomVariable> uniform)
+{
+    NS_LOG_FUNCTION(config.nHosts << config.load << config.hostRateBps << config.durationNs
+                                  << ToString(config.pattern) << sizes.GetName());
+    CheckConfig(config);
+    if (!uniform)
+    {
+        throw PrestoInputError("flow generator: no uniform random stream given");
+    }
+    const double flowsPerSecond = FlowsPerSecond(config, sizes);
+    const uint32_t flowsPerEvent =
+        config.pattern == TrafficPattern::INCAST ? config.incastSenders : 1;
+    // An incast event carries N flows, so events arrive N times less often.
+    const double meanGapNs = 1e9 * flowsPerEvent / flowsPerSecond;
     NS_LOG_INFO("lambda " << flowsPerSecond << " flows/s, mean gap between events " << meanGapNs
                           << " ns");
 

@@ -32,12 +32,15 @@ import sys
 ALLOWED = {
     "model/common": set(),
     "model/host": {"model/common"},
-    "model/stats": {"model/common", "model/workload"},  # CYCLE_EDGES: fct-record.h -> flow-spec.h
-    "model/fabric": {"model/common", "model/stats"},
+    "model/fabric": {"model/common"},
+    "model/stats": {
+        "model/common",
+        "model/fabric",  # ideal-fct.h reads a path as fabric-path-hop.h's PathHop
+        "model/workload",  # fct-record.h -> flow-spec.h, ideal-fct.h -> wire-model.h
+    },
     "model/workload": {
         "model/common",
         "model/host",
-        "model/stats",  # flow-endpoint.h -> ideal-fct.h, rpc-workload.cc -> fct-statistics.h
         "model/offload",  # tcp-socket-endpoint.cc reads the offload socket's and device's counters
     },
     "model/offload": {"model/common", "model/fabric", "model/host"},
@@ -67,11 +70,11 @@ MODULE = set(ALLOWED)
 ALLOWED["examples"] = set(MODULE)
 ALLOWED["test"] = set(MODULE)
 
-# Edges that close a cycle today and are being removed (issue 37). model/stats -> model/workload
-# (fct-record.h includes flow-spec.h) points up the layers and closes two cycles: with
-# model/workload -> model/stats, and through model/workload -> model/offload -> model/fabric ->
-# model/stats. Removing the other direction instead would leave the second one.
-CYCLE_EDGES = [("model/stats", "model/workload")]
+# Edges that close a cycle and are being removed, left out of the cycle check until they are
+# gone. None today: the model/stats <-> model/workload cycle (and the longer one through
+# model/offload and model/fabric) was removed for issue 37 by moving WireModel, Percentile and
+# PathHop to the folders that own them.
+CYCLE_EDGES = []
 
 SOURCE_TOPS = ["model", "helper", "examples", "test"]
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)

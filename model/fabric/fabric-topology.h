@@ -4,7 +4,7 @@
 #ifndef PRESTO_FABRIC_TOPOLOGY_H
 #define PRESTO_FABRIC_TOPOLOGY_H
 
-#include "ns3/ideal-fct.h"
+#include "ns3/fabric-path-hop.h"
 
 #include <cstdint>
 #include <map>

@@ -4,6 +4,7 @@
 #ifndef PRESTO_IDEAL_FCT_H
 #define PRESTO_IDEAL_FCT_H
 
+#include "ns3/fabric-path-hop.h"
 #include "ns3/wire-model.h"
 
 #include <cstdint>
@@ -11,13 +12,6 @@
 
 namespace ns3
 {
-
-/** \ingroup presto One link of a path, in the direction of the data. */
-struct PathHop
-{
-    double rateBps{0};  //!< link rate, bit/s
-    int64_t delayNs{0}; //!< propagation delay, ns
-};
 
 /**
  * \ingroup presto

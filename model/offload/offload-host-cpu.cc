@@ -50,7 +50,7 @@ void
 OffloadNetDevice::MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation)
 {
     HostCpu* cpu = TimedHostCpu();
-    if (!cpu || m_generation[id] != generation)
+    if (!cpu || m_connections.Generation(id) != generation)
     {
         DeliverReadable(id, bytes, peerClosed, generation);
         return;
@@ -58,8 +58,8 @@ OffloadNetDevice::MakeReadable(uint32_t id, uint32_t bytes, bool peerClosed, uin
     // the application takes the notification from its context queue and copies the bytes
     // out of the receive buffer on the connection's core
     const double cycles = m_hostCosts.appNotification + bytes * m_hostCosts.byteCopied;
-    DeviceEvent e;
-    e.kind = DeviceEventKind::HOST_READABLE;
+    OffloadDeviceEvent e;
+    e.kind = OffloadDeviceEventKind::HOST_READABLE;
     e.id = id;
     e.generation = generation;
     e.bytes = bytes;
@@ -72,7 +72,7 @@ void
 OffloadNetDevice::QueueHostWrite(uint32_t id, uint32_t n)
 {
     HostCpu* cpu = TimedHostCpu();
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     c.txPosting += n;
     // The library copies the bytes into the send buffer and posts a descriptor: the NIC may
     // start once the first segment's bytes are in place; the rest of the copy keeps the core
@@ -85,10 +85,10 @@ OffloadNetDevice::QueueHostWrite(uint32_t id, uint32_t n)
                          id,
                          postCycles + (n - first) * m_hostCosts.byteCopied);
     const Time posted = NanoSeconds(s.startNs + std::llround(postCycles * 1e9 / cpu->GetClockHz()));
-    DeviceEvent e;
-    e.kind = DeviceEventKind::HOST_POSTED;
+    OffloadDeviceEvent e;
+    e.kind = OffloadDeviceEventKind::HOST_POSTED;
     e.id = id;
-    e.generation = m_generation[id];
+    e.generation = m_connections.Generation(id);
     e.bytes = n;
     ScheduleDeviceEvent(posted - FastSimulator::Now(), std::move(e));
 }
@@ -96,22 +96,22 @@ OffloadNetDevice::QueueHostWrite(uint32_t id, uint32_t n)
 void
 OffloadNetDevice::PostWrite(uint32_t id, uint32_t n)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     c.txPosting -= n;
     const uint32_t accepted = c.tcp->AppSend(n);
     NS_ASSERT_MSG(accepted == n, "send buffer space reserved at the write was lost");
     (void)accepted;
     OnApplicationPosted(id);
-    Ready(id);
+    QueueForTransmit(id);
 }
 
 void
 OffloadNetDevice::PostClose(uint32_t id)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     c.tcp->AppClose();
     OnApplicationPosted(id);
-    Ready(id);
+    QueueForTransmit(id);
 }
 
 void

@@ -22,42 +22,31 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("OffloadNetDeviceConnections");
 
 uint32_t
-OffloadNetDevice::AllocateSlot()
+OffloadNetDevice::AllocateConnection()
 {
-    const bool ownTableFull = m_freeSlots.empty() && m_slots.size() >= m_maxConnections;
-    if (ownTableFull || !ReserveConnectionSlot())
+    if (m_connections.IsFull(m_maxConnections) || !ReserveConnectionSlot())
     {
-        ++m_refused;
-        m_refusedTrace(NO_SLOT);
-        return NO_SLOT;
+        ++m_counters.refused;
+        m_refusedTrace(NO_CONNECTION);
+        return NO_CONNECTION;
     }
-    if (m_freeSlots.empty() && m_slots.size() < m_maxConnections)
-    {
-        // The table models fixed NIC state arrays of MaxConnections entries; memory is only
-        // taken for slots in use (std::deque keeps references to existing slots valid).
-        m_freeSlots.push_back(static_cast<uint32_t>(m_slots.size()));
-        m_slots.emplace_back();
-        m_generation.push_back(0);
-    }
-    uint32_t id = m_freeSlots.back();
-    m_freeSlots.pop_back();
-    m_slots[id].activeIndex = static_cast<uint32_t>(m_active.size());
-    m_active.push_back(id);
-    return id;
+    // The table models fixed NIC state arrays of MaxConnections entries; memory is only
+    // taken for connections in use.
+    return m_connections.Allocate(m_maxConnections);
 }
 
 void
-OffloadNetDevice::FreeSlot(uint32_t id)
+OffloadNetDevice::FreeConnection(uint32_t id)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     NS_LOG_FUNCTION(this << id);
     if (c.tcp)
     {
-        m_finished += c.tcp->GetCounters(); // fold into the device totals
+        m_counters.finished += c.tcp->GetCounters(); // fold into the device totals
         OnConnectionClosed(id);
     }
-    const uint64_t key = Key(c.peer, c.peerPort, c.localPort);
-    m_lookup.erase(key);
+    const uint64_t key = ConnectionKey(c.peer, c.peerPort, c.localPort);
+    m_connections.Unbind(key);
     Simulator::Cancel(c.synTimer);
     if (c.tcp)
     {
@@ -79,17 +68,10 @@ OffloadNetDevice::FreeSlot(uint32_t id)
     {
         c.socket->Finished();
     }
-    RemoveTimed(id);
-    uint32_t pos = c.activeIndex;
-    m_active[pos] = m_active.back();
-    m_slots[m_active[pos]].activeIndex = pos;
-    m_active.pop_back();
-    c = Conn();
-    ++m_generation[id];
-    m_freeSlots.push_back(id);
+    m_connections.Release(id); // off the lists, its state reset, its generation bumped
     ReleaseConnectionSlot();
-    m_cpCycles += m_controlCycles; // teardown on the host control plane
-    ++m_cpEvents;
+    m_counters.cpCycles += m_controlCycles; // teardown on the host control plane
+    ++m_counters.cpEvents;
     ControlPlaneDelay(id); // nothing waits for it, but it occupies a host core
     m_closedTrace(id);
 }
@@ -97,21 +79,21 @@ OffloadNetDevice::FreeSlot(uint32_t id)
 void
 OffloadNetDevice::SendHandshake(uint32_t id, uint32_t generation)
 {
-    if (m_generation[id] != generation)
+    if (m_connections.Generation(id) != generation)
     {
         // the first transmission's event of a connection that is gone (reset or refused
         // within the control plane's delay): the slot may hold a new connection by now,
         // whose own handshake runs its own timer
         return;
     }
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     const OffloadHandshakeTx tx = ControlPlane().NextHandshake(c.hs);
     if (tx.giveUp)
     {
-        ++m_handshakeFailures;
+        ++m_counters.handshakeFailures;
         Ptr<OffloadSocket> s = c.socket;
         c.socket = nullptr;
-        FreeSlot(id);
+        FreeConnection(id);
         if (s)
         {
             s->Failed();
@@ -134,12 +116,12 @@ void
 OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<OffloadSocket> listener)
 {
     CheckDmaChannel(listener->GetDmaChannel(), "accepting a connection");
-    uint32_t id = AllocateSlot();
-    if (id == NO_SLOT)
+    uint32_t id = AllocateConnection();
+    if (id == NO_CONNECTION)
     {
         return; // refused and counted; the peer's SYN times out
     }
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     c.peer = peer;
     c.peerBits = peer.Get();
     c.localPort = th.dstPort;
@@ -158,20 +140,20 @@ OffloadNetDevice::PassiveOpen(Ipv4Address peer, const WireSegment& th, Ptr<Offlo
                                                                     c.localPort,
                                                                     c.peerPort),
                                c.rcvBuf);
-    m_lookup[Key(peer, c.peerPort, c.localPort)] = id;
-    m_cpCycles += m_controlCycles;
-    ++m_cpEvents;
+    m_connections.Bind(ConnectionKey(peer, c.peerPort, c.localPort), id);
+    m_counters.cpCycles += m_controlCycles;
+    ++m_counters.cpEvents;
     Simulator::Schedule(ControlPlaneDelay(id),
                         &OffloadNetDevice::SendHandshake,
                         this,
                         id,
-                        m_generation[id]);
+                        m_connections.Generation(id));
 }
 
 void
 OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     Simulator::Cancel(c.synTimer);
     OffloadTcpConfig cfg;
     cfg.mss = c.mss;
@@ -208,7 +190,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
         c.rxRing = std::make_unique<OffloadByteRing>(cfg.rxBufferSize, c.hs.irs + 1);
     }
     c.txTail = c.hs.iss + 1;
-    ++m_established;
+    ++m_counters.established;
     OnEstablished(id, *c.tcp);
     m_establishedTrace(id);
 }
@@ -216,7 +198,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
 bool
 OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     Establish(id, rx.peerWindowBytes);
     if (rx.sendAck)
     {
@@ -231,10 +213,10 @@ OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
             // yet, so the FIN is queued now (else the slot would never be freed)
             c.tcp->AppClose();
             OnApplicationPosted(id);
-            Ready(id);
+            QueueForTransmit(id);
         }
-        m_cpCycles += m_controlCycles;
-        ++m_cpEvents;
+        m_counters.cpCycles += m_controlCycles;
+        ++m_counters.cpEvents;
         Ptr<OffloadSocket> s = c.socket;
         Simulator::Schedule(ControlPlaneDelay(id), &OffloadSocket::Established, s);
         return rx.dataFollows;
@@ -256,20 +238,20 @@ OffloadNetDevice::CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx)
 void
 OffloadNetDevice::HandshakeDrop(uint32_t id, const WireSegment& th)
 {
-    ++m_handshakeDrops;
+    ++m_counters.handshakeDrops;
     m_dropTrace(id, th.seq, th.payloadLen, OffloadDropReason::HANDSHAKE);
 }
 
 void
 OffloadNetDevice::HandshakeReset(uint32_t id)
 {
-    Conn& c = m_slots[id];
-    ++m_resets;
-    ++m_handshakeFailures;
+    OffloadConnectionState& c = m_connections[id];
+    ++m_counters.resets;
+    ++m_counters.handshakeFailures;
     // an active open (SYN-SENT, or SYN-RECEIVED after a simultaneous open) was refused; a
     // passive one has no socket yet
     Ptr<OffloadSocket> s = c.socket;
-    FreeSlot(id);
+    FreeConnection(id);
     if (s)
     {
         s->Failed(); // connection refused

@@ -14,10 +14,10 @@ namespace ns3
 OffloadTcpCounters
 OffloadNetDevice::GetTotals() const
 {
-    OffloadTcpCounters t = m_finished;
-    for (uint32_t id : m_active)
+    OffloadTcpCounters t = m_counters.finished;
+    for (uint32_t id : m_connections.Active())
     {
-        const Conn& c = m_slots[id];
+        const OffloadConnectionState& c = m_connections[id];
         if (!c.tcp)
         {
             continue;
@@ -30,51 +30,36 @@ OffloadNetDevice::GetTotals() const
 uint64_t
 OffloadNetDevice::GetRefusedConnections() const
 {
-    return m_refused;
+    return m_counters.refused;
 }
 
 uint64_t
 OffloadNetDevice::GetNicTxDrops() const
 {
-    return m_nicTxDrops + m_wireDrops;
+    return m_counters.nicTxDrops + m_counters.wireDrops;
 }
 
 uint64_t
 OffloadNetDevice::GetControlPlaneCycles() const
 {
-    return m_cpCycles;
+    return m_counters.cpCycles;
 }
 
 OffloadHostWork
 OffloadNetDevice::GetHostWork() const
 {
     OffloadHostWork w;
-    w.controlPlaneEvents = m_cpEvents;
-    w.controlLoopRuns = m_controlLoops;
-    w.appNotifications = m_notifications;
-    w.dmaTransfers = m_dmaTransfers;
+    w.controlPlaneEvents = m_counters.cpEvents;
+    w.controlLoopRuns = m_counters.controlLoops;
+    w.appNotifications = m_counters.notifications;
+    w.dmaTransfers = m_counters.dmaTransfers;
     return w;
 }
 
 void
 OffloadNetDevice::AddCounters(nlohmann::json& nic) const
 {
-    OffloadTcpCounters t = GetTotals();
-    auto add = [&nic](const char* key, uint64_t v) { nic[key] = nic.value(key, uint64_t(0)) + v; };
-    add("segments_received", t.segmentsReceived);
-    add("in_order", t.inOrder);
-    add("out_of_order_placed", t.outOfOrderPlaced);
-    add("fidelity_drops", t.fidelityDrops);
-    add("window_drops", t.windowDrops);
-    add("duplicates", t.duplicates);
-    add("dup_acks", t.dupAcks);
-    add("go_back_n", t.goBackN);
-    add("retx_segments", t.retransmittedSegments);
-    add("retx_bytes", t.retransmittedBytes);
-    add("timeouts", t.timeouts);
-    add("ce_received", t.ceReceived);
-    add("ece_received", t.eceReceived);
-    add("connections_established", m_established);
+    m_counters.AddTo(nic, GetTotals());
     if (m_dma[DMA_TX])
     {
         // the shared host interface, per direction and channel: bytes summed over the NICs,
@@ -103,45 +88,6 @@ OffloadNetDevice::AddCounters(nlohmann::json& nic) const
             }
         }
     }
-    add("resets", m_resets);
-    add("rst_challenged", t.rstChallenged);
-    add("rst_ignored", t.rstIgnored + m_handshakeRstIgnored);
-    add("handshake_drops", m_handshakeDrops);
-    add("no_host_stack_drops", m_noHostStackDrops);
-    add("syn_challenged", t.synChallenged);
-    add("invalid_acks", t.invalidAcks);
-    add("ack_too_old", t.ackTooOld);
-    add("no_ack_drops", t.noAckDrops);
-    add("challenge_acks", t.challengeAcks);
-    add("challenge_acks_suppressed", t.challengeAcksSuppressed);
-    add("connections_refused", m_refused);
-    add("handshake_failures", m_handshakeFailures);
-    add("control_plane_cycles", m_cpCycles);
-    add("control_loop_runs", m_controlLoops);
-    add("dma_transfers", m_dmaTransfers);
-    add("fin_before_data", m_finBeforeData);
-    add("nic_rx_drops", m_nicRxDrops);
-    add("nic_tx_drops", m_nicTxDrops);
-    add("nic_tx_queue_drops", m_wireDrops);
-    uint64_t malformed = 0;
-    for (size_t e = 0; e < m_malformed.size(); ++e)
-    {
-        if (m_malformed[e] > 0)
-        {
-            const char* name = WireErrorName(static_cast<WireError>(e));
-            nlohmann::json& byReason = nic["malformed"];
-            if (!byReason.is_object())
-            {
-                byReason = nlohmann::json::object(); // value() on the new null would throw
-            }
-            byReason[name] = byReason.value(name, uint64_t(0)) + m_malformed[e];
-            malformed += m_malformed[e];
-        }
-    }
-    add("malformed_drops", malformed);
-    nic["nic_tx_backlog_max"] =
-        std::max(nic.value("nic_tx_backlog_max", uint64_t(0)), m_txBacklogMax);
-    add("app_notifications", m_notifications);
 }
 
 } // namespace ns3

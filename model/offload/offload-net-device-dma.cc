@@ -125,7 +125,7 @@ OffloadNetDevice::SubmitDma(uint32_t id,
                             Time delay,
                             std::function<void(bool)> done)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     ++c.dmaPending[dir];
     const uint32_t channel = c.dmaChannel;
     if (dir == DMA_RX)
@@ -138,11 +138,11 @@ OffloadNetDevice::SubmitDma(uint32_t id,
         c.dmaRxSubmit = at;
         delay = at - clock;
     }
-    auto inPlace = [this, id, dir, gen = m_generation[id], done = std::move(done)]() {
-        const bool alive = m_generation[id] == gen;
+    auto inPlace = [this, id, dir, gen = m_connections.Generation(id), done = std::move(done)]() {
+        const bool alive = m_connections.Generation(id) == gen;
         if (alive)
         {
-            --m_slots[id].dmaPending[dir];
+            --m_connections[id].dmaPending[dir];
         }
         done(alive);
     };
@@ -155,6 +155,56 @@ OffloadNetDevice::SubmitDma(uint32_t id,
     compat::Schedule(delay, [dma, channel, bytes, inPlace = std::move(inPlace)]() mutable {
         dma->Submit(channel, bytes, std::move(inPlace));
     });
+}
+
+void
+OffloadNetDevice::SendThroughDmaChannel(uint32_t id,
+                                        const OffloadSegment& seg,
+                                        const Ptr<Packet>& payload,
+                                        Time delay)
+{
+    OffloadConnectionState& c = m_connections[id];
+    // the payload crosses the shared interface in its application's channel (a
+    // payload-less segment waits there behind the connection's data), then the
+    // execution model's latency. From now until it reaches the device queue it is
+    // inside the NIC, as in the channel-per-connection model, and in its channel's
+    // share.
+    const uint32_t channel = c.dmaChannel;
+    const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
+    m_txScheduler.EnterNic(wireBytes);
+    if (m_dmaTxBytes[channel] == 0)
+    {
+        m_dmaTxBusyWeight += m_dmaTxWeight[channel];
+    }
+    m_dmaTxBytes[channel] += wireBytes;
+    const uint32_t gen = m_connections.Generation(id);
+    SubmitDma(id,
+              DMA_TX,
+              seg.payloadLen,
+              Time(0),
+              [this, id, gen, seg, payload, delay, channel, wireBytes](bool alive) {
+                  const Time now = FastSimulator::Now();
+                  Time at = now + delay;
+                  if (alive)
+                  {
+                      OffloadConnectionState& conn = m_connections[id];
+                      at = std::max(at, conn.txLast); // the connection's order
+                      conn.txLast = at;
+                  }
+                  compat::Schedule(at - now, [this, id, gen, seg, payload, channel, wireBytes]() {
+                      m_txScheduler.LeaveNic(wireBytes);
+                      m_dmaTxBytes[channel] -= wireBytes;
+                      if (m_dmaTxBytes[channel] == 0)
+                      {
+                          m_dmaTxBusyWeight -= m_dmaTxWeight[channel];
+                      }
+                      if (m_connections.Generation(id) == gen)
+                      {
+                          SendSegment(id, seg, payload);
+                      }
+                      PumpTx();
+                  });
+              });
 }
 
 } // namespace ns3

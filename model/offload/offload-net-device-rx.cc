@@ -61,8 +61,8 @@ OffloadNetDevice::FromWire(Ptr<NetDevice> device,
         if (e != WireError::NONE && e != WireError::NOT_TCP && e != WireError::FRAGMENT)
         {
             // not a well-formed segment: a real NIC drops it and counts why
-            ++m_malformed[static_cast<size_t>(e)];
-            m_dropTrace(NO_SLOT, w.seq, w.payloadLen, OffloadDropReason::MALFORMED);
+            ++m_counters.malformed[static_cast<size_t>(e)];
+            m_dropTrace(NO_CONNECTION, w.seq, w.payloadLen, OffloadDropReason::MALFORMED);
             return true;
         }
     }
@@ -81,8 +81,8 @@ OffloadNetDevice::ToHostStack(Ptr<const Packet> packet, uint16_t protocol)
     {
         // a NIC whose host has no IP stack (a script may install only the NIC): ns-3's Node
         // would discard the frame without a trace
-        ++m_noHostStackDrops;
-        m_dropTrace(NO_SLOT, 0, packet->GetSize(), OffloadDropReason::NO_HOST_STACK);
+        ++m_counters.noHostStackDrops;
+        m_dropTrace(NO_CONNECTION, 0, packet->GetSize(), OffloadDropReason::NO_HOST_STACK);
         return false;
     }
     return m_hostRx(this, packet, protocol, GetPeerAddress());
@@ -123,10 +123,10 @@ OffloadNetDevice::TakeSegment(const WireSegment& w, Ptr<const Packet> packet)
     {
         // addresses as bits: Ipv4Address's constructor and Get are not inline
         const uint64_t key = OffloadControlPlane::Key(w.src, w.srcPort, w.dstPort);
-        auto it = m_lookup.find(key);
-        if (it != m_lookup.end())
+        const uint32_t id = m_connections.Find(key);
+        if (id != NO_CONNECTION)
         {
-            HandleSegment(it->second, w, packet);
+            HandleSegment(id, w, packet);
             return true;
         }
         auto l = m_listeners.find(w.dstPort);
@@ -137,7 +137,7 @@ OffloadNetDevice::TakeSegment(const WireSegment& w, Ptr<const Packet> packet)
                 ControlPlane().OnTimeWaitSegment(key, w.flags, FastSimulator::NowNs(), reAck);
             if (tw == OffloadTimeWaitVerdict::RE_ACK)
             {
-                SendControl(NO_SLOT, Ipv4Address(w.src), reAck);
+                SendControl(NO_CONNECTION, Ipv4Address(w.src), reAck);
             }
             if (tw != OffloadTimeWaitVerdict::NONE)
             {
@@ -157,7 +157,7 @@ void
 OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Packet> frame)
 {
     NS_LOG_FUNCTION(this << id << th.seq << th.ack << th.payloadLen << unsigned(th.flags));
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     // an established connection's segments need no configuration: skip rebuilding it (three
     // Time conversions) on the per-segment path
     const OffloadHandshakeRx rx = c.hs.state == OffloadCpState::ESTABLISHED
@@ -171,7 +171,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
         HandshakeDrop(id, th);
         return;
     case OffloadHandshakeVerdict::RST_IGNORED:
-        ++m_handshakeRstIgnored;
+        ++m_counters.handshakeRstIgnored;
         m_dropTrace(id, th.seq, 0, OffloadDropReason::UNACCEPTABLE);
         return;
     case OffloadHandshakeVerdict::RESET:
@@ -184,13 +184,13 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
         if (compat::IsPending(c.synTimer))
         {
             Simulator::Cancel(c.synTimer);
-            m_cpCycles += m_controlCycles;
-            ++m_cpEvents;
+            m_counters.cpCycles += m_controlCycles;
+            ++m_counters.cpEvents;
             c.synTimer = Simulator::Schedule(ControlPlaneDelay(id),
                                              &OffloadNetDevice::SendHandshake,
                                              this,
                                              id,
-                                             m_generation[id]);
+                                             m_connections.Generation(id));
         }
         return;
     case OffloadHandshakeVerdict::ESTABLISHED:
@@ -214,7 +214,7 @@ OffloadNetDevice::HandleSegment(uint32_t id, const WireSegment& th, Ptr<const Pa
     Time admitted(0);
     if (!AdmitReceived(id, seg, admitted))
     {
-        ++m_nicRxDrops; // e.g. a full NIC queue: the peer's retransmission repairs it
+        ++m_counters.nicRxDrops; // e.g. a full NIC queue: the peer's retransmission repairs it
         NS_LOG_LOGIC(this << " connection " << id << ": NIC refused segment " << seg.seq);
         m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_RX);
         return;
@@ -247,7 +247,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
                                 const OffloadSegment& seg,
                                 Time latency)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     const Time clock = FastSimulator::Now();
     int64_t now = FastSimulator::ToNs(clock + latency);
     int64_t inPlace = now;
@@ -267,7 +267,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         {
             inPlace = c.dma.Transfer(now, d.writeLen);
         }
-        ++m_dmaTransfers;
+        ++m_counters.dmaTransfers;
     }
     // the host hears of bytes (or the FIN) only once everything before is in place: a
     // segment without payload needs no DMA, but must not overtake the data before it
@@ -290,7 +290,7 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
                   [this, id, notify, delivered, peerClosed](bool alive) {
                       if (alive && notify)
                       {
-                          MakeReadable(id, delivered, peerClosed, m_generation[id]);
+                          MakeReadable(id, delivered, peerClosed, m_connections.Generation(id));
                       }
                   });
     }
@@ -302,10 +302,10 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
         }
         else
         {
-            DeviceEvent e;
-            e.kind = DeviceEventKind::SEND_SEGMENT;
+            OffloadDeviceEvent e;
+            e.kind = OffloadDeviceEventKind::SEND_SEGMENT;
             e.id = id;
-            e.generation = m_generation[id];
+            e.generation = m_connections.Generation(id);
             e.seg = d.ackSegment;
             ScheduleDeviceEvent(latency, std::move(e));
         }
@@ -324,26 +324,26 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
     if (notify && !viaChannel)
     {
         ++c.notifying;
-        DeviceEvent e;
-        e.kind = DeviceEventKind::MAKE_READABLE;
+        OffloadDeviceEvent e;
+        e.kind = OffloadDeviceEventKind::MAKE_READABLE;
         e.id = id;
-        e.generation = m_generation[id];
+        e.generation = m_connections.Generation(id);
         e.bytes = d.delivered;
         e.flag = d.peerClosed;
         ScheduleDeviceEvent(FastSimulator::FromNs(inPlace) - clock, std::move(e));
     }
     if (d.reset)
     {
-        ++m_resets;
+        ++m_counters.resets;
         Ptr<OffloadSocket> s = c.socket;
-        FreeSlot(id);
+        FreeConnection(id);
         if (s)
         {
             s->Reset();
         }
         return;
     }
-    Ready(id); // ACKs may have opened the window, go-back-N may have rewound
+    QueueForTransmit(id); // ACKs may have opened the window, go-back-N may have rewound
     if (d.finAcked)
     {
         MaybeFinish(id);
@@ -353,23 +353,23 @@ OffloadNetDevice::ApplyDecision(uint32_t id,
 void
 OffloadNetDevice::DeliverReadable(uint32_t id, uint32_t bytes, bool peerClosed, uint32_t generation)
 {
-    if (m_generation[id] != generation)
+    if (m_connections.Generation(id) != generation)
     {
         return; // the connection is gone
     }
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     --c.notifying;
     if (peerClosed && c.notifying > 0)
     {
-        ++m_finBeforeData; // the host hears of the FIN before bytes ahead of it (a bug)
+        ++m_counters.finBeforeData; // the host hears of the FIN before bytes ahead of it (a bug)
     }
     c.rxReadable += bytes;
     if (c.socket && bytes > 0)
     {
         c.socket->DataArrived();
-        ++m_notifications;
+        ++m_counters.notifications;
     }
-    if (peerClosed && m_generation[id] == generation && !c.peerClosedSeen)
+    if (peerClosed && m_connections.Generation(id) == generation && !c.peerClosedSeen)
     {
         c.peerClosedSeen = true;
         if (c.socket)
@@ -383,10 +383,10 @@ OffloadNetDevice::DeliverReadable(uint32_t id, uint32_t bytes, bool peerClosed, 
 void
 OffloadNetDevice::MaybeFinish(uint32_t id)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     if (c.tcp && OffloadControlPlane::ShouldTearDown(c.hs, c.tcp->IsFinAcked(), c.peerClosedSeen))
     {
-        FreeSlot(id);
+        FreeConnection(id);
     }
 }
 

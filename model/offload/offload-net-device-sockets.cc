@@ -53,13 +53,13 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
 {
     NS_LOG_FUNCTION(this << localPort << peer << peerPort);
     CheckDmaChannel(socket->GetDmaChannel(), "Connect");
-    uint32_t id = AllocateSlot();
-    if (id == NO_SLOT)
+    uint32_t id = AllocateConnection();
+    if (id == NO_CONNECTION)
     {
         m_cp.ReleasePort(localPort); // refused: the socket's port is free again
         return false;
     }
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     c.ownsPort = true;
     c.peer = peer;
     c.peerBits = peer.Get();
@@ -78,16 +78,16 @@ OffloadNetDevice::Connect(Ptr<OffloadSocket> socket,
                                                                    peerPort),
                               c.rcvBuf);
     c.dma = OffloadDmaChannel(m_dmaLatency.GetNanoSeconds(), m_dmaBandwidthBps);
-    m_lookup[Key(peer, peerPort, localPort)] = id;
+    m_connections.Bind(ConnectionKey(peer, peerPort, localPort), id);
     socket->Attach(id, localPort, peer, peerPort);
     // the SYN leaves after the control plane's work on the host
-    m_cpCycles += m_controlCycles;
-    ++m_cpEvents;
+    m_counters.cpCycles += m_controlCycles;
+    ++m_counters.cpEvents;
     Simulator::Schedule(ControlPlaneDelay(id),
                         &OffloadNetDevice::SendHandshake,
                         this,
                         id,
-                        m_generation[id]);
+                        m_connections.Generation(id));
     return true;
 }
 
@@ -106,7 +106,7 @@ OffloadNetDevice::WriteBytes(uint32_t id, uint32_t bytes)
 uint32_t
 OffloadNetDevice::WriteFrom(uint32_t id, uint32_t bytes, const Packet* p)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     if (c.hs.state != OffloadCpState::ESTABLISHED || !c.tcp)
     {
         return 0;
@@ -135,14 +135,14 @@ OffloadNetDevice::WriteFrom(uint32_t id, uint32_t bytes, const Packet* p)
         return n;
     }
     OnApplicationPosted(id);
-    Ready(id);
+    QueueForTransmit(id);
     return n;
 }
 
 Ptr<Packet>
 OffloadNetDevice::Read(uint32_t id, uint32_t maxBytes)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     uint32_t n = std::min(maxBytes, c.rxReadable);
     if (n == 0 || !c.tcp)
     {
@@ -166,7 +166,7 @@ OffloadNetDevice::Read(uint32_t id, uint32_t maxBytes)
 uint32_t
 OffloadNetDevice::ReadBytes(uint32_t id, uint32_t maxBytes)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     const uint32_t n = std::min(maxBytes, c.rxReadable);
     if (n == 0 || !c.tcp)
     {
@@ -179,7 +179,7 @@ OffloadNetDevice::ReadBytes(uint32_t id, uint32_t maxBytes)
 void
 OffloadNetDevice::Consume(uint32_t id, uint32_t n)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     if (c.rxRing)
     {
         c.rxRing->Advance(n);
@@ -195,20 +195,20 @@ OffloadNetDevice::Consume(uint32_t id, uint32_t n)
 uint32_t
 OffloadNetDevice::GetTxAvailable(uint32_t id) const
 {
-    const Conn& c = m_slots[id];
+    const OffloadConnectionState& c = m_connections[id];
     return c.tcp ? c.tcp->GetTxFree() - c.txPosting : 0;
 }
 
 uint32_t
 OffloadNetDevice::GetRxAvailable(uint32_t id) const
 {
-    return m_slots[id].rxReadable;
+    return m_connections[id].rxReadable;
 }
 
 void
 OffloadNetDevice::Close(uint32_t id)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     if (c.appClosed)
     {
         return;
@@ -219,10 +219,10 @@ OffloadNetDevice::Close(uint32_t id)
         if (HostCpu* cpu = TimedHostCpu())
         {
             // behind the application's writes on its core
-            DeviceEvent e;
-            e.kind = DeviceEventKind::HOST_CLOSE;
+            OffloadDeviceEvent e;
+            e.kind = OffloadDeviceEventKind::HOST_CLOSE;
             e.id = id;
-            e.generation = m_generation[id];
+            e.generation = m_connections.Generation(id);
             ScheduleDeviceEvent(
                 cpu->Reserve(HostCpu::WORK_NIC_HOST, id, m_hostCosts.dmaDescriptor) -
                     FastSimulator::Now(),
@@ -231,7 +231,7 @@ OffloadNetDevice::Close(uint32_t id)
         }
         c.tcp->AppClose();
         OnApplicationPosted(id);
-        Ready(id);
+        QueueForTransmit(id);
     }
 }
 

@@ -12,6 +12,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -20,33 +22,12 @@ NS_LOG_COMPONENT_DEFINE("OffloadNetDeviceTimers");
 void
 OffloadNetDevice::AddTimed(uint32_t id)
 {
-    Conn& c = m_slots[id];
-    if (!c.timed)
-    {
-        c.timed = true;
-        c.timedIndex = static_cast<uint32_t>(m_timed.size());
-        m_timed.push_back(id);
-    }
+    m_connections.AddTimed(id);
     if (!m_scanPending)
     {
         m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
         m_scanPending = true;
     }
-}
-
-void
-OffloadNetDevice::RemoveTimed(uint32_t id)
-{
-    Conn& c = m_slots[id];
-    if (!c.timed)
-    {
-        return;
-    }
-    const uint32_t pos = c.timedIndex;
-    m_timed[pos] = m_timed.back();
-    m_slots[m_timed[pos]].timedIndex = pos;
-    m_timed.pop_back();
-    c.timed = false;
 }
 
 void
@@ -58,16 +39,17 @@ OffloadNetDevice::TimerScan()
     // Only the connections with something in flight or to send: an idle one has no timer
     // that can expire and nothing for the control loop to judge (TAS's loop would carry its
     // zero counts over), so thousands of idle persistent connections cost nothing here.
-    for (size_t i = m_timed.size(); i-- > 0;)
+    const std::vector<uint32_t>& timed = m_connections.Timed();
+    for (size_t i = timed.size(); i-- > 0;)
     {
-        const uint32_t id = m_timed[i];
-        Conn& c = m_slots[id];
+        const uint32_t id = timed[i];
+        OffloadConnectionState& c = m_connections[id];
         if (c.tcp && c.tcp->UsesControlLoop() && now >= c.nextControlNs)
         {
             // the host control loop (rate-based CC, TAS-style timeouts), every interval
             bool timedOut = c.tcp->OnControlInterval(now);
             c.nextControlNs = now + c.tcp->GetControlIntervalNs();
-            ++m_controlLoops;
+            ++m_counters.controlLoops;
             ChargeControlLoop(id);
             if (timedOut)
             {
@@ -93,11 +75,11 @@ OffloadNetDevice::TimerScan()
         }
         if (c.tcp && !c.tcp->NeedsTimers() && !m_txScheduler.IsReady(id))
         {
-            RemoveTimed(id);
+            m_connections.RemoveTimed(id);
         }
     }
     PumpTx();
-    if (!m_timed.empty() && !m_scanPending)
+    if (!timed.empty() && !m_scanPending)
     {
         m_scanEvent = Simulator::Schedule(m_timerScanPeriod, &OffloadNetDevice::TimerScan, this);
         m_scanPending = true;

@@ -25,15 +25,12 @@ NS_LOG_COMPONENT_DEFINE("OffloadNetDeviceTx");
 namespace
 {
 constexpr uint16_t IPV4 = 0x0800; //!< EtherType
-/// Bytes a segment takes in the device queue besides its payload: PPP 2, IPv4 20, TCP 20
-/// (no options on data segments).
-constexpr uint32_t WIRE_HEADER_BYTES = 42;
 } // namespace
 
 void
-OffloadNetDevice::Ready(uint32_t id)
+OffloadNetDevice::QueueForTransmit(uint32_t id)
 {
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     if (c.tcp && c.tcp->NeedsTimers())
     {
         AddTimed(id); // something to send or in flight: the timer scan watches it
@@ -73,7 +70,7 @@ OffloadNetDevice::PumpTx()
             break;
         }
         uint32_t id = m_txScheduler.Current();
-        Conn& c = m_slots[id];
+        OffloadConnectionState& c = m_connections[id];
         if (m_dma[DMA_TX] && DmaChannelFull(c.dmaChannel))
         {
             // its application's channel holds its share of the NIC: the other applications
@@ -95,7 +92,7 @@ OffloadNetDevice::PumpTx()
         {
             // paced: nothing may leave before the next send time; come back then
             c.paceWake = Simulator::Schedule(NanoSeconds(c.tcp->GetNextSendTimeNs() - now),
-                                             &OffloadNetDevice::Ready,
+                                             &OffloadNetDevice::QueueForTransmit,
                                              this,
                                              id);
         }
@@ -131,13 +128,13 @@ OffloadNetDevice::PumpTx()
             {
                 wire = c.dma.Transfer(now, seg.payloadLen); // payload fetched from host memory
             }
-            ++m_dmaTransfers;
+            ++m_counters.dmaTransfers;
         }
         bool nicDrop = false;
         Time delay = FastSimulator::FromNs(wire - int64_t(now)) + ProcessTransmit(id, seg, nicDrop);
         if (nicDrop)
         {
-            ++m_nicTxDrops; // lost inside the NIC: the data path's recovery resends it
+            ++m_counters.nicTxDrops; // lost inside the NIC: the data path's recovery resends it
             NS_LOG_LOGIC(this << " connection " << id << ": NIC dropped segment " << seg.seq);
             m_dropTrace(id, seg.seq, seg.payloadLen, OffloadDropReason::NIC_TX);
             m_txScheduler.Advance();
@@ -145,48 +142,7 @@ OffloadNetDevice::PumpTx()
         }
         if (m_dma[DMA_TX] && (seg.payloadLen > 0 || c.dmaPending[DMA_TX] > 0))
         {
-            // the payload crosses the shared interface in its application's channel (a
-            // payload-less segment waits there behind the connection's data), then the
-            // execution model's latency. From now until it reaches the device queue it is
-            // inside the NIC, as in the channel-per-connection model, and in its channel's
-            // share.
-            const uint32_t channel = c.dmaChannel;
-            const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
-            m_txScheduler.EnterNic(wireBytes);
-            if (m_dmaTxBytes[channel] == 0)
-            {
-                m_dmaTxBusyWeight += m_dmaTxWeight[channel];
-            }
-            m_dmaTxBytes[channel] += wireBytes;
-            const uint32_t gen = m_generation[id];
-            SubmitDma(id,
-                      DMA_TX,
-                      seg.payloadLen,
-                      Time(0),
-                      [this, id, gen, seg, payload, delay, channel, wireBytes](bool alive) {
-                          const Time now = FastSimulator::Now();
-                          Time at = now + delay;
-                          if (alive)
-                          {
-                              Conn& conn = m_slots[id];
-                              at = std::max(at, conn.txLast); // the connection's order
-                              conn.txLast = at;
-                          }
-                          compat::Schedule(at - now,
-                                           [this, id, gen, seg, payload, channel, wireBytes]() {
-                                               m_txScheduler.LeaveNic(wireBytes);
-                                               m_dmaTxBytes[channel] -= wireBytes;
-                                               if (m_dmaTxBytes[channel] == 0)
-                                               {
-                                                   m_dmaTxBusyWeight -= m_dmaTxWeight[channel];
-                                               }
-                                               if (m_generation[id] == gen)
-                                               {
-                                                   SendSegment(id, seg, payload);
-                                               }
-                                               PumpTx();
-                                           });
-                      });
+            SendThroughDmaChannel(id, seg, payload, delay);
         }
         else
         {
@@ -198,7 +154,7 @@ OffloadNetDevice::PumpTx()
 }
 
 Ptr<Packet>
-OffloadNetDevice::Take(Ptr<Packet>& holder)
+OffloadNetDevice::MovePacket(Ptr<Packet>& holder)
 {
     Ptr<Packet> p = holder;
     holder = nullptr;
@@ -216,65 +172,65 @@ OffloadNetDevice::SendInOrder(uint32_t id,
     // otherwise overtake the connection's data segments still waiting for theirs: the
     // peer would see the FIN before the last data, ignore it and wait for our RTO.
     // Segments of one connection reach the wire in the order the data path produced them.
-    Conn& c = m_slots[id];
+    OffloadConnectionState& c = m_connections[id];
     const Time at = std::max(clock + delay, c.txLast);
     c.txLast = at;
     delay = at - clock;
     if (delay.IsZero())
     {
-        SendSegment(id, seg, Take(payload));
+        SendSegment(id, seg, MovePacket(payload));
         return;
     }
     const uint32_t wireBytes = seg.payloadLen + WIRE_HEADER_BYTES;
     m_txScheduler.EnterNic(wireBytes);
-    DeviceEvent e;
-    e.kind = DeviceEventKind::LEAVE_NIC;
+    OffloadDeviceEvent e;
+    e.kind = OffloadDeviceEventKind::LEAVE_NIC;
     e.id = id;
-    e.generation = m_generation[id];
+    e.generation = m_connections.Generation(id);
     e.bytes = wireBytes;
     e.seg = seg;
-    e.payload = Take(payload);
+    e.payload = MovePacket(payload);
     ScheduleDeviceEvent(delay, std::move(e));
 }
 
 void
-OffloadNetDevice::RunDeviceEvent(DeviceEvent& e)
+OffloadNetDevice::RunDeviceEvent(OffloadDeviceEvent& e)
 {
     switch (e.kind)
     {
-    case DeviceEventKind::SEND_SEGMENT:
-        if (m_generation[e.id] == e.generation)
+    case OffloadDeviceEventKind::SEND_SEGMENT:
+        if (m_connections.Generation(e.id) == e.generation)
         {
             // an ACK of a connection torn down during the NIC's latency is not sent: its slot
             // no longer holds its ports and peer (TIME-WAIT answers a re-sent FIN)
-            SendSegment(e.id, e.seg, Take(e.payload));
+            SendSegment(e.id, e.seg, MovePacket(e.payload));
         }
         return;
-    case DeviceEventKind::LEAVE_NIC:
+    case OffloadDeviceEventKind::LEAVE_NIC:
         m_txScheduler.LeaveNic(e.bytes);
-        if (m_generation[e.id] == e.generation)
+        if (m_connections.Generation(e.id) == e.generation)
         {
-            SendSegment(e.id, e.seg, Take(e.payload));
+            SendSegment(e.id, e.seg, MovePacket(e.payload));
         }
         PumpTx();
         return;
-    case DeviceEventKind::MAKE_READABLE:
+    case OffloadDeviceEventKind::MAKE_READABLE:
         MakeReadable(e.id, e.bytes, e.flag, e.generation);
         return;
-    case DeviceEventKind::REFILL:
-        Refill();
+    case OffloadDeviceEventKind::REFILL:
+        RefillWireQueue();
         return;
-    case DeviceEventKind::HOST_READABLE:
+    case OffloadDeviceEventKind::HOST_READABLE:
         DeliverReadable(e.id, e.bytes, e.flag, e.generation);
         return;
-    case DeviceEventKind::HOST_POSTED:
-        if (m_generation[e.id] == e.generation)
+    case OffloadDeviceEventKind::HOST_POSTED:
+        if (m_connections.Generation(e.id) == e.generation)
         {
             PostWrite(e.id, e.bytes);
         }
         return;
-    case DeviceEventKind::HOST_CLOSE:
-        if (m_generation[e.id] == e.generation)
+    case OffloadDeviceEventKind::HOST_CLOSE:
+        if (m_connections.Generation(e.id) == e.generation)
         {
             PostClose(e.id);
         }
@@ -289,7 +245,7 @@ OffloadNetDevice::ArmRefill()
     if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !m_refillPending &&
         GetNextDeparture(delay))
     {
-        ScheduleDeviceEvent(delay, DeviceEvent{});
+        ScheduleDeviceEvent(delay, OffloadDeviceEvent{});
         m_refillPending = true;
     }
 }
@@ -303,13 +259,13 @@ OffloadNetDevice::TxDone(Ptr<const Packet>)
     // returned, at the same time, as ns-3's NetDeviceQueue defers its wake-up.
     if ((!m_txBacklog.empty() || m_txScheduler.HasReady()) && !m_refillPending)
     {
-        ScheduleDeviceEvent(Time(0), DeviceEvent{}); // a refill, as ScheduleNow
+        ScheduleDeviceEvent(Time(0), OffloadDeviceEvent{}); // a refill, as ScheduleNow
         m_refillPending = true;
     }
 }
 
 void
-OffloadNetDevice::Refill()
+OffloadNetDevice::RefillWireQueue()
 {
     m_refillPending = false;
     DrainBacklog();
@@ -324,7 +280,7 @@ void
 OffloadNetDevice::SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload)
 {
     NS_LOG_FUNCTION(this << id << seg.seq << seg.ack << seg.payloadLen << unsigned(seg.flags));
-    const Conn& c = m_slots[id];
+    const OffloadConnectionState& c = m_connections[id];
     // A payload nobody else holds gets the headers in place; a shared one (an event or
     // closure still holding it) is copied, so that no holder sees the headers appear.
     Ptr<Packet> p = !payload                            ? nullptr // headers only
@@ -358,8 +314,8 @@ void
 OffloadNetDevice::SendControl(uint32_t id, Ipv4Address peer, const OffloadControlSegment& seg)
 {
     WireSegmentOut w;
-    w.srcPort = id != NO_SLOT ? m_slots[id].localPort : seg.localPort;
-    w.dstPort = id != NO_SLOT ? m_slots[id].peerPort : seg.peerPort;
+    w.srcPort = id != NO_CONNECTION ? m_connections[id].localPort : seg.localPort;
+    w.dstPort = id != NO_CONNECTION ? m_connections[id].peerPort : seg.peerPort;
     w.seq = seg.seq;
     w.ack = seg.ack;
     w.flags = seg.flags;
@@ -375,11 +331,11 @@ OffloadNetDevice::SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint
 {
     w.src = LocalAddressBits();
     w.dst = peer;
-    if (m_pathLabels > 0 && id != NO_SLOT)
+    if (m_pathLabels > 0 && id != NO_CONNECTION)
     {
         // sender-side spraying: the path of the stream's cell this segment belongs to (the
         // handshake, before the stream, is cell 0)
-        const uint32_t offset = w.seq - (m_slots[id].hs.iss + 1);
+        const uint32_t offset = w.seq - (m_connections[id].hs.iss + 1);
         const uint32_t cell = offset < (1u << 31) ? offset / m_pathCellBytes : 0;
         w.ipId = static_cast<uint16_t>((id + cell) % m_pathLabels);
     }
@@ -451,13 +407,13 @@ OffloadNetDevice::ToWire(Ptr<Packet> p,
     }
     if (!IsLinkUp() || m_txBacklog.size() >= m_txBacklogPackets)
     {
-        ++m_wireDrops;
+        ++m_counters.wireDrops;
         m_dropTrace(id, w.seq, w.payloadLen, OffloadDropReason::WIRE_QUEUE);
         TraceWire(m_wireTxDropTrace, p, w.src, w.dst, w.srcPort, w.dstPort);
         return;
     }
     m_txBacklog.emplace_back(p, std::move(fields));
-    m_txBacklogMax = std::max<uint64_t>(m_txBacklogMax, m_txBacklog.size());
+    m_counters.txBacklogMax = std::max<uint64_t>(m_counters.txBacklogMax, m_txBacklog.size());
     ArmRefill();
 }
 

@@ -35,29 +35,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("OffloadNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(OffloadNetDevice);
 
-const char*
-OffloadDropReasonName(OffloadDropReason r)
-{
-    switch (r)
-    {
-    case OffloadDropReason::NIC_RX:
-        return "nic_rx";
-    case OffloadDropReason::NIC_TX:
-        return "nic_tx";
-    case OffloadDropReason::WIRE_QUEUE:
-        return "wire_queue";
-    case OffloadDropReason::MALFORMED:
-        return "malformed";
-    case OffloadDropReason::UNACCEPTABLE:
-        return "unacceptable";
-    case OffloadDropReason::HANDSHAKE:
-        return "handshake";
-    case OffloadDropReason::NO_HOST_STACK:
-        return "no_host_stack";
-    }
-    return "unknown";
-}
-
 OffloadNetDevice::OffloadNetDevice()
     : m_checksums(Node::ChecksumEnabled())
 {
@@ -166,7 +143,7 @@ void
 OffloadNetDevice::Cleanup()
 {
     m_txBacklog.clear();
-    m_slots.clear();
+    m_connections.Clear();
     m_listeners.clear();
     m_hostRx =
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
@@ -236,7 +213,7 @@ OffloadNetDevice::LocalAddressBits() const
 }
 
 uint64_t
-OffloadNetDevice::Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort)
+OffloadNetDevice::ConnectionKey(Ipv4Address peer, uint16_t peerPort, uint16_t localPort)
 {
     return OffloadControlPlane::Key(peer.Get(), peerPort, localPort);
 }
@@ -321,7 +298,7 @@ OffloadNetDevice::GetEndpoints(uint32_t conn,
                                uint16_t& localPort,
                                uint16_t& peerPort) const
 {
-    const Conn& c = m_slots[conn];
+    const OffloadConnectionState& c = m_connections[conn];
     peer = c.peer;
     localPort = c.localPort;
     peerPort = c.peerPort;
@@ -345,14 +322,14 @@ OffloadNetDevice::OnApplicationPosted(uint32_t conn)
 const OffloadTcpConnection&
 OffloadNetDevice::GetConnection(uint32_t conn) const
 {
-    NS_ABORT_MSG_IF(!m_slots[conn].tcp, "connection " << conn << " is not established");
-    return *m_slots[conn].tcp;
+    NS_ABORT_MSG_IF(!m_connections[conn].tcp, "connection " << conn << " is not established");
+    return *m_connections[conn].tcp;
 }
 
 const OffloadTcpConnection*
 OffloadNetDevice::FindConnection(uint32_t conn) const
 {
-    return conn < m_slots.size() ? m_slots[conn].tcp.get() : nullptr;
+    return conn < m_connections.Size() ? m_connections[conn].tcp.get() : nullptr;
 }
 
 std::string

@@ -4,10 +4,12 @@
 #ifndef PRESTO_OFFLOAD_NET_DEVICE_H
 #define PRESTO_OFFLOAD_NET_DEVICE_H
 
-#include "offload-byte-ring.h"
 #include "offload-congestion-control.h"
+#include "offload-connection-table.h"
 #include "offload-control-plane.h"
+#include "offload-device-event.h"
 #include "offload-dma-interface.h"
+#include "offload-nic-counters.h"
 #include "offload-tcp-connection.h"
 #include "offload-tx-scheduler.h"
 #include "offload-wire-header.h"
@@ -27,48 +29,16 @@
 
 #include <array>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
 {
 
 class OffloadSocket;
-
-/**
- * \ingroup presto
- * \brief What an offload NIC asked of its host's CPU so far; the host CPU model prices each
- * count (HostCpuAccounting). Read directly, not through the report's JSON.
- */
-struct OffloadHostWork
-{
-    uint64_t controlPlaneEvents{0}; //!< connection setups and teardowns on the host control plane
-    uint64_t controlLoopRuns{0};    //!< host control-loop runs (rate-based congestion control)
-    uint64_t appNotifications{0};   //!< data notifications to applications
-    uint64_t dmaTransfers{0};       //!< DMA transfers between NIC and host memory (payload)
-    uint64_t programCycles{0};      //!< host cycles of NIC-program work run on host cores (Cora)
-};
-
-/// Why the offload NIC dropped a segment (the Drop trace source's reason).
-enum class OffloadDropReason : uint8_t
-{
-    NIC_RX,        //!< the execution model refused a received segment (e.g. a full NIC queue)
-    NIC_TX,        //!< the execution model dropped a segment it produced
-    WIRE_QUEUE,    //!< the device queue to the wire was full, beyond the backlog
-    MALFORMED,     //!< a received frame that is not a well-formed IPv4/TCP segment
-    UNACCEPTABLE,  //!< refused by an acceptability rule (RFC 5961) on a connection
-    HANDSHAKE,     //!< a segment that does not fit the connection's handshake state
-    NO_HOST_STACK, //!< a frame no connection takes, on a NIC without a host stack behind it
-};
-
-/**
- * \param r a reason
- * \return its name, e.g. "wire_queue"
- */
-const char* OffloadDropReasonName(OffloadDropReason r);
 
 /**
  * \ingroup presto
@@ -384,47 +354,6 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     const OffloadTcpConnection& GetConnection(uint32_t conn) const;
 
   private:
-    /** Connection slot. */
-    struct Conn
-    {
-        OffloadHandshake hs;                       //!< control-plane state and negotiation
-        Ipv4Address peer;                          //!< remote address
-        uint32_t peerBits{0};                      //!< peer.Get(), for the per-segment path
-        uint16_t localPort{0};                     //!< local port
-        uint16_t peerPort{0};                      //!< remote port
-        uint32_t mss{1448};                        //!< segment size
-        uint32_t sndBuf{131072};                   //!< send buffer, bytes
-        uint32_t rcvBuf{131072};                   //!< receive buffer, bytes
-        uint32_t initialCwnd{10};                  //!< segments
-        Ptr<OffloadSocket> socket;                 //!< application socket
-        Ptr<OffloadSocket> listener;               //!< passive open: the listener
-        std::unique_ptr<OffloadTcpConnection> tcp; //!< the data path (when established)
-        std::unique_ptr<OffloadByteRing> txRing;   //!< host send buffer
-        std::unique_ptr<OffloadByteRing> rxRing;   //!< host receive buffer
-        uint32_t txTail{0};                        //!< sequence after the last app byte
-        uint32_t rxReadable{0};                    //!< in place, readable by the app
-        OffloadDmaChannel dma;                     //!< NIC <-> host memory
-        EventId synTimer;                          //!< handshake retransmission
-        bool appClosed{false};                     //!< application closed
-        bool peerClosedSeen{false};                //!< peer FIN reported
-        uint32_t activeIndex{0};                   //!< position in m_active
-        bool timed{false};                         //!< in m_timed (the timer scan visits it)
-        uint32_t timedIndex{0};                    //!< position in m_timed
-        uint64_t nextControlNs{0};                 //!< next host control-loop run (rate-based CC)
-        EventId paceWake;     //!< pacing: wake-up at the next allowed send time
-        bool ownsPort{false}; //!< active open: the local port returns to the pool at teardown
-        Time txLast; //!< when the last segment produced reaches the wire queue (keeps order)
-        uint32_t dmaChannel{0};               //!< DmaChannels > 0: its application's channel
-        std::array<uint32_t, 2> dmaPending{}; //!< DmaChannels > 0: transfers not yet in place,
-                                              //!< by direction (DMA_RX, DMA_TX)
-        Time dmaRxSubmit;       //!< DmaChannels > 0: when its last receive transfer enters
-                                //!< its channel (keeps arrival order)
-        uint32_t notifying{0};  //!< notifications to the host on their way
-        int64_t rxInPlaceNs{0}; //!< when its last received bytes are in place, ns (a
-                                //!< notification never comes before them)
-        uint32_t txPosting{0};  //!< timed HostCpu: bytes written, not yet posted to the NIC
-    };
-
     /// The two directions of the host interface (PCIe is full duplex).
     enum DmaDirection : uint8_t
     {
@@ -437,7 +366,7 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
      * direction after a delay (the NIC's processing); done(alive) runs when it is in place,
      * alive false when the connection is gone by then. A connection's transfers of one
      * direction enter the channel in the order they were submitted, whatever their delays.
-     * \param id slot \param dir direction \param bytes size (0: order only)
+     * \param id connection \param dir direction \param bytes size (0: order only)
      * \param delay until it enters the channel \param done the continuation
      */
     void SubmitDma(uint32_t id,
@@ -453,8 +382,18 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     /** Build the shared DMA interface (DmaChannels > 0) from the attributes, or refuse them. */
     void SetupDma();
     /**
+     * \brief DmaChannels > 0: send a segment through its application's channel (its payload,
+     * or its place behind the connection's data), then the NIC's processing, in its order.
+     * \param id connection \param seg the segment \param payload its payload, or null
+     * \param delay the NIC's processing
+     */
+    void SendThroughDmaChannel(uint32_t id,
+                               const OffloadSegment& seg,
+                               const Ptr<Packet>& payload,
+                               Time delay);
+    /**
      * \brief Send a segment whose payload is at the NIC after delay, behind the connection's
-     * earlier segments. \param id slot \param seg the segment \param payload its payload
+     * earlier segments. \param id connection \param seg the segment \param payload its payload
      * \param clock the current time \param delay the NIC's processing from now
      */
     void SendInOrder(uint32_t id,
@@ -483,7 +422,7 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     bool TakeSegment(const WireSegment& w, Ptr<const Packet> packet);
     /**
      * A segment for an existing slot.
-     * \param id slot \param th its parsed headers
+     * \param id connection \param th its parsed headers
      * \param frame the whole IPv4 packet (the payload is copied out of it only when the
      * connection keeps payload bytes, not per segment)
      */
@@ -495,7 +434,7 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     /**
      * \brief The handshake completed (the control plane's ESTABLISHED verdict): create the
      * data path and tell the application.
-     * \param id slot \param rx the control plane's decision
+     * \param id connection \param rx the control plane's decision
      * \return true if the segment also carries data or FIN for the data path
      */
     bool CompleteHandshake(uint32_t id, const OffloadHandshakeRx& rx);
@@ -508,21 +447,21 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
      * \return false if dropped
      */
     bool ToHostStack(Ptr<const Packet> packet, uint16_t protocol);
-    /** Allocate a slot. \return slot or NO_SLOT */
-    uint32_t AllocateSlot();
-    /** Release a slot (teardown). */
-    void FreeSlot(uint32_t id);
+    /** Allocate a connection table entry. \return its id or NO_CONNECTION (refused, counted) */
+    uint32_t AllocateConnection();
+    /** Release a connection (teardown). */
+    void FreeConnection(uint32_t id);
     /** Create the data path of an established connection. */
     void Establish(uint32_t id, uint32_t peerWindowBytes);
     /**
-     * Send the SYN or SYN-ACK of a slot (and arm its retransmission).
-     * \param id slot \param generation the slot's generation when scheduled: an event of a
-     * connection that is gone does nothing
+     * Send the SYN or SYN-ACK of a connection (and arm its retransmission).
+     * \param id connection \param generation the connection's generation when scheduled: an event
+     * of a connection that is gone does nothing
      */
     void SendHandshake(uint32_t id, uint32_t generation);
     /**
      * Apply a data-path decision for a received segment.
-     * \param id slot \param d the decision \param frame the received IPv4 packet
+     * \param id connection \param d the decision \param frame the received IPv4 packet
      * \param payloadOffset where its payload starts \param seg the segment
      * \param latency the NIC's processing time
      */
@@ -551,19 +490,19 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
      * \brief A control-plane event of connection `id` on the host: with a timed HostCpu it is
      * served on a core (HostCpu::ControlPlaneEventCycles); otherwise it takes
      * ControlPlaneCycles at HostClock.
-     * \param id slot
+     * \param id connection
      * \return the delay until it is done
      */
     Time ControlPlaneDelay(uint32_t id);
     /**
      * \brief A timed HostCpu: an application's write of n bytes is copied into the send
      * buffer and posted by a host core before the NIC may send it (HOST_POSTED).
-     * \param id slot \param n bytes accepted
+     * \param id connection \param n bytes accepted
      */
     void QueueHostWrite(uint32_t id, uint32_t n);
-    /** HOST_POSTED: the bytes reach the data path. \param id slot \param n bytes */
+    /** HOST_POSTED: the bytes reach the data path. \param id connection \param n bytes */
     void PostWrite(uint32_t id, uint32_t n);
-    /** HOST_CLOSE: the application's close reaches the data path. \param id slot */
+    /** HOST_CLOSE: the application's close reaches the data path. \param id connection */
     void PostClose(uint32_t id);
     /** The host control loop ran for a connection: its cycles on a timed HostCpu. */
     void ChargeControlLoop(uint32_t id);
@@ -572,23 +511,23 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     /// Read and ReadBytes after the copy: n readable bytes consumed, the window reopened
     void Consume(uint32_t id, uint32_t n);
     /** Queue a connection for transmission and pump. */
-    void Ready(uint32_t id);
+    void QueueForTransmit(uint32_t id);
     /** Emit segments while the wire queue has room. */
     void PumpTx();
     /**
-     * On a fast link, schedule Refill at the next frame departure when segments wait for
+     * On a fast link, schedule RefillWireQueue at the next frame departure when segments wait for
      * room in the wire queue (PointToPointNetDevice's path: TxDone at PhyTxEnd does it).
      */
     void ArmRefill();
     /** PhyTxEnd sink: room in the wire queue; refills it once the device is done. */
     void TxDone(Ptr<const Packet>);
     /** Fill the wire queue from the backlog and the ready connections. */
-    void Refill();
+    void RefillWireQueue();
     /**
-     * Build and send one data-path segment of a slot.
-     * \param id slot \param seg the segment
+     * Build and send one data-path segment of a connection.
+     * \param id connection \param seg the segment
      * \param payload its payload, or null; it gets the headers itself when this is its only
-     * reference (see Take), a copy otherwise
+     * reference (see MovePacket), a copy otherwise
      */
     void SendSegment(uint32_t id, const OffloadSegment& seg, Ptr<Packet> payload);
     /**
@@ -597,43 +536,19 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
      * and SendSegment can write the headers into it instead of copying it.
      * \param holder the holder, null afterwards \return what it held
      */
-    static Ptr<Packet> Take(Ptr<Packet>& holder);
-
-    /** What one of the device's frequent events does, and with what (DeviceEvent). */
-    enum class DeviceEventKind : uint8_t
-    {
-        SEND_SEGMENT,  //!< SendSegment(id, seg, payload): an ACK after the NIC's latency
-        LEAVE_NIC,     //!< a segment leaves the NIC for the wire (SendInOrder), then PumpTx
-        MAKE_READABLE, //!< MakeReadable(id, bytes, flag, generation)
-        REFILL,        //!< Refill()
-        HOST_READABLE, //!< a host core served a notification: DeliverReadable
-        HOST_POSTED,   //!< a host core posted an application's bytes: PostWrite
-        HOST_CLOSE,    //!< a host core posted the application's close: PostClose
-    };
-
-    /** One of the device's frequent events, run by RunDeviceEvent from m_events. */
-    struct DeviceEvent
-    {
-        DeviceEventKind kind{DeviceEventKind::REFILL}; //!< what it does
-        uint32_t id{0};                                //!< the slot
-        uint32_t generation{0};                        //!< the slot's generation then
-        uint32_t bytes{0};                             //!< wire bytes, or bytes delivered
-        bool flag{false};                              //!< MAKE_READABLE: the peer closed
-        OffloadSegment seg;                            //!< the segment to send
-        Ptr<Packet> payload;                           //!< its payload, or null
-    };
+    static Ptr<Packet> MovePacket(Ptr<Packet>& holder);
 
     /**
-     * Run one of m_events (EventPool's handler).
+     * Run one of m_events (EventPool's handler): the dispatch of the device's frequent events.
      * \param e the event
      */
-    void RunDeviceEvent(DeviceEvent& e);
+    void RunDeviceEvent(OffloadDeviceEvent& e);
 
     /**
      * Schedule one of the device's frequent events, as Simulator::Schedule would.
      * \param delay from now \param e the event
      */
-    void ScheduleDeviceEvent(const Time& delay, DeviceEvent&& e)
+    void ScheduleDeviceEvent(const Time& delay, OffloadDeviceEvent&& e)
     {
         m_events.Schedule(FastSimulator::GetContext(), delay, std::move(e));
     }
@@ -647,12 +562,12 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
      * \param w the header fields; the addresses and the IPv4 identification are filled here
      * \param peer the destination, Ipv4Address::Get() (which is not inline: the per-segment
      * path keeps the bits)
-     * \param id the slot (for the drop trace), or NO_SLOT
+     * \param id the connection (for the drop trace), or NO_CONNECTION
      */
     void SendIpv4(Ptr<Packet> p, WireSegmentOut& w, uint32_t peer, uint32_t id);
     /**
      * Hand a packet to the wire; it waits in the backlog while the device queue is full.
-     * \param p the packet (IPv4 header first) \param id the slot (for the drop trace)
+     * \param p the packet (IPv4 header first) \param id the connection (for the drop trace)
      * \param w its header fields (for the traces)
      * \param fields its IPv4 header's fields, for the switches (FabricLinkNetDevice::SendAt)
      */
@@ -687,20 +602,27 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     void DrainBacklog();
     /** Periodic timer scan. */
     void TimerScan();
-    /** Put a slot on the timer scan's list (and start the scan if it is not running). */
+    /** Put a connection on the timer scan's list (and start the scan if it is not running). */
     void AddTimed(uint32_t id);
-    /** Take a slot off the timer scan's list. */
-    void RemoveTimed(uint32_t id);
     /** Teardown if both directions are done. */
     void MaybeFinish(uint32_t id);
     /** \return GetLocalAddress().Get(), kept (Ipv4Address::Get is not inline) */
     uint32_t LocalAddressBits() const;
-    /** \return map key of a connection */
-    static uint64_t Key(Ipv4Address peer, uint16_t peerPort, uint16_t localPort);
+    /** \return the connection table's key of a 4-tuple */
+    static uint64_t ConnectionKey(Ipv4Address peer, uint16_t peerPort, uint16_t localPort);
     /** \return the control plane, configured from the current attributes */
     OffloadControlPlane& ControlPlane();
 
-    static constexpr uint32_t NO_SLOT = 0xffffffff; //!< no slot
+    static constexpr uint32_t NO_CONNECTION = OffloadConnectionTable::NONE; //!< no connection
+    /// Bytes a segment takes in the device queue besides its payload: PPP 2, IPv4 20, TCP 20
+    /// (no options on data segments).
+    static constexpr uint32_t WIRE_HEADER_BYTES = 42;
+
+    /// GetTypeId's attributes and trace sources, in groups (offload-net-device-attributes.cc)
+    static void AddTableAndDmaAttributes(TypeId& tid);
+    static void AddHostAndTransmitAttributes(TypeId& tid); //!< \copydoc AddTableAndDmaAttributes
+    static void AddDataPathAttributes(TypeId& tid);        //!< \copydoc AddTableAndDmaAttributes
+    static void AddTraceSources(TypeId& tid);              //!< \copydoc AddTableAndDmaAttributes
 
     // attributes
     uint32_t m_maxConnections;                        //!< connection table size
@@ -753,21 +675,17 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     NetDevice::ReceiveCallback m_hostRx;        //!< to the host stack
     mutable Ipv4Address m_local;                //!< cached host address
     mutable uint32_t m_localBits{0};            //!< m_local.Get(), once m_local is known
-    std::deque<Conn> m_slots;                   //!< the connection table (grows to max)
-    std::vector<uint32_t> m_freeSlots;          //!< free slot ids
-    std::vector<uint32_t> m_active;             //!< slots in use
-    std::vector<uint32_t> m_timed; //!< slots the timer scan visits (not idle, or handshaking)
-    std::unordered_map<uint64_t, uint32_t> m_lookup;    //!< 4-tuple -> slot
+    OffloadConnectionTable m_connections;       //!< the connection table, its lookup and lists
     std::map<uint16_t, Ptr<OffloadSocket>> m_listeners; //!< port -> listener
     OffloadControlPlane m_cp;                           //!< ports, handshake, TIME-WAIT
     OffloadTxScheduler m_txScheduler; //!< which connection sends next, and whether it may
     /// segments waiting for room in the device queue, with their header fields
     std::deque<std::pair<Ptr<Packet>, FabricFrameFields>> m_txBacklog;
     uint32_t m_txBacklogPackets; //!< attribute TxBacklogPackets
-    uint64_t m_txBacklogMax{0};  //!< longest backlog seen
     EventId m_scanEvent;         //!< next timer scan
     /// the frequent events (ACK after latency, leaving the NIC, readable, refill), reused
-    EventPool<OffloadNetDevice, DeviceEvent, &OffloadNetDevice::RunDeviceEvent> m_events{this};
+    EventPool<OffloadNetDevice, OffloadDeviceEvent, &OffloadNetDevice::RunDeviceEvent> m_events{
+        this};
     /// Whether m_scanEvent / the refill is still to run, kept here because
     /// EventId::IsPending asks the simulator (about 280 instructions in Debian's ns-3) and the
     /// transmit path asked once per segment. Set where the event is scheduled, cleared first
@@ -785,27 +703,9 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     /// PacketMetadataEnabled, probed at the first segment sent (not earlier: a probe packet
     /// made before the user enables printing would make ns-3 refuse to enable it)
     bool m_metadata{false};
-    bool m_metadataKnown{false};            //!< m_metadata has been probed
-    std::vector<uint32_t> m_generation;     //!< per slot, bumps on free
-    OffloadTcpCounters m_finished;          //!< counters of freed connections
-    uint64_t m_refused{0};                  //!< connections refused (table full)
-    uint64_t m_established{0};              //!< connections established
-    uint64_t m_controlLoops{0};             //!< host control-loop runs (rate-based CC)
-    uint64_t m_nicRxDrops{0};               //!< received segments the execution model dropped
-    uint64_t m_nicTxDrops{0};               //!< transmitted segments the execution model dropped
-    uint64_t m_wireDrops{0};                //!< segments the full device queue refused
-    std::array<uint64_t, 16> m_malformed{}; //!< received frames dropped, by WireError
-    std::vector<uint8_t> m_rxScratch;       //!< received frame bytes for the parser
-    uint64_t m_finBeforeData{0};            //!< FINs heard before data ahead of them
-    uint64_t m_dmaTransfers{0};             //!< DMA transfers NIC <-> host memory (payload)
-    uint64_t m_notifications{0};            //!< data notifications to applications
-    uint64_t m_cpCycles{0};                 //!< control-plane host cycles
-    uint64_t m_cpEvents{0};                 //!< control-plane events (each m_controlCycles)
-    uint64_t m_handshakeFailures{0};        //!< handshakes given up
-    uint64_t m_resets{0};                   //!< connections torn down by an acceptable RST
-    uint64_t m_handshakeRstIgnored{0};      //!< RSTs during the handshake that did not count
-    uint64_t m_handshakeDrops{0};           //!< segments not fitting the handshake state
-    uint64_t m_noHostStackDrops{0};         //!< frames for the host, with no host stack
+    bool m_metadataKnown{false};      //!< m_metadata has been probed
+    OffloadNicCounters m_counters;    //!< the NIC's own counters
+    std::vector<uint8_t> m_rxScratch; //!< received frame bytes for the parser
     int8_t m_hostIp{-1}; //!< whether the node has an IPv4 stack: 1, 0, -1 not looked up yet
 
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_segmentTrace;       //!< rx decisions

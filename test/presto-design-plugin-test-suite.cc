@@ -3,13 +3,14 @@
  */
 // A NIC design defined here, in the test, outside the module: the experiment finds it by
 // TypeId, runs it, reports it under its own name, and its options never override attributes
-// the user set.
+// the user set. A design that decides nothing is refused.
 
 #include "experiment-checks.h"
 
 #include "ns3/config.h"
 #include "ns3/nic-design.h"
 #include "ns3/offload-net-device.h"
+#include "ns3/offload-nic-helper.h"
 #include "ns3/offload-reassembly.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 using namespace ns3;
 
@@ -60,6 +62,11 @@ class PluginTestNetDevice : public OffloadNetDevice
     {
         ++m_segments;
         return MicroSeconds(2);
+    }
+
+    Time ProcessTransmit(uint32_t, const OffloadSegment&, bool&) override
+    {
+        return Time(0); // decided: no transmit latency
     }
 
   private:
@@ -207,6 +214,73 @@ class DesignOptionsTestCase : public TestCase
     }
 };
 
+/// A design that overrides none of the hooks: it cannot be instantiated.
+class UndecidedTestNetDevice : public OffloadNetDevice
+{
+};
+
+/**
+ * \ingroup presto-tests
+ * \brief A design that decides nothing is refused (issue 37): it does not compile as a
+ * concrete class, and the base itself cannot be created by name, so nothing runs silently as
+ * "full reassembly, zero latency".
+ */
+class UndecidedDesignRefusedTestCase : public TestCase
+{
+  public:
+    UndecidedDesignRefusedTestCase()
+        : TestCase("a design that decides nothing is refused, not run with the defaults")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(std::is_abstract_v<UndecidedTestNetDevice>,
+                              true,
+                              "a subclass overriding no hook must not be instantiable");
+        NS_TEST_ASSERT_MSG_EQ(std::is_abstract_v<OffloadNetDevice>,
+                              true,
+                              "the base must not be instantiable");
+        NS_TEST_ASSERT_MSG_EQ(std::is_abstract_v<PluginTestNetDevice>,
+                              false,
+                              "a design that decides both hooks is instantiable");
+        NS_TEST_ASSERT_MSG_EQ(OffloadNetDevice::GetTypeId().HasConstructor(),
+                              false,
+                              "ns3::OffloadNetDevice cannot be created by TypeId");
+
+        std::string what;
+        try
+        {
+            OffloadNicHelper nic;
+            nic.SetDeviceType("ns3::OffloadNetDevice");
+        }
+        catch (const PrestoInputError& e)
+        {
+            what = e.what();
+        }
+        // refused as no strict subclass (the base is not a design), before its constructor
+        NS_TEST_EXPECT_MSG_NE(what.find("ns3::OffloadNetDevice is not an offload NIC"),
+                              std::string::npos,
+                              "OffloadNicHelper refuses the base: " + what);
+
+        const std::string dir = presto_test::FreshTempDir("presto-plugin", "undecided");
+        what.clear();
+        try
+        {
+            SprayExperiment e(SmallRun(dir + "/base", "ns3::OffloadNetDevice"));
+        }
+        catch (const PrestoInputError& err)
+        {
+            what = err.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(what.find("is not a NIC design"),
+                              std::string::npos,
+                              "the experiment refuses the base: " + what);
+        std::filesystem::remove_all(dir);
+    }
+};
+
 /**
  * \ingroup presto-tests
  * \brief NIC designs found by TypeId.
@@ -219,6 +293,7 @@ class DesignPluginTestSuite : public TestSuite
     {
         AddTestCase(new PluginDesignRunsTestCase, compat::TestDuration::QUICK);
         AddTestCase(new DesignOptionsTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new UndecidedDesignRefusedTestCase, compat::TestDuration::QUICK);
     }
 };
 

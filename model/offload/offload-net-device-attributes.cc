@@ -22,8 +22,7 @@ OffloadNetDevice::GetTypeId()
     static TypeId tid = [] {
         TypeId t = TypeId("ns3::OffloadNetDevice")
                        .SetParent<FabricLinkNetDevice>()
-                       .SetGroupName("Presto")
-                       .AddConstructor<OffloadNetDevice>();
+                       .SetGroupName("Presto"); // abstract: no constructor
         // in groups, in this order (the order of the attributes in the TypeId)
         AddTableAndDmaAttributes(t);
         AddHostAndTransmitAttributes(t);

@@ -241,25 +241,10 @@ OffloadNetDevice::OnTimersExamined(uint32_t conn,
 {
 }
 
-void
-OffloadNetDevice::ConfigureConnection(OffloadTcpConfig& cfg,
-                                      Ipv4Address peer,
-                                      uint16_t localPort,
-                                      uint16_t peerPort,
-                                      bool activeOpen)
-{
-}
-
 Time
 OffloadNetDevice::ProcessReceived(uint32_t conn,
                                   const OffloadSegment& seg,
                                   const OffloadRxDecision& decision)
-{
-    return Time(0);
-}
-
-Time
-OffloadNetDevice::ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop)
 {
     return Time(0);
 }

@@ -75,7 +75,10 @@ class OffloadSocket;
  *   expired retransmission timeouts, as timer packets do in a match-action pipeline.
  *
  * Subclasses are the execution models (PrestoNetDevice, ...): they choose each connection's
- * data-path configuration and say what each processed segment costs in NIC time.
+ * data-path configuration and say what each processed segment costs in NIC time. The class is
+ * abstract (ConfigureConnection and ProcessTransmit are pure) and its TypeId has no
+ * constructor, so a design that decides nothing does not compile, and OffloadNicHelper and
+ * the experiments refuse ns3::OffloadNetDevice itself by name.
  */
 class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
 {
@@ -251,8 +254,12 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
     /** Release connections and sockets (at Simulator::Destroy). */
     virtual void Cleanup();
 
+    // The two decisions every design makes are pure: a design that decided neither would
+    // compile and run silently as "full reassembly, zero latency" (issue 37).
+
     /**
-     * \brief Execution model: data-path configuration of a new connection.
+     * \brief Execution model, must decide: data-path configuration of a new connection (a
+     * design that keeps the defaults says so by leaving cfg as it is).
      * \param cfg filled with the device defaults; adjust (fidelity, congestion control, ...)
      * \param peer remote address \param localPort local port \param peerPort remote port
      * \param activeOpen true if this host opened the connection (it is the client)
@@ -261,7 +268,7 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
                                      Ipv4Address peer,
                                      uint16_t localPort,
                                      uint16_t peerPort,
-                                     bool activeOpen);
+                                     bool activeOpen) = 0;
 
     /**
      * \brief Execution model: the NIC processed one received segment of a connection; how long
@@ -274,12 +281,13 @@ class OffloadNetDevice : public FabricLinkNetDevice, public FabricLinkSink
                                  const OffloadRxDecision& decision);
 
     /**
-     * \brief Execution model: the NIC produces one segment to transmit; how long it takes.
+     * \brief Execution model, must decide: the NIC produces one segment to transmit; how long
+     * it takes (a design without transmit latency returns 0).
      * \param conn slot \param seg the segment
      * \param drop set to true if the NIC drops the segment (the data path repairs the loss)
      * \return processing latency before the segment reaches the wire queue
      */
-    virtual Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop);
+    virtual Time ProcessTransmit(uint32_t conn, const OffloadSegment& seg, bool& drop) = 0;
 
     /**
      * \brief Execution model: may the NIC take this received segment of an established

@@ -108,8 +108,7 @@ OffloadNetDevice::ReceiveFromLink(uint32_t,
         }
         else
         {
-            fields.EnsureBytes(*PeekPointer(packet)); // the host stack reads the bytes
-            ToHostStack(packet, protocol);
+            ToHostStack(fields.Bytes(packet), protocol); // the host stack reads the bytes
         }
         return;
     }

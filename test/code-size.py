@@ -15,13 +15,23 @@ bodies and control statements (if, for, while, switch, do, else, try, catch) are
 functions; lambdas written with their brace on its own line are.
 
 Prints the 10 largest files and the 10 longest functions, then every violation; exits 0
-when there is none, 1 when there is, 2 on usage errors.
+when there is none, 1 when there is, 2 on usage errors. The violations of KNOWN below are
+still being split (issue 37): they are printed but do not fail, unless they grow; one that
+is gone fails too, so that it is dropped from KNOWN.
 """
 
 import argparse
 import os
 import re
 import sys
+
+# Left over the limits by the issue-37 splits, with their size today: each may only shrink.
+KNOWN = {
+    "file model/cora/cora-allocator.cc": 1086,
+    "function Workspace::Workspace in model/cora/cora-allocator.cc": 166,
+    "function AllocateCora in model/cora/cora-allocator.cc": 122,
+    "function ParseFlowFile in model/workload/flow-file.cc": 154,
+}
 
 NOT_FUNCTION = re.compile(r"^\s*(template\s*<.*>\s*)?(class|struct|enum|namespace|union)\b")
 CONTROL = re.compile(r"^\s*(\}\s*)?(if|for|while|switch|do|else|try|catch)\b")
@@ -86,13 +96,25 @@ def main():
     print(f"Longest functions (limit: {a.max_function_lines} body lines):")
     for n, where, name in funcs[:10]:
         print(f"  {n:6d}  {name}  ({where})")
-    bad = [f"file {rel}: {n} lines (limit: under {a.max_file_lines})"
-           for n, rel in files if n >= a.max_file_lines]
-    bad += [f"function {name} at {where}: {n} body lines (limit: {a.max_function_lines})"
-            for n, where, name in funcs if n > a.max_function_lines]
-    for b in bad:
+    over = [(f"file {rel}", n, f"{n} lines (limit: under {a.max_file_lines})")
+            for n, rel in files if n >= a.max_file_lines]
+    over += [(f"function {name} in {where.rsplit(':', 1)[0]}", n,
+              f"{n} body lines at {where} (limit: {a.max_function_lines})")
+             for n, where, name in funcs if n > a.max_function_lines]
+    bad, known = [], []
+    for key, n, text in over:
+        if key in KNOWN and n <= KNOWN[key]:
+            known.append(f"{key}: {text} (known, being split)")
+        elif key in KNOWN:
+            bad.append(f"{key}: {text}, grew from {KNOWN[key]}")
+        else:
+            bad.append(f"{key}: {text}")
+    seen = {key for key, _, _ in over}
+    bad += [f"{key} is within the limits now: drop it from KNOWN" for key in KNOWN if key not in seen]
+    for b in known + bad:
         print(f"code-size: {b}")
-    print(f"code-size: {len(files)} files, {len(funcs)} functions, {len(bad)} over the limits")
+    print(f"code-size: {len(files)} files, {len(funcs)} functions, {len(bad)} over the limits"
+          f" ({len(known)} known)")
     return 1 if bad else 0
 
 

@@ -57,6 +57,116 @@ Q(const std::string& s)
     return "'" + InputExcerpt(s) + "'";
 }
 
+/// Element-index edges writer -> reader of a program's read-after-write dependencies.
+using EdgeList = std::vector<std::pair<uint32_t, uint32_t>>;
+
+/**
+ * \param n number of elements \param edges dependency edges
+ * \param comp filled with each element's strongly connected component (Boost's numbering)
+ * \return the number of components
+ */
+int
+StrongComponents(uint32_t n, const EdgeList& edges, std::vector<int>& comp)
+{
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+    Graph g(n);
+    for (const auto& e : edges)
+    {
+        boost::add_edge(e.first, e.second, g);
+    }
+    comp.assign(n, 0);
+    return boost::strong_components(
+        g,
+        boost::make_iterator_property_map(comp.begin(), boost::get(boost::vertex_index, g)));
+}
+
+/**
+ * \brief Topological order of the condensation DAG.
+ *
+ * Boost numbers components in an order that depends on its traversal; ordering them ourselves
+ * (Kahn, smallest element index first) makes the block order a documented function of the
+ * program text alone.
+ * \param comp component per element \param numComp number of components \param edges edges
+ * \param blockOfComp filled with each component's position in the order (-1 if none)
+ * \return the number of components ordered
+ */
+std::size_t
+OrderComponents(const std::vector<int>& comp,
+                int numComp,
+                const EdgeList& edges,
+                std::vector<int>& blockOfComp)
+{
+    const auto n = static_cast<uint32_t>(comp.size());
+    std::vector<uint32_t> minElement(numComp, n);
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        minElement[comp[v]] = std::min(minElement[comp[v]], v);
+    }
+    std::vector<std::set<int>> succ(numComp);
+    std::vector<uint32_t> indegree(numComp, 0);
+    for (const auto& e : edges)
+    {
+        const int from = comp[e.first];
+        const int to = comp[e.second];
+        if (from != to && succ[from].insert(to).second)
+        {
+            ++indegree[to];
+        }
+    }
+    using Item = std::pair<uint32_t, int>; // (smallest element index, component)
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> ready;
+    for (int c = 0; c < numComp; ++c)
+    {
+        if (indegree[c] == 0)
+        {
+            ready.emplace(minElement[c], c);
+        }
+    }
+    blockOfComp.assign(numComp, -1);
+    std::vector<int> order;
+    while (!ready.empty())
+    {
+        const int c = ready.top().second;
+        ready.pop();
+        blockOfComp[c] = static_cast<int>(order.size());
+        order.push_back(c);
+        for (int s : succ[c])
+        {
+            if (--indegree[s] == 0)
+            {
+                ready.emplace(minElement[s], s);
+            }
+        }
+    }
+    return order.size();
+}
+
+/**
+ * \brief Fill a block's totals from its elements (block.elements already set).
+ * \param block the block \param elements the program's elements
+ */
+void
+SummariseBlock(CoraStateBlock& block, const std::vector<CoraStateElement>& elements)
+{
+    const CoraFlowKey first = elements[block.elements.front()].key;
+    bool agree = true;
+    uint64_t sumEntryBytes = 0;
+    for (uint32_t v : block.elements)
+    {
+        const auto& e = elements[v];
+        agree = agree && e.key == first;
+        block.instructions += e.instructions;
+        block.memoryBytes += e.entries * e.entryBytes;
+        sumEntryBytes += e.entryBytes;
+    }
+    // Mixed keys: no single key value selects one element of every state in the block,
+    // so the block cannot be split by aggregate and is placed as one unit.
+    block.key = agree ? first : CoraFlowKey::GLOBAL;
+    // A keyed block's aggregate owns one entry of each element; a GLOBAL block's single
+    // aggregate owns all of its state.
+    block.bytesPerAggregate = block.key == CoraFlowKey::GLOBAL ? block.memoryBytes : sumEntryBytes;
+}
+
 } // namespace
 
 std::string
@@ -275,66 +385,18 @@ CoraProgram::Finalize()
     }
 
     // Strongly connected components of the read-after-write graph (edge writer -> reader).
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
     const auto n = static_cast<uint32_t>(m_elements.size());
-    Graph g(n);
-    std::vector<std::pair<uint32_t, uint32_t>> edges;
+    EdgeList edges;
     for (const auto& d : m_dependencies)
     {
         edges.emplace_back(GetElementIndex(d.writer), GetElementIndex(d.reader));
-        boost::add_edge(edges.back().first, edges.back().second, g);
     }
-    std::vector<int> comp(n);
-    const int numComp = boost::strong_components(
-        g,
-        boost::make_iterator_property_map(comp.begin(), boost::get(boost::vertex_index, g)));
+    std::vector<int> comp;
+    const int numComp = StrongComponents(n, edges, comp);
+    std::vector<int> blockOfComp;
+    const std::size_t numBlocks = OrderComponents(comp, numComp, edges, blockOfComp);
 
-    // Condensation DAG. Boost numbers components in an order that depends on its traversal;
-    // ordering them ourselves (Kahn, smallest element index first) makes the block order a
-    // documented function of the program text alone.
-    std::vector<uint32_t> minElement(numComp, n);
-    for (uint32_t v = 0; v < n; ++v)
-    {
-        minElement[comp[v]] = std::min(minElement[comp[v]], v);
-    }
-    std::vector<std::set<int>> succ(numComp);
-    std::vector<uint32_t> indegree(numComp, 0);
-    for (const auto& e : edges)
-    {
-        const int from = comp[e.first];
-        const int to = comp[e.second];
-        if (from != to && succ[from].insert(to).second)
-        {
-            ++indegree[to];
-        }
-    }
-    using Item = std::pair<uint32_t, int>; // (smallest element index, component)
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> ready;
-    for (int c = 0; c < numComp; ++c)
-    {
-        if (indegree[c] == 0)
-        {
-            ready.emplace(minElement[c], c);
-        }
-    }
-    std::vector<int> blockOfComp(numComp, -1);
-    std::vector<int> order;
-    while (!ready.empty())
-    {
-        const int c = ready.top().second;
-        ready.pop();
-        blockOfComp[c] = static_cast<int>(order.size());
-        order.push_back(c);
-        for (int s : succ[c])
-        {
-            if (--indegree[s] == 0)
-            {
-                ready.emplace(minElement[s], s);
-            }
-        }
-    }
-
-    m_blocks.assign(order.size(), CoraStateBlock{});
+    m_blocks.assign(numBlocks, CoraStateBlock{});
     m_blockOf.assign(n, 0);
     for (uint32_t v = 0; v < n; ++v)
     {
@@ -344,26 +406,8 @@ CoraProgram::Finalize()
     }
     for (uint32_t b = 0; b < m_blocks.size(); ++b)
     {
-        auto& block = m_blocks[b];
-        block.topologicalOrder = b;
-        const CoraFlowKey first = m_elements[block.elements.front()].key;
-        bool agree = true;
-        uint64_t sumEntryBytes = 0;
-        for (uint32_t v : block.elements)
-        {
-            const auto& e = m_elements[v];
-            agree = agree && e.key == first;
-            block.instructions += e.instructions;
-            block.memoryBytes += e.entries * e.entryBytes;
-            sumEntryBytes += e.entryBytes;
-        }
-        // Mixed keys: no single key value selects one element of every state in the block,
-        // so the block cannot be split by aggregate and is placed as one unit.
-        block.key = agree ? first : CoraFlowKey::GLOBAL;
-        // A keyed block's aggregate owns one entry of each element; a GLOBAL block's single
-        // aggregate owns all of its state.
-        block.bytesPerAggregate =
-            block.key == CoraFlowKey::GLOBAL ? block.memoryBytes : sumEntryBytes;
+        m_blocks[b].topologicalOrder = b;
+        SummariseBlock(m_blocks[b], m_elements);
     }
 
     m_branchBlocks.assign(m_branches.size(), {});

@@ -25,13 +25,8 @@ import os
 import re
 import sys
 
-# Left over the limits by the issue-37 splits, with their size today: each may only shrink.
-KNOWN = {
-    "file model/cora/cora-allocator.cc": 1086,
-    "function Workspace::Workspace in model/cora/cora-allocator.cc": 166,
-    "function AllocateCora in model/cora/cora-allocator.cc": 122,
-    "function ParseFlowFile in model/workload/flow-file.cc": 154,
-}
+# Over the limits and being split, with its size today (each may only shrink; none now).
+KNOWN = {}
 
 NOT_FUNCTION = re.compile(r"^\s*(template\s*<.*>\s*)?(class|struct|enum|namespace|union)\b")
 CONTROL = re.compile(r"^\s*(\}\s*)?(if|for|while|switch|do|else|try|catch)\b")

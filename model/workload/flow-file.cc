@@ -76,6 +76,99 @@ Quote(std::string_view token)
     return "'" + InputExcerpt(std::string(token)) + "'";
 }
 
+/**
+ * \brief One flow line of a flow file: 'src dst priority dport size start_s'.
+ * \param tokens the line's tokens (not a comment, not the count line)
+ * \param line the whole line, quoted when it has too few tokens
+ * \param sourceName the file, for messages
+ * \param lineNo the line's number, for messages
+ * \param nHosts hosts of the fabric (src and dst must be below)
+ * \param id the flow's id (its place in the file)
+ * \return the flow; throws PrestoInputError naming the line and the field
+ */
+FlowSpec
+ParseFlowLine(const std::vector<std::string_view>& tokens,
+              const std::string& line,
+              const std::string& sourceName,
+              uint64_t lineNo,
+              uint32_t nHosts,
+              uint32_t id)
+{
+    std::string why;
+    if (tokens.size() < 6)
+    {
+        throw PrestoInputError(Where(sourceName, lineNo) +
+                               "expected 'src dst priority dport size start_s', got " +
+                               Quote(line));
+    }
+    if (tokens.size() > 6)
+    {
+        throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage " + Quote(tokens[6]) +
+                               " after 'src dst priority dport size start_s'");
+    }
+    static const char* const names[] = {"src", "dst", "priority", "dport", "size"};
+    static const uint64_t limits[] = {std::numeric_limits<uint32_t>::max(),
+                                      std::numeric_limits<uint32_t>::max(),
+                                      std::numeric_limits<uint32_t>::max(),
+                                      std::numeric_limits<uint16_t>::max(),
+                                      MAX_FLOW_BYTES};
+    uint64_t v[5];
+    for (size_t i = 0; i < 5; ++i)
+    {
+        if (!WholeToken::Parse(tokens[i], limits[i], v[i], why))
+        {
+            std::ostringstream os;
+            os << Where(sourceName, lineNo) << "cannot parse " << names[i] << " "
+               << Quote(tokens[i]) << " as an integer in [0, " << limits[i] << "]: it " << why;
+            if (i == 4)
+            {
+                os << " (2^53 bytes: the largest flow, exact as a double)";
+            }
+            throw PrestoInputError(os.str());
+        }
+    }
+    int64_t startNs = 0;
+    if (!WholeToken::ParseSeconds(tokens[5], FLOW_FILE_MAX_START_SECONDS, startNs, why))
+    {
+        throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse start time " +
+                               Quote(tokens[5]) + " as seconds: it " + why);
+    }
+    std::ostringstream err;
+    if (v[0] >= nHosts)
+    {
+        err << "src " << v[0] << " outside [0, " << nHosts << ")";
+    }
+    else if (v[1] >= nHosts)
+    {
+        err << "dst " << v[1] << " outside [0, " << nHosts << ")";
+    }
+    else if (v[0] == v[1])
+    {
+        err << "src and dst are both " << v[0];
+    }
+    else if (v[4] == 0)
+    {
+        err << "size 0 (a flow must carry at least 1 byte)";
+    }
+    else if (startNs < 0)
+    {
+        err << "negative start time " << Quote(tokens[5]);
+    }
+    if (!err.str().empty())
+    {
+        throw PrestoInputError(Where(sourceName, lineNo) + err.str());
+    }
+    FlowSpec f;
+    f.id = id;
+    f.src = static_cast<uint32_t>(v[0]);
+    f.dst = static_cast<uint32_t>(v[1]);
+    f.priority = static_cast<uint32_t>(v[2]);
+    f.dport = static_cast<uint16_t>(v[3]);
+    f.sizeBytes = v[4];
+    f.startNs = startNs;
+    return f;
+}
+
 } // namespace
 
 std::vector<FlowSpec>
@@ -136,79 +229,12 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
                << " given on line " << countLine;
             throw PrestoInputError(os.str());
         }
-        if (tokens.size() < 6)
-        {
-            throw PrestoInputError(Where(sourceName, lineNo) +
-                                   "expected 'src dst priority dport size start_s', got " +
-                                   Quote(line));
-        }
-        if (tokens.size() > 6)
-        {
-            throw PrestoInputError(Where(sourceName, lineNo) + "trailing garbage " +
-                                   Quote(tokens[6]) +
-                                   " after 'src dst priority dport size start_s'");
-        }
-        static const char* const names[] = {"src", "dst", "priority", "dport", "size"};
-        static const uint64_t limits[] = {std::numeric_limits<uint32_t>::max(),
-                                          std::numeric_limits<uint32_t>::max(),
-                                          std::numeric_limits<uint32_t>::max(),
-                                          std::numeric_limits<uint16_t>::max(),
-                                          MAX_FLOW_BYTES};
-        uint64_t v[5];
-        for (size_t i = 0; i < 5; ++i)
-        {
-            if (!WholeToken::Parse(tokens[i], limits[i], v[i], why))
-            {
-                std::ostringstream os;
-                os << Where(sourceName, lineNo) << "cannot parse " << names[i] << " "
-                   << Quote(tokens[i]) << " as an integer in [0, " << limits[i] << "]: it " << why;
-                if (i == 4)
-                {
-                    os << " (2^53 bytes: the largest flow, exact as a double)";
-                }
-                throw PrestoInputError(os.str());
-            }
-        }
-        int64_t startNs = 0;
-        if (!WholeToken::ParseSeconds(tokens[5], FLOW_FILE_MAX_START_SECONDS, startNs, why))
-        {
-            throw PrestoInputError(Where(sourceName, lineNo) + "cannot parse start time " +
-                                   Quote(tokens[5]) + " as seconds: it " + why);
-        }
-        std::ostringstream err;
-        if (v[0] >= nHosts)
-        {
-            err << "src " << v[0] << " outside [0, " << nHosts << ")";
-        }
-        else if (v[1] >= nHosts)
-        {
-            err << "dst " << v[1] << " outside [0, " << nHosts << ")";
-        }
-        else if (v[0] == v[1])
-        {
-            err << "src and dst are both " << v[0];
-        }
-        else if (v[4] == 0)
-        {
-            err << "size 0 (a flow must carry at least 1 byte)";
-        }
-        else if (startNs < 0)
-        {
-            err << "negative start time " << Quote(tokens[5]);
-        }
-        if (!err.str().empty())
-        {
-            throw PrestoInputError(Where(sourceName, lineNo) + err.str());
-        }
-        FlowSpec f;
-        f.id = static_cast<uint32_t>(flows.size());
-        f.src = static_cast<uint32_t>(v[0]);
-        f.dst = static_cast<uint32_t>(v[1]);
-        f.priority = static_cast<uint32_t>(v[2]);
-        f.dport = static_cast<uint16_t>(v[3]);
-        f.sizeBytes = v[4];
-        f.startNs = startNs;
-        flows.push_back(f);
+        flows.push_back(ParseFlowLine(tokens,
+                                      line,
+                                      sourceName,
+                                      lineNo,
+                                      nHosts,
+                                      static_cast<uint32_t>(flows.size())));
     }
     if (in.bad())
     {

@@ -3,7 +3,8 @@
  */
 // A NIC design defined here, in the test, outside the module: the experiment finds it by
 // TypeId, runs it, reports it under its own name, and its options never override attributes
-// the user set. A design that decides nothing is refused.
+// the user set. A design that decides nothing is refused. A congestion control defined here
+// is one class, chosen by TypeId.
 
 #include "experiment-checks.h"
 
@@ -12,11 +13,13 @@
 #include "ns3/offload-net-device.h"
 #include "ns3/offload-nic-helper.h"
 #include "ns3/offload-reassembly.h"
+#include "ns3/offload-window-congestion.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/spray-experiment.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -74,6 +77,90 @@ class PluginTestNetDevice : public OffloadNetDevice
 };
 
 NS_OBJECT_ENSURE_REGISTERED(PluginTestNetDevice);
+
+/**
+ * \ingroup presto-tests
+ * \brief A congestion control that exists only in this test, written as one class: a fixed
+ * window of Segments segments. Its copies record what they saw, so that the test can tell that
+ * every connection got its own copy of the configured object and that the sender obeyed it.
+ */
+class FixedWindowTestCongestion : public OffloadCongestionControl
+{
+  public:
+    /** \return the TypeId */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::FixedWindowTestCongestion")
+                .SetParent<OffloadCongestionControl>()
+                .SetGroupName("Presto")
+                .AddConstructor<FixedWindowTestCongestion>()
+                .AddAttribute("Segments",
+                              "The window, segments",
+                              UintegerValue(8),
+                              MakeUintegerAccessor(&FixedWindowTestCongestion::m_segments),
+                              MakeUintegerChecker<uint32_t>(1, 1000));
+        return tid;
+    }
+
+    Ptr<OffloadCongestionControl> Fork(const OffloadCongestionContext& ctx) const override
+    {
+        Ptr<FixedWindowTestCongestion> c = CopyObject<FixedWindowTestCongestion>(this);
+        c->m_window = m_segments * ctx.mss;
+        ++s_forks;
+        s_window = c->m_window;
+        return c;
+    }
+
+    std::string GetShortName() const override
+    {
+        return "fixed-window";
+    }
+
+    const char* GetName() const override
+    {
+        return "fixed window (test)";
+    }
+
+    void Init(uint32_t) override
+    {
+    }
+
+    bool OnAck(uint32_t ackedBytes, bool, uint32_t sndUna, uint32_t sndNxt) override
+    {
+        // what was in flight when this ACK left the receiver: at most the window
+        s_maxFlight = std::max<uint64_t>(s_maxFlight, uint32_t(sndNxt - sndUna) + ackedBytes);
+        return false;
+    }
+
+    void OnLoss(uint32_t, uint32_t) override
+    {
+    }
+
+    void OnTimeout(uint32_t, uint32_t) override
+    {
+    }
+
+    uint32_t GetCwnd() const override
+    {
+        return m_window;
+    }
+
+    uint32_t GetSsThresh() const override
+    {
+        return m_window;
+    }
+
+    static inline uint64_t s_forks{0};     //!< copies made for connections (and checks)
+    static inline uint64_t s_maxFlight{0}; //!< largest flight seen by any copy, bytes
+    static inline uint32_t s_window{0};    //!< the window of the last copy, bytes
+
+  private:
+    uint32_t m_segments{8}; //!< the window, segments (attribute)
+    uint32_t m_window{0};   //!< a copy's window, bytes
+};
+
+NS_OBJECT_ENSURE_REGISTERED(FixedWindowTestCongestion);
 
 } // namespace ns3
 
@@ -145,6 +232,68 @@ class PluginDesignRunsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rep["nic"]["fidelity_drops"].get<uint64_t>(),
                               0,
                               "its configuration hook ran: full reassembly");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+/**
+ * \ingroup presto-tests
+ * \brief The test's own congestion control, one class chosen by TypeId through the NIC's
+ * CongestionControl attribute with its own attribute set by Config: every connection runs a
+ * copy carrying that attribute, the sender never has more in flight than its window, every
+ * byte arrives once and in order, and the report names it by its short name.
+ */
+class PluginCongestionRunsTestCase : public TestCase
+{
+  public:
+    PluginCongestionRunsTestCase()
+        : TestCase("a congestion control defined outside the module is one class chosen by "
+                   "TypeId")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t segments = 3;
+        Config::SetDefault("ns3::OffloadNetDevice::CongestionControl",
+                           TypeIdValue(FixedWindowTestCongestion::GetTypeId()));
+        Config::SetDefault("ns3::FixedWindowTestCongestion::Segments", UintegerValue(segments));
+        FixedWindowTestCongestion::s_forks = 0;
+        FixedWindowTestCongestion::s_maxFlight = 0;
+        const std::string dir = presto_test::FreshTempDir("presto-plugin", "cc");
+        SprayExperiment e(SmallRun(dir, "flextoe"));
+        e.Run();
+        Config::SetDefault("ns3::OffloadNetDevice::CongestionControl",
+                           TypeIdValue(OffloadDctcpCongestion::GetTypeId()));
+        Config::SetDefault("ns3::FixedWindowTestCongestion::Segments", UintegerValue(8));
+        const nlohmann::json& rep = e.GetReport();
+        NS_TEST_EXPECT_MSG_EQ(rep["config"]["cc"].get<std::string>(),
+                              "fixed-window",
+                              "reported under its short name");
+        NS_TEST_ASSERT_MSG_GT(e.GetSummary().flows, 5, "a workload worth checking");
+        NS_TEST_EXPECT_MSG_EQ(e.GetSummary().unfinished, 0, "every flow finishes");
+        NS_TEST_EXPECT_MSG_GT(FixedWindowTestCongestion::s_forks,
+                              2 * e.GetSummary().flows,
+                              "both ends of every flow fork their own copy");
+        const uint32_t mss = FixedWindowTestCongestion::s_window / segments;
+        NS_TEST_EXPECT_MSG_EQ(FixedWindowTestCongestion::s_window % segments, 0, "whole segments");
+        NS_TEST_EXPECT_MSG_GT(mss, 500, "the copies got the attribute and the connection's MSS");
+        NS_TEST_EXPECT_MSG_GT(FixedWindowTestCongestion::s_maxFlight,
+                              uint64_t(segments - 1) * mss,
+                              "the window was used");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(FixedWindowTestCongestion::s_maxFlight,
+                                    uint64_t(segments) * mss,
+                                    "never more in flight than the window");
+        uint64_t bytes = 0;
+        for (const auto& f : e.GetFlows())
+        {
+            bytes += f.sizeBytes;
+        }
+        const nlohmann::json& d = rep["delivery"];
+        NS_TEST_EXPECT_MSG_EQ(d["bytes_delivered"].get<uint64_t>(), bytes, "every byte");
+        NS_TEST_EXPECT_MSG_EQ(d["corrupt_bytes"].get<uint64_t>(), 0, "in order, unchanged");
+        NS_TEST_EXPECT_MSG_EQ(d["excess_bytes"].get<uint64_t>(), 0, "exactly once");
         std::filesystem::remove_all(dir);
     }
 };
@@ -292,6 +441,7 @@ class DesignPluginTestSuite : public TestSuite
         : TestSuite("presto-design-plugin", TestSuite::Type::SYSTEM)
     {
         AddTestCase(new PluginDesignRunsTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new PluginCongestionRunsTestCase, compat::TestDuration::QUICK);
         AddTestCase(new DesignOptionsTestCase, compat::TestDuration::QUICK);
         AddTestCase(new UndecidedDesignRefusedTestCase, compat::TestDuration::QUICK);
     }

@@ -11,7 +11,7 @@
 #include "ns3/incast-bursts.h"
 #include "ns3/input-file.h"
 #include "ns3/nic-design.h"
-#include "ns3/offload-congestion-control.h"
+#include "ns3/offload-window-congestion.h"
 #include "ns3/presto-input-error.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/splitmix.h"

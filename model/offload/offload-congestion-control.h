@@ -4,13 +4,9 @@
 #ifndef PRESTO_OFFLOAD_CONGESTION_CONTROL_H
 #define PRESTO_OFFLOAD_CONGESTION_CONTROL_H
 
-#include "offload-congestion.h"
-
-#include "ns3/data-rate.h"
 #include "ns3/object.h"
 
 #include <cstdint>
-#include <memory>
 #include <string>
 
 namespace ns3
@@ -33,28 +29,44 @@ struct OffloadCongestionContext
 
 /**
  * \ingroup presto
- * \brief The congestion control of an offload NIC, chosen by TypeId as ns-3's TcpSocketBase
- * takes a TcpCongestionOps: OffloadNetDevice's CongestionControl attribute names a subclass,
- * whose attributes are the algorithm's parameters (e.g.
- * `--ns3::OffloadDctcpCongestion::Gain=0.125`).
+ * \brief Congestion control of the shared offload TCP data path (OffloadTcpConnection), one
+ * class per algorithm chosen by TypeId, as ns-3's TcpSocketBase takes a TcpCongestionOps.
  *
- * The object is the configuration; each connection gets its own state, a pure-logic
- * OffloadCongestionOps (no Simulator, unit-tested on its own), from Create().
+ * OffloadNetDevice's CongestionControl attribute names a subclass; its attributes are the
+ * algorithm's parameters (e.g. `--ns3::OffloadDctcpCongestion::Gain=0.125`). The device
+ * builds one object from the TypeId, the configuration, and every new connection gets its
+ * own copy of it from Fork() (as TcpCongestionOps::Fork), set up for that connection: the
+ * copy holds the connection's state. A new algorithm is one subclass that overrides the
+ * algorithm's virtuals, Fork() and GetShortName().
+ *
+ * The algorithm is pure logic: no Simulator calls (it runs once per ACK inside the offload
+ * data path, and the unit tests drive it alone, constructed with its parameters directly).
+ * The connection reports every acceptable ACK (also duplicate ACKs, with 0 acked bytes, so
+ * that an ECE on them is seen), every go-back-N triggered by duplicate ACKs and every
+ * retransmission timeout; it reads the congestion window back with GetCwnd(). All windows are
+ * in bytes. All sequence numbers are 32-bit and compared modulo 2^32.
+ *
+ * The window is kept in bytes, and grows and shrinks by whole or fractional segments; the
+ * connection's sender rounds the usable window down to whole segments where it can (see
+ * OffloadTcpConnection::NextSegment).
  */
 class OffloadCongestionControl : public Object
 {
   public:
+    /// Largest congestion window, bytes (the TCP window-scale limit, 2^30).
+    static constexpr uint32_t MAX_CWND = 1u << 30;
+
     /** \brief Get the type ID. \return the object TypeId */
     static TypeId GetTypeId();
 
     /**
-     * \brief The state of one new connection.
+     * \brief The state of one new connection: a copy of this object (its parameters), set
+     * up for the connection (as TcpCongestionOps::Fork).
      * \param ctx the connection and the NIC
-     * \return the algorithm's per-connection object (throws PrestoInputError if the
-     * parameters are invalid)
+     * \return the connection's own object (throws PrestoInputError if the parameters are
+     * invalid for it)
      */
-    virtual std::unique_ptr<OffloadCongestionOps> Create(
-        const OffloadCongestionContext& ctx) const = 0;
+    virtual Ptr<OffloadCongestionControl> Fork(const OffloadCongestionContext& ctx) const = 0;
 
     /**
      * \return the short name used by reports and the experiments' --cc option, e.g.
@@ -63,128 +75,79 @@ class OffloadCongestionControl : public Object
     virtual std::string GetShortName() const = 0;
 
     /**
-     * \brief Check the parameters now, before a simulation runs: create the state of a
+     * \brief Check the parameters now, before a simulation runs: fork the state of a
      * typical connection (10 Gbit/s, MSS 1448) and discard it.
      * \param where who asks, for the message (e.g. "OffloadNetDevice::CongestionControl")
      */
     void Validate(const std::string& where) const;
-};
 
-/**
- * \ingroup presto
- * \brief Window-based DCTCP (RFC 8257) on the offload data path: OffloadDctcp.
- */
-class OffloadDctcpCongestion : public OffloadCongestionControl
-{
-  public:
-    /** \brief Get the type ID. \return the object TypeId */
-    static TypeId GetTypeId();
-    std::unique_ptr<OffloadCongestionOps> Create(
-        const OffloadCongestionContext& ctx) const override;
-    std::string GetShortName() const override;
-
-  private:
-    double m_gain;      //!< EWMA gain g
-    double m_alphaInit; //!< initial alpha
-};
-
-/**
- * \ingroup presto
- * \brief Window-based NewReno-style AIMD (with classic ECN) on the offload data path:
- * OffloadNewReno.
- */
-class OffloadNewRenoCongestion : public OffloadCongestionControl
-{
-  public:
-    /** \brief Get the type ID. \return the object TypeId */
-    static TypeId GetTypeId();
-    std::unique_ptr<OffloadCongestionOps> Create(
-        const OffloadCongestionContext& ctx) const override;
-    std::string GetShortName() const override;
-};
-
-/**
- * \ingroup presto
- * \brief The parameters shared by both rate-based DCTCP variants (OffloadDctcpRate); the two
- * TypeIds below differ in their rules and defaults.
- */
-class OffloadRateCongestionBase : public OffloadCongestionControl
-{
-  public:
-    /** \brief Get the type ID. \return the object TypeId */
-    static TypeId GetTypeId();
-    std::unique_ptr<OffloadCongestionOps> Create(
-        const OffloadCongestionContext& ctx) const override;
-
-  protected:
-    /// Attribute defaults of one variant.
-    struct Defaults
-    {
-        double alphaInit;      //!< initial alpha
-        DataRate initialRate;  //!< start rate (0: the initial window per initial RTT)
-        DataRate minRate;      //!< lower bound
-        double rateClamp;      //!< clamp to this x the measured rate
-        uint32_t intervalRtts; //!< control interval, RTTs
-    };
+    /// \return the algorithm name, e.g. "DCTCP"
+    virtual const char* GetName() const = 0;
 
     /**
-     * \brief Add the parameters as attributes of a subclass's TypeId.
-     * \param tid the subclass's TypeId
-     * \param d its defaults
-     * \return tid with the attributes
+     * \brief Start the per-window bookkeeping of a new connection.
+     * \param sndNxt the first sequence number the connection will send (ISS + 1)
      */
-    static TypeId AddParameters(TypeId tid, const Defaults& d);
+    virtual void Init(uint32_t sndNxt) = 0;
 
-    /// \return the rules this variant follows
-    virtual OffloadDctcpRateParams::Mode GetMode() const = 0;
+    /**
+     * \brief An acceptable ACK arrived (its ack number lies in [snd_una, snd_max]).
+     * \param ackedBytes sequence space newly acknowledged (0 for a duplicate ACK)
+     * \param ece the ACK carried ECN-Echo
+     * \param sndUna snd_una after the ACK
+     * \param sndNxt the highest sequence number sent so far plus one (snd_max)
+     * \return true when this ACK made the window shrink in response to ECE (the sender then
+     * sets CWR on its next data segment)
+     */
+    virtual bool OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt) = 0;
 
-  private:
-    double m_gain;           //!< EWMA gain g
-    double m_alphaInit;      //!< initial alpha
-    DataRate m_initialRate;  //!< start rate (0: initial window / initial RTT)
-    DataRate m_step;         //!< additive increase per interval
-    DataRate m_minRate;      //!< lower bound
-    DataRate m_maxRate;      //!< upper bound (0: the line rate)
-    uint32_t m_minAcks;      //!< ACK gate
-    double m_rateClamp;      //!< clamp to this x the measured rate (0: off)
-    double m_additive;       //!< robust additive increase, segments per RTT per RTT
-    uint32_t m_intervalRtts; //!< control interval, RTTs
-};
+    /**
+     * \brief The duplicate-ACK threshold was reached and the sender goes back N.
+     * \param bytesInFlight snd_max - snd_una when the loss was detected, bytes
+     * \param sndNxt snd_max: the reduction covers the data sent up to here
+     */
+    virtual void OnLoss(uint32_t bytesInFlight, uint32_t sndNxt) = 0;
 
-/**
- * \ingroup presto
- * \brief Rate-based DCTCP with TAS's rules, made robust (OffloadDctcpRateParams::ROBUST, see
- * OffloadDctcpRate): losses are not gated, the ACK gate scales with the rate, marks are
- * answered once per round by a one-interval dip, the additive increase scales with the RTT,
- * the rate is clamped to the measured rate, and it starts at the initial window per initial
- * RTT. The default rate-based algorithm (`--cc=dctcp-rate`).
- */
-class OffloadDctcpRateCongestion : public OffloadRateCongestionBase
-{
-  public:
-    /** \brief Get the type ID. \return the object TypeId */
-    static TypeId GetTypeId();
-    std::string GetShortName() const override;
+    /**
+     * \brief The retransmission timer expired.
+     * \param bytesInFlight snd_max - snd_una when the timer expired, bytes
+     * \param sndNxt snd_max
+     */
+    virtual void OnTimeout(uint32_t bytesInFlight, uint32_t sndNxt) = 0;
 
-  protected:
-    OffloadDctcpRateParams::Mode GetMode() const override;
-};
+    /// \return the congestion window, bytes (never below one segment)
+    virtual uint32_t GetCwnd() const = 0;
+    /// \return the slow-start threshold, bytes
+    virtual uint32_t GetSsThresh() const = 0;
 
-/**
- * \ingroup presto
- * \brief Rate-based DCTCP exactly as TAS's slow path runs it (OffloadDctcpRateParams::TAS):
- * 10 Mbit/s start, 50-ACK gate also before a loss halves the rate, 1.2 x measured-rate clamp,
- * a rate of 0 unpaced (`--cc=dctcp-rate-tas`). It starves under random loss; see the doc.
- */
-class OffloadTasDctcpRateCongestion : public OffloadRateCongestionBase
-{
-  public:
-    /** \brief Get the type ID. \return the object TypeId */
-    static TypeId GetTypeId();
-    std::string GetShortName() const override;
+    /**
+     * \brief One control interval of the host control loop has passed (TAS/FlexTOE: the host
+     * recomputes every connection's rate every control interval, 2 x RTT by default).
+     *
+     * Window-based algorithms ignore it (the default does nothing); rate-based ones turn the
+     * ACKs seen since the previous call into a new pacing rate.
+     * \param nowNs current time, ns
+     * \param rttNs the connection's RTT estimate, ns (> 0)
+     */
+    virtual void OnControlInterval(uint64_t nowNs, uint64_t rttNs);
 
-  protected:
-    OffloadDctcpRateParams::Mode GetMode() const override;
+    /**
+     * \return the rate at which the NIC must pace this connection's data segments, bytes of
+     * sequence space per second; 0 means no pacing (window-based algorithms, the default)
+     */
+    virtual uint64_t GetPacingRate() const;
+
+    /**
+     * \return true if the algorithm needs OnControlInterval (rate-based algorithms: the host
+     * control loop computes the rate); false for window-based ones (the default)
+     */
+    virtual bool UsesControlLoop() const;
+
+    /**
+     * \return the control interval the algorithm wants, RTTs; 0 (the default): the
+     * connection's own (OffloadTcpConfig::controlIntervalRtts, TAS's 2)
+     */
+    virtual uint32_t GetControlIntervalRtts() const;
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 // of the NIC they configure.
 
 #include "offload-net-device.h"
+#include "offload-window-congestion.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

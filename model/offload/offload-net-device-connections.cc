@@ -183,7 +183,7 @@ OffloadNetDevice::Establish(uint32_t id, uint32_t peerWindowBytes)
                                                    c.hs.iss,
                                                    c.hs.irs,
                                                    peerWindowBytes,
-                                                   m_congestion->Create(ctx));
+                                                   m_congestion->Fork(ctx));
     if (m_carryPayload)
     {
         c.txRing = std::make_unique<OffloadByteRing>(c.sndBuf, c.hs.iss + 1);

@@ -4,6 +4,7 @@
 #include "offload-tcp-connection.h"
 
 #include "offload-seq.h"
+#include "offload-window-congestion.h"
 
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
@@ -75,11 +76,11 @@ OffloadTcpConfig::Validate(const char* where) const
                 std::to_string(MAX_BUFFER) + "]");
     }
     if (initialCwndSegments == 0 ||
-        static_cast<uint64_t>(initialCwndSegments) * mss > OffloadNewReno::MAX_CWND)
+        static_cast<uint64_t>(initialCwndSegments) * mss > OffloadNewRenoCongestion::MAX_CWND)
     {
         Bad(where,
             "initialCwndSegments=" + std::to_string(initialCwndSegments) +
-                " must be >= 1 and at most " + std::to_string(OffloadNewReno::MAX_CWND) +
+                " must be >= 1 and at most " + std::to_string(OffloadNewRenoCongestion::MAX_CWND) +
                 " bytes in total");
     }
     if (minRtoNs == 0)
@@ -177,7 +178,7 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
                                            uint32_t iss,
                                            uint32_t irs,
                                            uint32_t peerWindow,
-                                           std::unique_ptr<OffloadCongestionOps> cc)
+                                           Ptr<OffloadCongestionControl> cc)
     : m_config(Checked(config)),
       m_cc(std::move(cc)),
       m_rx(config.fidelity, irs + 1, config.rxBufferSize),
@@ -200,7 +201,7 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
     if (!m_cc)
     {
         m_cc =
-            std::make_unique<OffloadDctcp>(config.mss, config.initialCwndSegments, 1.0 / 16, 1.0);
+            Create<OffloadDctcpCongestion>(config.mss, config.initialCwndSegments, 1.0 / 16, 1.0);
     }
     m_cc->Init(m_sndNxt);
 }
@@ -335,7 +336,7 @@ OffloadTcpConnection::GetConfig() const
     return m_config;
 }
 
-const OffloadCongestionOps&
+const OffloadCongestionControl&
 OffloadTcpConnection::GetCongestion() const
 {
     return *m_cc;

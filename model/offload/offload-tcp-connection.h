@@ -4,7 +4,7 @@
 #ifndef PRESTO_OFFLOAD_TCP_CONNECTION_H
 #define PRESTO_OFFLOAD_TCP_CONNECTION_H
 
-#include "offload-congestion.h"
+#include "offload-congestion-control.h"
 #include "offload-reassembly.h"
 #include "offload-seq.h"
 
@@ -316,10 +316,10 @@ struct OffloadSendState
  * seq = snd_una - 1, which the peer must answer with an ACK). After AppClose, a FIN follows
  * the last byte.
  *
- * **Pacing.** When the congestion control returns a pacing rate R > 0 (OffloadDctcpRate), a
- * data segment (new or re-sent) of L sequence numbers sent at time t allows the next one at
- * t + ceil(L / R); NextSegment returns nothing before then (GetNextSendTimeNs). Zero-window
- * probes and ACKs are not paced. With R = 0 the sender is exactly the window-based one.
+ * **Pacing.** When the congestion control returns a pacing rate R > 0 (OffloadRateCongestionBase),
+ * a data segment (new or re-sent) of L sequence numbers sent at time t allows the next one at t +
+ * ceil(L / R); NextSegment returns nothing before then (GetNextSendTimeNs). Zero-window probes and
+ * ACKs are not paced. With R = 0 the sender is exactly the window-based one.
  *
  * **Sender silly-window avoidance.** A segment shorter than the MSS is sent only when it
  * carries the last buffered byte (no Nagle delay: an RPC tail goes at once) or nothing is in
@@ -362,7 +362,7 @@ class OffloadTcpConnection
                          uint32_t iss,
                          uint32_t irs,
                          uint32_t peerWindow,
-                         std::unique_ptr<OffloadCongestionOps> cc = nullptr);
+                         Ptr<OffloadCongestionControl> cc = nullptr);
 
     OffloadTcpConnection(const OffloadTcpConnection&) = delete;
     OffloadTcpConnection& operator=(const OffloadTcpConnection&) = delete;
@@ -419,7 +419,7 @@ class OffloadTcpConnection
 
     /**
      * \brief One host control interval has passed: the congestion control recomputes its rate
-     * (OffloadDctcpRate; a no-op for window-based algorithms). The device calls this every
+     * (OffloadRateCongestionBase; a no-op for window-based algorithms). The device calls this every
      * GetControlIntervalNs(). With hostLoopTimeouts it also detects a stalled sender.
      * \param nowNs current time, ns
      * \return true if it timed out (the device should try to send)
@@ -485,10 +485,10 @@ class OffloadTcpConnection
     bool IsFinAcked() const;               //!< \return our FIN was acknowledged
     bool IsReset() const;                  //!< \return an RST was received
     OffloadSendState GetSendState() const; //!< \return the send side's state
-    const OffloadTcpCounters& GetCounters() const;     //!< \return the event counters
-    const OffloadTcpConfig& GetConfig() const;         //!< \return the configuration
-    const OffloadCongestionOps& GetCongestion() const; //!< \return the congestion control
-    const ReassemblyTracker& GetReassembly() const;    //!< \return the receive tracker
+    const OffloadTcpCounters& GetCounters() const;         //!< \return the event counters
+    const OffloadTcpConfig& GetConfig() const;             //!< \return the configuration
+    const OffloadCongestionControl& GetCongestion() const; //!< \return the congestion control
+    const ReassemblyTracker& GetReassembly() const;        //!< \return the receive tracker
 
   private:
     /// \return the window to put in a segment we send: the free receive buffer, at most
@@ -543,9 +543,9 @@ class OffloadTcpConnection
     /// \return bytes of the send stream not yet sent from snd_nxt (0 past the last byte)
     uint32_t UnsentFrom(uint32_t seq) const;
 
-    OffloadTcpConfig m_config;                  //!< parameters
-    std::unique_ptr<OffloadCongestionOps> m_cc; //!< congestion control
-    ReassemblyTracker m_rx;                     //!< receive-side reassembly
+    OffloadTcpConfig m_config;          //!< parameters
+    Ptr<OffloadCongestionControl> m_cc; //!< congestion control
+    ReassemblyTracker m_rx;             //!< receive-side reassembly
 
     // send side
     uint32_t m_sndUna;               //!< first unacknowledged sequence number

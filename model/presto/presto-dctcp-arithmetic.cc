@@ -109,15 +109,23 @@ OffloadDctcpPipelineArithmetic::OffloadDctcpPipelineArithmetic(uint32_t mss,
                                                                double gain,
                                                                double alphaInit,
                                                                uint32_t mantissaBits)
-    : OffloadDctcp(mss,
-                   initialCwndSegments,
-                   gain,
-                   // alpha is kept in Q20: every value it takes is exact in a double
-                   double(PrestoDctcpArithmetic::ToQ20(alphaInit)) /
-                       PrestoDctcpArithmetic::ALPHA_ONE),
+    : OffloadDctcpCongestion(mss,
+                             initialCwndSegments,
+                             gain,
+                             // alpha is kept in Q20: every value it takes is exact in a double
+                             double(PrestoDctcpArithmetic::ToQ20(alphaInit)) /
+                                 PrestoDctcpArithmetic::ALPHA_ONE),
       m_bits(mantissaBits),
       m_gainShift(PrestoDctcpArithmetic::Check(mantissaBits, gain, alphaInit))
 {
+}
+
+Ptr<OffloadCongestionControl>
+OffloadDctcpPipelineArithmetic::Fork(const OffloadCongestionContext& ctx) const
+{
+    Ptr<OffloadDctcpPipelineArithmetic> c = CopyObject<OffloadDctcpPipelineArithmetic>(this);
+    c->Setup(ctx);
+    return c;
 }
 
 const char*

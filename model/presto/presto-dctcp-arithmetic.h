@@ -4,7 +4,7 @@
 #ifndef PRESTO_PRESTO_DCTCP_ARITHMETIC_H
 #define PRESTO_PRESTO_DCTCP_ARITHMETIC_H
 
-#include "ns3/offload-congestion.h"
+#include "ns3/offload-window-congestion.h"
 
 #include <cstdint>
 
@@ -111,13 +111,14 @@ struct PrestoDctcpArithmetic
 
 /**
  * \ingroup presto
- * \brief The C++ reference of Presto's DCTCP pipeline program (PrestoDctcpProgram): OffloadDctcp
- * with the pipeline's arithmetic (PrestoDctcpArithmetic) for alpha and the reduced window,
- * everything else (the window, the reductions, losses, timeouts) unchanged. The differential
- * tests hold the program to this class event for event; the difference between this class and
- * OffloadDctcp is the stated approximation.
+ * \brief The C++ reference of Presto's DCTCP pipeline program (PrestoDctcpProgram):
+ * OffloadDctcpCongestion with the pipeline's arithmetic (PrestoDctcpArithmetic) for alpha and the
+ * reduced window, everything else (the window, the reductions, losses, timeouts) unchanged. The
+ * differential tests hold the program to this class event for event; the difference between this
+ * class and OffloadDctcpCongestion is the stated approximation. It has no TypeId of its own (it is
+ * a test reference, not chosen by name); Fork() copies it with its arithmetic.
  */
-class OffloadDctcpPipelineArithmetic : public OffloadDctcp
+class OffloadDctcpPipelineArithmetic : public OffloadDctcpCongestion
 {
   public:
     /**
@@ -133,6 +134,7 @@ class OffloadDctcpPipelineArithmetic : public OffloadDctcp
                                    double alphaInit,
                                    uint32_t mantissaBits);
 
+    Ptr<OffloadCongestionControl> Fork(const OffloadCongestionContext& ctx) const override;
     const char* GetName() const override;
 
     /// \return alpha in Q20

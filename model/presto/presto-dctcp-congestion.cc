@@ -16,65 +16,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PrestoDctcpCongestion");
 NS_OBJECT_ENSURE_REGISTERED(PrestoDctcpCongestion);
 
-namespace
-{
-
-/// One connection's view of the NIC's program: its slot in the register arrays.
-class PrestoDctcpOps : public OffloadCongestionOps
-{
-  public:
-    PrestoDctcpOps(std::shared_ptr<PrestoDctcpProgram> program, const OffloadCongestionContext& ctx)
-        : m_program(std::move(program)),
-          m_conn(ctx.connId),
-          m_mss(ctx.mss),
-          m_initialCwnd(ctx.initialCwndSegments)
-    {
-    }
-
-    const char* GetName() const override
-    {
-        return "DCTCP (Presto pipeline)";
-    }
-
-    void Init(uint32_t sndNxt) override
-    {
-        m_program->Init(m_conn, m_mss, m_initialCwnd, sndNxt);
-    }
-
-    bool OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt) override
-    {
-        return m_program->OnAck(m_conn, ackedBytes, ece, sndUna, sndNxt);
-    }
-
-    void OnLoss(uint32_t bytesInFlight, uint32_t sndNxt) override
-    {
-        m_program->OnLoss(m_conn, bytesInFlight, sndNxt);
-    }
-
-    void OnTimeout(uint32_t bytesInFlight, uint32_t sndNxt) override
-    {
-        m_program->OnTimeout(m_conn, bytesInFlight, sndNxt);
-    }
-
-    uint32_t GetCwnd() const override
-    {
-        return m_program->GetCwnd(m_conn);
-    }
-
-    uint32_t GetSsThresh() const override
-    {
-        return m_program->GetSsThresh(m_conn);
-    }
-
-  private:
-    std::shared_ptr<PrestoDctcpProgram> m_program; //!< the NIC's program
-    uint32_t m_conn;                               //!< the connection's slot
-    uint32_t m_mss;                                //!< its MSS
-    uint32_t m_initialCwnd;                        //!< its initial window, segments
-};
-
-} // namespace
-
 TypeId
 PrestoDctcpCongestion::GetTypeId()
 {
@@ -128,8 +69,8 @@ PrestoDctcpCongestion::GetProgram() const
     return m_program.get();
 }
 
-std::unique_ptr<OffloadCongestionOps>
-PrestoDctcpCongestion::Create(const OffloadCongestionContext& ctx) const
+Ptr<OffloadCongestionControl>
+PrestoDctcpCongestion::Fork(const OffloadCongestionContext& ctx) const
 {
     if (!m_program || (!m_bound && m_program->GetMaxConnections() < ctx.maxConnections))
     {
@@ -144,9 +85,54 @@ PrestoDctcpCongestion::Create(const OffloadCongestionContext& ctx) const
                                std::to_string(ctx.connId) + " is beyond the program's " +
                                std::to_string(m_program->GetMaxConnections()) + " connections");
     }
-    auto ops = std::make_unique<PrestoDctcpOps>(m_program, ctx);
-    ops->Init(0); // check the connection's parameters now; the connection calls Init again
-    return ops;
+    Ptr<PrestoDctcpCongestion> c = CopyObject<PrestoDctcpCongestion>(this);
+    c->m_conn = ctx.connId;
+    c->m_mss = ctx.mss;
+    c->m_initialCwnd = ctx.initialCwndSegments;
+    c->Init(0); // check the connection's parameters now; the connection calls Init again
+    return c;
+}
+
+const char*
+PrestoDctcpCongestion::GetName() const
+{
+    return "DCTCP (Presto pipeline)";
+}
+
+void
+PrestoDctcpCongestion::Init(uint32_t sndNxt)
+{
+    m_program->Init(m_conn, m_mss, m_initialCwnd, sndNxt);
+}
+
+bool
+PrestoDctcpCongestion::OnAck(uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt)
+{
+    return m_program->OnAck(m_conn, ackedBytes, ece, sndUna, sndNxt);
+}
+
+void
+PrestoDctcpCongestion::OnLoss(uint32_t bytesInFlight, uint32_t sndNxt)
+{
+    m_program->OnLoss(m_conn, bytesInFlight, sndNxt);
+}
+
+void
+PrestoDctcpCongestion::OnTimeout(uint32_t bytesInFlight, uint32_t sndNxt)
+{
+    m_program->OnTimeout(m_conn, bytesInFlight, sndNxt);
+}
+
+uint32_t
+PrestoDctcpCongestion::GetCwnd() const
+{
+    return m_program->GetCwnd(m_conn);
+}
+
+uint32_t
+PrestoDctcpCongestion::GetSsThresh() const
+{
+    return m_program->GetSsThresh(m_conn);
 }
 
 std::string

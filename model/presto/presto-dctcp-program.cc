@@ -23,7 +23,7 @@ namespace
 
 constexpr uint64_t IN_REDUCTION = uint64_t{1} << 33; //!< cc.reduction: a reduction is open
 constexpr uint64_t FROZEN = uint64_t{1} << 32;       //!< cc.reduction: no growth until it ends
-constexpr uint32_t MAX_CWND = OffloadNewReno::MAX_CWND;
+constexpr uint32_t MAX_CWND = OffloadNewRenoCongestion::MAX_CWND;
 
 const char* WHO = "Presto DCTCP pipeline program";
 

@@ -17,11 +17,11 @@ namespace ns3
  * \ingroup presto
  * \brief Presto's sender-side congestion control as a program for the match-action engine
  * (RmtPipeline): window DCTCP (RFC 8257) with NewReno's reactions to losses and timeouts, the
- * rules of OffloadDctcp, with the pipeline's arithmetic of PrestoDctcpArithmetic (no
+ * rules of OffloadDctcpCongestion, with the pipeline's arithmetic of PrestoDctcpArithmetic (no
  * division, no multiplication: shifts, a ternary leading-one table and exact-match lookup
  * tables). Per-connection state lives in register arrays indexed by connection id.
  *
- * The differential tests hold it to OffloadDctcpPipelineArithmetic (OffloadDctcp with the
+ * The differential tests hold it to OffloadDctcpPipelineArithmetic (OffloadDctcpCongestion with the
  * same arithmetic) event for event: the congestion window, ssthresh, alpha, and whether the
  * ACK cut the window.
  *
@@ -98,7 +98,7 @@ class PrestoDctcpProgram
     void Init(uint32_t conn, uint32_t mss, uint32_t initialCwndSegments, uint32_t sndNxt);
 
     /**
-     * \brief An acceptable ACK (OffloadCongestionOps::OnAck).
+     * \brief An acceptable ACK (OffloadCongestionControl::OnAck).
      * \param conn connection id
      * \param ackedBytes newly acknowledged bytes (0: a duplicate ACK)
      * \param ece the ACK carried ECN-Echo
@@ -109,7 +109,7 @@ class PrestoDctcpProgram
     bool OnAck(uint32_t conn, uint32_t ackedBytes, bool ece, uint32_t sndUna, uint32_t sndNxt);
 
     /**
-     * \brief Go-back-N after duplicate ACKs (OffloadCongestionOps::OnLoss).
+     * \brief Go-back-N after duplicate ACKs (OffloadCongestionControl::OnLoss).
      * \param conn connection id
      * \param bytesInFlight snd_max - snd_una
      * \param sndNxt snd_max

@@ -1,8 +1,13 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/offload-congestion.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/object-factory.h"
+#include "ns3/offload-rate-congestion.h"
+#include "ns3/offload-window-congestion.h"
 #include "ns3/presto-input-error.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,7 +34,7 @@ struct AckFeeder
     }
 
     /// Acknowledge one segment and send one more.
-    bool Ack(OffloadCongestionOps& cc, bool ece)
+    bool Ack(OffloadCongestionControl& cc, bool ece)
     {
         sndUna += MSS;
         sndMax += MSS;
@@ -39,9 +44,9 @@ struct AckFeeder
 
 } // namespace
 
-TEST(OffloadNewReno, SlowStartGrowsPerAckWithByteCountingLimit)
+TEST(OffloadNewRenoCongestion, SlowStartGrowsPerAckWithByteCountingLimit)
 {
-    OffloadNewReno cc(MSS, 10);
+    OffloadNewRenoCongestion cc(MSS, 10);
     cc.Init(1);
     EXPECT_EQ(cc.GetCwnd(), 10 * MSS);
     cc.OnAck(MSS, false, 1 + MSS, 1 + 10 * MSS);
@@ -54,9 +59,9 @@ TEST(OffloadNewReno, SlowStartGrowsPerAckWithByteCountingLimit)
     EXPECT_EQ(cc.GetCwnd(), 13 * MSS);
 }
 
-TEST(OffloadNewReno, LossHalvesFlightOncePerWindowThenAvoidance)
+TEST(OffloadNewRenoCongestion, LossHalvesFlightOncePerWindowThenAvoidance)
 {
-    OffloadNewReno cc(MSS, 20);
+    OffloadNewRenoCongestion cc(MSS, 20);
     const uint32_t start = 100;
     cc.Init(start);
     const uint32_t sndMax = start + 20 * MSS;
@@ -86,15 +91,15 @@ TEST(OffloadNewReno, LossHalvesFlightOncePerWindowThenAvoidance)
     EXPECT_EQ(ackedTowardsIncrease, afterClose); // exactly one cwnd of bytes per + 1 MSS
 }
 
-TEST(OffloadNewReno, MinimumWindowIsTwoSegmentsExceptAfterTimeout)
+TEST(OffloadNewRenoCongestion, MinimumWindowIsTwoSegmentsExceptAfterTimeout)
 {
-    OffloadNewReno cc(MSS, 10);
+    OffloadNewRenoCongestion cc(MSS, 10);
     cc.Init(0);
     cc.OnLoss(MSS, MSS); // half a segment of flight: floor at 2 MSS
     EXPECT_EQ(cc.GetSsThresh(), 2 * MSS);
     EXPECT_EQ(cc.GetCwnd(), 2 * MSS);
 
-    OffloadNewReno t(MSS, 10);
+    OffloadNewRenoCongestion t(MSS, 10);
     t.Init(0);
     t.OnTimeout(8 * MSS, 8 * MSS);
     EXPECT_EQ(t.GetCwnd(), MSS); // loss window
@@ -104,9 +109,9 @@ TEST(OffloadNewReno, MinimumWindowIsTwoSegmentsExceptAfterTimeout)
     EXPECT_EQ(t.GetCwnd(), 2 * MSS);
 }
 
-TEST(OffloadNewReno, EceHalvesAtMostOncePerWindow)
+TEST(OffloadNewRenoCongestion, EceHalvesAtMostOncePerWindow)
 {
-    OffloadNewReno cc(MSS, 16);
+    OffloadNewRenoCongestion cc(MSS, 16);
     AckFeeder f(7, 16);
     cc.Init(f.sndUna);
     EXPECT_TRUE(f.Ack(cc, true));
@@ -124,10 +129,10 @@ TEST(OffloadNewReno, EceHalvesAtMostOncePerWindow)
     EXPECT_EQ(cc.GetEceReductions(), 2u);
 }
 
-TEST(OffloadDctcp, AlphaConvergesToMarkedFractionEveryFourth)
+TEST(OffloadDctcpCongestion, AlphaConvergesToMarkedFractionEveryFourth)
 {
     const double g = 1.0 / 16;
-    OffloadDctcp cc(MSS, 16, g, 1.0);
+    OffloadDctcpCongestion cc(MSS, 16, g, 1.0);
     // Start just below 2^32: the windows wrap around.
     AckFeeder f(0xFFFFFFFFu - 40 * MSS, 16);
     cc.Init(f.sndUna);
@@ -158,11 +163,11 @@ TEST(OffloadDctcp, AlphaConvergesToMarkedFractionEveryFourth)
     EXPECT_NEAR(cc.GetAlpha(), 0.25, 0.005);
 }
 
-TEST(OffloadDctcp, AlphaTracksZeroAndFullMarking)
+TEST(OffloadDctcpCongestion, AlphaTracksZeroAndFullMarking)
 {
     for (bool mark : {false, true})
     {
-        OffloadDctcp cc(MSS, 10, 1.0 / 16, 0.5);
+        OffloadDctcpCongestion cc(MSS, 10, 1.0 / 16, 0.5);
         AckFeeder f(1, 10);
         cc.Init(f.sndUna);
         for (int i = 0; i < 10 * 200; ++i)
@@ -173,9 +178,9 @@ TEST(OffloadDctcp, AlphaTracksZeroAndFullMarking)
     }
 }
 
-TEST(OffloadDctcp, WindowCutMatchesFormulaOncePerWindow)
+TEST(OffloadDctcpCongestion, WindowCutMatchesFormulaOncePerWindow)
 {
-    OffloadDctcp cc(MSS, 10, 1.0 / 16, 1.0);
+    OffloadDctcpCongestion cc(MSS, 10, 1.0 / 16, 1.0);
     AckFeeder f(1, 40);
     cc.Init(f.sndUna);
     // Grow the window and bring alpha down with unmarked traffic.
@@ -210,9 +215,9 @@ TEST(OffloadDctcp, WindowCutMatchesFormulaOncePerWindow)
     EXPECT_EQ(cc.GetCwnd(), want);
 }
 
-TEST(OffloadDctcp, LossReactsLikeNewReno)
+TEST(OffloadDctcpCongestion, LossReactsLikeNewReno)
 {
-    OffloadDctcp cc(MSS, 10, 1.0 / 16, 0.0);
+    OffloadDctcpCongestion cc(MSS, 10, 1.0 / 16, 0.0);
     cc.Init(0);
     cc.OnLoss(12 * MSS, 12 * MSS);
     EXPECT_EQ(cc.GetCwnd(), 6 * MSS);
@@ -223,11 +228,74 @@ TEST(OffloadDctcp, LossReactsLikeNewReno)
 
 TEST(OffloadCongestion, BadParametersAreRefused)
 {
-    EXPECT_THROW(OffloadNewReno(0, 10), PrestoInputError);
-    EXPECT_THROW(OffloadNewReno(MSS, 0), PrestoInputError);
-    EXPECT_THROW(OffloadNewReno(1u << 20, 1u << 12), PrestoInputError);
-    EXPECT_THROW(OffloadDctcp(MSS, 10, 0.0, 1.0), PrestoInputError);
-    EXPECT_THROW(OffloadDctcp(MSS, 10, 1.5, 1.0), PrestoInputError);
-    EXPECT_THROW(OffloadDctcp(MSS, 10, 1.0 / 16, -0.1), PrestoInputError);
-    EXPECT_THROW(OffloadDctcp(MSS, 10, 1.0 / 16, std::nan("")), PrestoInputError);
+    EXPECT_THROW(OffloadNewRenoCongestion(0, 10), PrestoInputError);
+    EXPECT_THROW(OffloadNewRenoCongestion(MSS, 0), PrestoInputError);
+    EXPECT_THROW(OffloadNewRenoCongestion(1u << 20, 1u << 12), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpCongestion(MSS, 10, 0.0, 1.0), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpCongestion(MSS, 10, 1.5, 1.0), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpCongestion(MSS, 10, 1.0 / 16, -0.1), PrestoInputError);
+    EXPECT_THROW(OffloadDctcpCongestion(MSS, 10, 1.0 / 16, std::nan("")), PrestoInputError);
+}
+
+/// One class per algorithm, chosen by TypeId: the configured object's attributes reach every
+/// connection's copy, the copies keep the TypeId and the context's window, and they do not
+/// share state with each other or with the configuration.
+TEST(OffloadCongestion, ForkCopiesTheConfigurationIntoIndependentConnections)
+{
+    Ptr<OffloadCongestionControl> config =
+        ObjectFactory("ns3::OffloadDctcpCongestion").Create<OffloadCongestionControl>();
+    config->SetAttribute("Gain", DoubleValue(0.25));
+    config->SetAttribute("AlphaInit", DoubleValue(0.5));
+    OffloadCongestionContext ctx;
+    ctx.mss = MSS;
+    ctx.initialCwndSegments = 4;
+    Ptr<OffloadCongestionControl> a = config->Fork(ctx);
+    ctx.initialCwndSegments = 8;
+    Ptr<OffloadCongestionControl> b = config->Fork(ctx);
+    ASSERT_NE(PeekPointer(a), PeekPointer(b));
+    EXPECT_EQ(a->GetInstanceTypeId().GetName(), "ns3::OffloadDctcpCongestion");
+    EXPECT_EQ(a->GetShortName(), "dctcp");
+    EXPECT_EQ(a->GetCwnd(), 4 * MSS);
+    EXPECT_EQ(b->GetCwnd(), 8 * MSS);
+    const auto& da = dynamic_cast<const OffloadDctcpCongestion&>(*a);
+    EXPECT_DOUBLE_EQ(da.GetGain(), 0.25);
+    EXPECT_DOUBLE_EQ(da.GetAlpha(), 0.5);
+    a->Init(0);
+    b->Init(0);
+    AckFeeder f(0, 4);
+    EXPECT_TRUE(f.Ack(*a, true)) << "ECE cuts a";
+    EXPECT_LT(a->GetCwnd(), 4 * MSS);
+    EXPECT_EQ(b->GetCwnd(), 8 * MSS) << "b is untouched";
+    // a bad parameter is refused: by the attribute's checker, or when a connection is set up
+    EXPECT_FALSE(config->SetAttributeFailSafe("Gain", DoubleValue(0.0)));
+    ctx.mss = 0;
+    EXPECT_THROW(config->Fork(ctx), PrestoInputError);
+}
+
+TEST(OffloadCongestion, RateVariantsForkWithTheirOwnRulesAndDefaults)
+{
+    OffloadCongestionContext ctx;
+    ctx.mss = MSS;
+    ctx.initialCwndSegments = 10;
+    ctx.rttInitNs = 10000;                 // 10 us: 10 segments per 10 us = 1 GB/s
+    ctx.lineRateBytesPerS = 1250000000ull; // 10 Gbit/s
+    Ptr<OffloadCongestionControl> robust = ObjectFactory("ns3::OffloadDctcpRateCongestion")
+                                               .Create<OffloadCongestionControl>()
+                                               ->Fork(ctx);
+    Ptr<OffloadCongestionControl> tas = ObjectFactory("ns3::OffloadTasDctcpRateCongestion")
+                                            .Create<OffloadCongestionControl>()
+                                            ->Fork(ctx);
+    const auto& r = dynamic_cast<const OffloadRateCongestionBase&>(*robust);
+    const auto& t = dynamic_cast<const OffloadRateCongestionBase&>(*tas);
+    EXPECT_EQ(r.GetShortName(), "dctcp-rate");
+    EXPECT_EQ(t.GetShortName(), "dctcp-rate-tas");
+    EXPECT_EQ(r.GetParams().mode, OffloadDctcpRateParams::Mode::ROBUST);
+    EXPECT_EQ(t.GetParams().mode, OffloadDctcpRateParams::Mode::TAS);
+    EXPECT_EQ(r.GetParams().initialRate, 1000000000ull) << "the initial window per initial RTT";
+    EXPECT_EQ(t.GetParams().initialRate, 1250000ull) << "TAS's 10 Mbit/s";
+    EXPECT_EQ(r.GetParams().maxRate, ctx.lineRateBytesPerS) << "0: the line rate";
+    EXPECT_EQ(r.GetParams().controlIntervalRtts, 1u);
+    EXPECT_EQ(t.GetParams().controlIntervalRtts, 2u);
+    EXPECT_TRUE(r.UsesControlLoop());
+    EXPECT_EQ(r.GetCwnd(), OffloadCongestionControl::MAX_CWND);
 }

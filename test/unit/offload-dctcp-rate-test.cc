@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/offload-congestion.h"
+#include "ns3/offload-rate-congestion.h"
 #include "ns3/offload-tcp-connection.h"
 #include "ns3/presto-input-error.h"
 
@@ -46,7 +46,7 @@ Params(uint64_t initial,
 /// A rate control whose clocks run from t = 0 (its first control-loop run only starts them).
 struct Started
 {
-    OffloadDctcpRate cc;
+    OffloadRateCongestionBase cc;
 
     explicit Started(const OffloadDctcpRateParams& p)
         : cc(MSS, p)
@@ -59,7 +59,7 @@ struct Started
 /// Feed one control interval ending at `now` (ns): n ACKs of `bytes` each, the first `marked`
 /// of them with ECE.
 void
-Interval(OffloadDctcpRate& cc, uint32_t n, uint32_t bytes, uint32_t marked, uint64_t now)
+Interval(OffloadRateCongestionBase& cc, uint32_t n, uint32_t bytes, uint32_t marked, uint64_t now)
 {
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -70,11 +70,11 @@ Interval(OffloadDctcpRate& cc, uint32_t n, uint32_t bytes, uint32_t marked, uint
 
 } // namespace
 
-TEST(OffloadDctcpRate, SlowStartDoublesUntilTheFirstMarkThenCutsByHalfAlpha)
+TEST(OffloadRateCongestionBase, SlowStartDoublesUntilTheFirstMarkThenCutsByHalfAlpha)
 {
     Started s(Params(1000000, 0.5));
-    OffloadDctcpRate& cc = s.cc;
-    EXPECT_EQ(cc.GetCwnd(), OffloadDctcpRate::MAX_CWND); // the window never limits
+    OffloadRateCongestionBase& cc = s.cc;
+    EXPECT_EQ(cc.GetCwnd(), OffloadRateCongestionBase::MAX_CWND); // the window never limits
     EXPECT_TRUE(cc.UsesControlLoop());
     EXPECT_EQ(cc.GetPacingRate(), 1000000u);
     // Unmarked intervals in slow start: doubling, alpha untouched (TAS updates it only after
@@ -118,12 +118,12 @@ TEST(OffloadDctcpRate, SlowStartDoublesUntilTheFirstMarkThenCutsByHalfAlpha)
     EXPECT_EQ(cc.GetIntervals(), 6u);
 }
 
-TEST(OffloadDctcpRate, TasGatesLossesBehindTheAckCount)
+TEST(OffloadRateCongestionBase, TasGatesLossesBehindTheAckCount)
 {
     // TAS carries every count over, losses included, until minAcks ACKs arrived: a loss
     // does not halve the rate before then (cc_dctcp_minpkts).
     Started s(Params(2000000, 0.0, 50));
-    OffloadDctcpRate& cc = s.cc;
+    OffloadRateCongestionBase& cc = s.cc;
     cc.OnAck(MSS, false, 0, 0);
     cc.OnLoss(10 * MSS, 0);
     for (int i = 1; i <= 5; ++i)
@@ -140,10 +140,10 @@ TEST(OffloadDctcpRate, TasGatesLossesBehindTheAckCount)
     EXPECT_EQ(cc.GetPacingRate(), 1000000u);
 }
 
-TEST(OffloadDctcpRate, RobustJudgesALossAtOnce)
+TEST(OffloadRateCongestionBase, RobustJudgesALossAtOnce)
 {
     Started s(Params(2000000, 0.0, 50, OffloadDctcpRateParams::Mode::ROBUST));
-    OffloadDctcpRate& cc = s.cc;
+    OffloadRateCongestionBase& cc = s.cc;
     cc.OnAck(MSS, false, 0, 0);
     cc.OnLoss(10 * MSS, 0);
     Interval(cc, 0, MSS, 0, 40000);
@@ -152,7 +152,7 @@ TEST(OffloadDctcpRate, RobustJudgesALossAtOnce)
     EXPECT_EQ(cc.GetPacingRate(), 1000000u);
 }
 
-TEST(OffloadDctcpRate, RobustGateScalesWithTheRate)
+TEST(OffloadRateCongestionBase, RobustGateScalesWithTheRate)
 {
     // 2 MB/s over 40 us is 80 bytes, a tenth of a segment: one ACK is enough to judge an
     // interval, where TAS would wait for 50.
@@ -173,7 +173,7 @@ TEST(OffloadDctcpRate, RobustGateScalesWithTheRate)
     EXPECT_EQ(fast.cc.GetIntervals(), 1u);
 }
 
-TEST(OffloadDctcpRate, RobustAdditiveIncreaseScalesWithTheRtt)
+TEST(OffloadRateCongestionBase, RobustAdditiveIncreaseScalesWithTheRtt)
 {
     // After slow start, an unmarked interval of 40 us at an RTT of 20 us adds
     // additiveIncrease x MSS x 40 us / (20 us)^2 = 0.5 x 100 MB/s (segments per RTT, per RTT
@@ -191,13 +191,13 @@ TEST(OffloadDctcpRate, RobustAdditiveIncreaseScalesWithTheRtt)
     }
 }
 
-TEST(OffloadDctcpRate, RobustMarksCutOncePerRoundAsADip)
+TEST(OffloadRateCongestionBase, RobustMarksCutOncePerRoundAsADip)
 {
     // A window DCTCP cut drains alpha/2 of a window once; ROBUST dips by alpha/2 x RTT /
     // interval for one interval, ignores the marks on data sent before the dip, and returns.
     auto p = Params(400000000, 0.5, 1, OffloadDctcpRateParams::Mode::ROBUST);
     Started s(p);
-    OffloadDctcpRate& cc = s.cc;
+    OffloadRateCongestionBase& cc = s.cc;
     // marked interval of 40 us at an RTT of 20 us: alpha = 15/16 0.5 + 1/16, dip by alpha/4
     for (int i = 0; i < 10; ++i)
     {
@@ -223,13 +223,13 @@ TEST(OffloadDctcpRate, RobustMarksCutOncePerRoundAsADip)
     EXPECT_EQ(cc.GetEceReductions(), 2u);
 }
 
-TEST(OffloadDctcpRate, TasClampsToTheMeasuredRateAndZeroIsUnpaced)
+TEST(OffloadRateCongestionBase, TasClampsToTheMeasuredRateAndZeroIsUnpaced)
 {
     auto p = Params(8000000, 0.0, 2);
     p.rateClamp = 1.2;
     p.minRate = 0;
     Started s(p);
-    OffloadDctcpRate& cc = s.cc;
+    OffloadRateCongestionBase& cc = s.cc;
     // 4 ACKs of 1000 bytes in 1 ms: measured 4 MB/s (its EWMA 0.5 MB/s), the rate is clamped
     // to 1.2 x 4 = 4.8 MB/s, then slow start doubles it.
     Interval(cc, 4, MSS, 0, 1000000);
@@ -257,7 +257,7 @@ TEST(OffloadDctcpRate, TasClampsToTheMeasuredRateAndZeroIsUnpaced)
     EXPECT_GT(r.cc.GetPacingRate(), 0u);
 }
 
-TEST(OffloadDctcpRate, TasMeasuresCarriedBytesOverTheLastIntervalOnly)
+TEST(OffloadRateCongestionBase, TasMeasuresCarriedBytesOverTheLastIntervalOnly)
 {
     // TAS divides the carried-over acknowledged bytes by the time since the previous
     // control-loop run (cc_last_ts moves on every run): 5 ACKs carried over 4 runs of 10 us
@@ -278,12 +278,12 @@ TEST(OffloadDctcpRate, TasMeasuresCarriedBytesOverTheLastIntervalOnly)
     }
 }
 
-TEST(OffloadDctcpRate, BoundsAndCarryOver)
+TEST(OffloadRateCongestionBase, BoundsAndCarryOver)
 {
     auto p = Params(200000, 1.0, 5);
     p.maxRate = 700000;
     Started s(p);
-    OffloadDctcpRate& cc = s.cc;
+    OffloadRateCongestionBase& cc = s.cc;
     // Fewer than minAcks ACKs: carried over, nothing changes.
     Interval(cc, 4, MSS, 0, 40000);
     EXPECT_EQ(cc.GetIntervals(), 0u);
@@ -312,10 +312,10 @@ TEST(OffloadDctcpRate, BoundsAndCarryOver)
     EXPECT_EQ(cc.GetPacingRate(), p.minRate);
 }
 
-TEST(OffloadDctcpRate, AlphaConvergesToTheMarkedFraction)
+TEST(OffloadRateCongestionBase, AlphaConvergesToTheMarkedFraction)
 {
     Started s(Params(50000000, 1.0));
-    OffloadDctcpRate& cc = s.cc;
+    OffloadRateCongestionBase& cc = s.cc;
     Interval(cc, 20, MSS, 20, 40000); // leave slow start
     double expected = 1.0;
     for (int i = 1; i <= 200; ++i)
@@ -340,35 +340,43 @@ TEST(OffloadDctcpRate, AlphaConvergesToTheMarkedFraction)
     EXPECT_NEAR(b.cc.GetAlpha(), 6000.0 / 14000.0, 1e-6);
 }
 
-TEST(OffloadDctcpRate, BadParametersAreRefused)
+TEST(OffloadRateCongestionBase, BadParametersAreRefused)
 {
     auto bad = [](auto mutate) {
         auto p = Params(1000000);
         mutate(p);
         return p;
     };
-    EXPECT_THROW(OffloadDctcpRate(0, Params(1000000)), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.maxRate = 1; })), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.maxRate = 0; })), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.initialRate = 1; })), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.initialRate = 0; })), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.minAcks = 0; })), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.gain = 0; })), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.alphaInit = 1.5; })), PrestoInputError);
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.rateClamp = 0.5; })), PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(0, Params(1000000)), PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.maxRate = 1; })),
+                 PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.maxRate = 0; })),
+                 PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.initialRate = 1; })),
+                 PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.initialRate = 0; })),
+                 PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.minAcks = 0; })),
+                 PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.gain = 0; })),
+                 PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.alphaInit = 1.5; })),
+                 PrestoInputError);
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.rateClamp = 0.5; })),
+                 PrestoInputError);
     // TAS allows a minimum of 0 (unpaced); the robust mode does not
-    EXPECT_NO_THROW(OffloadDctcpRate(MSS, bad([](auto& p) { p.minRate = 0; })));
-    EXPECT_THROW(OffloadDctcpRate(MSS, bad([](auto& p) {
-                                      p.minRate = 0;
-                                      p.mode = OffloadDctcpRateParams::Mode::ROBUST;
-                                  })),
+    EXPECT_NO_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) { p.minRate = 0; })));
+    EXPECT_THROW(OffloadRateCongestionBase(MSS, bad([](auto& p) {
+                                               p.minRate = 0;
+                                               p.mode = OffloadDctcpRateParams::Mode::ROBUST;
+                                           })),
                  PrestoInputError);
     OffloadTcpConfig c;
     c.controlIntervalRtts = 0;
     EXPECT_THROW(OffloadTcpConnection(c, 1, 1, 1000), PrestoInputError);
 }
 
-TEST(OffloadDctcpRate, TheConnectionRunsItsControlLoop)
+TEST(OffloadRateCongestionBase, TheConnectionRunsItsControlLoop)
 {
     OffloadTcpConfig c;
     c.mss = MSS;
@@ -378,21 +386,21 @@ TEST(OffloadDctcpRate, TheConnectionRunsItsControlLoop)
                               1,
                               1,
                               64 * MSS,
-                              std::make_unique<OffloadDctcpRate>(MSS, Params(3000000)));
+                              Create<OffloadRateCongestionBase>(MSS, Params(3000000)));
     EXPECT_EQ(conn.GetPacingRate(), 3000000u);
     EXPECT_TRUE(conn.UsesControlLoop());
     EXPECT_EQ(conn.GetControlIntervalNs(), 120000u); // 3 x the initial RTT guess
-    EXPECT_NE(dynamic_cast<const OffloadDctcpRate*>(&conn.GetCongestion()), nullptr);
+    EXPECT_NE(dynamic_cast<const OffloadRateCongestionBase*>(&conn.GetCongestion()), nullptr);
 }
 
-TEST(OffloadDctcpRate, PacingSpacesSegmentsAtTheRate)
+TEST(OffloadRateCongestionBase, PacingSpacesSegmentsAtTheRate)
 {
     OffloadTcpConfig c;
     c.mss = MSS;
     c.txBufferSize = 1 << 20;
     auto p = Params(100000000); // 100 MB/s: one 1000-byte segment per 10 us
     p.minRate = p.maxRate = 100000000;
-    OffloadTcpConnection conn(c, 1, 1, 1 << 20, std::make_unique<OffloadDctcpRate>(MSS, p));
+    OffloadTcpConnection conn(c, 1, 1, 1 << 20, Create<OffloadRateCongestionBase>(MSS, p));
     ASSERT_EQ(conn.AppSend(500 * MSS), 500 * MSS);
     const uint64_t gap = MSS * 1000000000ull / 100000000;
     uint64_t now = 1000;
@@ -419,7 +427,7 @@ TEST(OffloadDctcpRate, PacingSpacesSegmentsAtTheRate)
     EXPECT_EQ(conn.GetCounters().dataSegmentsSent, 200u);
 }
 
-TEST(OffloadDctcpRate, WindowBasedSenderIsNotPaced)
+TEST(OffloadRateCongestionBase, WindowBasedSenderIsNotPaced)
 {
     OffloadTcpConfig c;
     c.mss = MSS;
@@ -500,7 +508,7 @@ class PacedLoopback
                 node.iss,
                 node.irs,
                 cfg.rxBufferSize,
-                std::make_unique<OffloadDctcpRate>(cfg.mss, rate));
+                Create<OffloadRateCongestionBase>(cfg.mss, rate));
         }
         n[0].stash.resize(bytesBA);
         n[0].have.resize(bytesBA);
@@ -750,7 +758,7 @@ RateParams(OffloadDctcpRateParams::Mode mode)
 
 } // namespace
 
-TEST(OffloadDctcpRate, LoopbackDeliversByteExactlyWithMarksAndLoss)
+TEST(OffloadRateCongestionBase, LoopbackDeliversByteExactlyWithMarksAndLoss)
 {
     for (auto mode : {OffloadDctcpRateParams::Mode::TAS, OffloadDctcpRateParams::Mode::ROBUST})
         for (double loss : {0.0, 0.01})
@@ -767,7 +775,7 @@ TEST(OffloadDctcpRate, LoopbackDeliversByteExactlyWithMarksAndLoss)
             EXPECT_TRUE(lb.n[1].in == lb.n[0].out) << label << ": A -> B differs";
             EXPECT_TRUE(lb.n[0].in == lb.n[1].out) << label << ": B -> A differs";
             const auto& a = *lb.n[0].conn;
-            const auto& cc = dynamic_cast<const OffloadDctcpRate&>(a.GetCongestion());
+            const auto& cc = dynamic_cast<const OffloadRateCongestionBase&>(a.GetCongestion());
             EXPECT_EQ(lb.n[0].paceViolations + lb.n[1].paceViolations, 0u) << label;
             EXPECT_GT(lb.n[0].ceMarked, 0u) << label;
             if (loss == 0)

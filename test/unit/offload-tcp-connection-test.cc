@@ -1,9 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#include "ns3/offload-congestion.h"
 #include "ns3/offload-reassembly.h"
 #include "ns3/offload-tcp-connection.h"
+#include "ns3/offload-window-congestion.h"
 #include "ns3/presto-input-error.h"
 
 #include <algorithm>
@@ -49,14 +49,14 @@ SmallConfig(uint32_t fidelity = 1)
 
 /// The congestion control of a test connection: NewReno (the default here) or DCTCP with
 /// RFC 8257's g = 1/16 and alpha = 1.
-std::unique_ptr<OffloadCongestionOps>
+Ptr<OffloadCongestionControl>
 MakeCc(const OffloadTcpConfig& c, bool dctcp)
 {
     if (dctcp)
     {
-        return std::make_unique<OffloadDctcp>(c.mss, c.initialCwndSegments, 1.0 / 16, 1.0);
+        return Create<OffloadDctcpCongestion>(c.mss, c.initialCwndSegments, 1.0 / 16, 1.0);
     }
-    return std::make_unique<OffloadNewReno>(c.mss, c.initialCwndSegments);
+    return Create<OffloadNewRenoCongestion>(c.mss, c.initialCwndSegments);
 }
 
 /// Everything NextSegment is willing to send now.
@@ -668,7 +668,7 @@ TEST(OffloadTcpConnection, EcnExactEchoAndDctcpReaction)
         acks.push_back(d.ackSegment);
     }
     EXPECT_EQ(p.b.GetCounters().ceReceived, 2u);
-    const auto& dctcp = dynamic_cast<const OffloadDctcp&>(p.a.GetCongestion());
+    const auto& dctcp = dynamic_cast<const OffloadDctcpCongestion&>(p.a.GetCongestion());
     p.a.OnSegment(acks[0], 2);
     p.a.OnSegment(acks[1], 2);
     const uint32_t before = p.a.GetCwnd();
@@ -1506,7 +1506,7 @@ TEST(OffloadTcpLoopback, DctcpAlphaFollowsEchoedMarks)
     };
     auto lb = RunTransfer(hc, "dctcp", model);
     const auto& a = *lb->n[0].conn;
-    const auto& dctcp = dynamic_cast<const OffloadDctcp&>(a.GetCongestion());
+    const auto& dctcp = dynamic_cast<const OffloadDctcpCongestion&>(a.GetCongestion());
     EXPECT_GT(dctcp.GetAlphaUpdates(), 100u);
     EXPECT_NEAR(dctcp.GetAlpha(), alpha, 1e-9);
     // Exact echo over a clean channel: one ECE per CE mark, so a quarter of the acknowledged
@@ -1517,7 +1517,7 @@ TEST(OffloadTcpLoopback, DctcpAlphaFollowsEchoedMarks)
     EXPECT_GT(a.GetCounters().cwrSent, 0u);
     // Marking a quarter of all packets is a strong signal: windows are a few segments, each
     // window's fraction is 0 or 1, and alpha settles near (not at) the byte fraction. The
-    // exact convergence to 0.25 with equal windows is OffloadDctcp's own unit test.
+    // exact convergence to 0.25 with equal windows is OffloadDctcpCongestion's own unit test.
     EXPECT_GT(dctcp.GetAlpha(), 0.15);
     EXPECT_LT(dctcp.GetAlpha(), 0.45);
 }

@@ -4,7 +4,7 @@
 #include "input-error-matchers.h"
 
 #include "ns3/object.h"
-#include "ns3/offload-congestion.h"
+#include "ns3/offload-window-congestion.h"
 #include "ns3/presto-dctcp-arithmetic.h"
 #include "ns3/presto-dctcp-congestion.h"
 #include "ns3/presto-dctcp-program.h"
@@ -163,11 +163,11 @@ TEST(PrestoDctcpCongestion, UnboundProgramGrowsToTheConnectionTable)
     EXPECT_EQ(cc->GetProgram()->GetMaxConnections(), 1u);
     OffloadCongestionContext ctx;
     ctx.maxConnections = 64;
-    std::vector<std::unique_ptr<OffloadCongestionOps>> conns;
+    std::vector<Ptr<OffloadCongestionControl>> conns;
     for (uint32_t id = 0; id < 3; ++id)
     {
         ctx.connId = id;
-        conns.push_back(cc->Create(ctx)); // threw for id 1 before the program grew
+        conns.push_back(cc->Fork(ctx)); // threw for id 1 before the program grew
         conns.back()->Init(1000 * id);
     }
     EXPECT_EQ(cc->GetProgram()->GetMaxConnections(), 64u);
@@ -176,7 +176,7 @@ TEST(PrestoDctcpCongestion, UnboundProgramGrowsToTheConnectionTable)
     cc->BindPipeline(RmtPipelineConfig(), 8);
     ctx.maxConnections = 64;
     ctx.connId = 9;
-    EXPECT_THROW(cc->Create(ctx), PrestoInputError) << "a bound program keeps its size";
+    EXPECT_THROW(cc->Fork(ctx), PrestoInputError) << "a bound program keeps its size";
 }
 
 /// A connection's sender as the events see it.
@@ -185,8 +185,8 @@ struct Sender
     uint32_t una{0};
     uint32_t nxt{0};
     double markProb{0};
-    std::unique_ptr<OffloadDctcpPipelineArithmetic> ref; //!< the C++ reference
-    std::unique_ptr<OffloadDctcp> exact;                 //!< exact arithmetic
+    Ptr<OffloadDctcpPipelineArithmetic> ref; //!< the C++ reference
+    Ptr<OffloadDctcpCongestion> exact;       //!< exact arithmetic
 };
 
 /**
@@ -194,7 +194,7 @@ struct Sender
  * sequence numbers wrapping), losses, timeouts and connection restarts over 8 connections;
  * after every event the program and OffloadDctcpPipelineArithmetic agree on the cut, cwnd,
  * ssthresh and alpha, and the program took two passes exactly when it cut. Alongside, exact
- * OffloadDctcp sees the same events: its alpha stays within the stated approximation.
+ * OffloadDctcpCongestion sees the same events: its alpha stays within the stated approximation.
  */
 void
 RunDifferential(uint32_t bits, double gain, double alphaInit, uint64_t seed, int events)
@@ -213,8 +213,8 @@ RunDifferential(uint32_t bits, double gain, double alphaInit, uint64_t seed, int
         s[c].una = static_cast<uint32_t>(rng() % 3 == 0 ? 0xffffffffu - rng() % 200000 : rng());
         s[c].nxt = s[c].una;
         s[c].markProb = 0;
-        s[c].ref = std::make_unique<OffloadDctcpPipelineArithmetic>(mss, iw, gain, alphaInit, bits);
-        s[c].exact = std::make_unique<OffloadDctcp>(mss, iw, gain, alphaInit);
+        s[c].ref = Create<OffloadDctcpPipelineArithmetic>(mss, iw, gain, alphaInit, bits);
+        s[c].exact = Create<OffloadDctcpCongestion>(mss, iw, gain, alphaInit);
         s[c].ref->Init(s[c].nxt);
         s[c].exact->Init(s[c].nxt);
         prog.Init(c, mss, iw, s[c].nxt);

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <sys/stat.h>
+#include <utility>
 
 namespace ns3
 {
@@ -182,6 +183,37 @@ ReadInputLine(std::istream& in, std::string& line, std::size_t max)
         }
     }
     return tooLong ? InputLineStatus::TOO_LONG : InputLineStatus::LINE;
+}
+
+InputLineReader::InputLineReader(std::istream& in, std::string origin, std::size_t max)
+    : m_in(in),
+      m_origin(std::move(origin)),
+      m_max(max)
+{
+}
+
+bool
+InputLineReader::Next(std::string& line)
+{
+    const InputLineStatus status = ReadInputLine(m_in, line, m_max);
+    if (status == InputLineStatus::END)
+    {
+        return false;
+    }
+    ++m_lineNumber;
+    if (status == InputLineStatus::TOO_LONG)
+    {
+        throw PrestoInputError(m_origin + ":" + std::to_string(m_lineNumber) +
+                               ": line longer than " + std::to_string(m_max) +
+                               " characters, starting '" + InputExcerpt(line) + "'");
+    }
+    return true;
+}
+
+uint64_t
+InputLineReader::LineNumber() const
+{
+    return m_lineNumber;
 }
 
 bool

@@ -76,6 +76,46 @@ InputLineStatus ReadInputLine(std::istream& in,
                               std::size_t max = INPUT_LINE_MAX);
 
 /**
+ * \ingroup presto
+ * \brief The line loop the input parsers share: reads a stream line by line through
+ * ReadInputLine, counts the lines and refuses an over-long one with the same message for
+ * every parser.
+ *
+ * A line is returned as it is, without its '\\n': a '\\r' before it is kept (the parsers
+ * split on white space, which drops it, and quote a bad line with it as \\x0d). Comments
+ * and blank lines are left to the parsers, whose comment rules differ: the flow and CDF
+ * files know only whole-line comments, the others a '#' anywhere on a line.
+ */
+class InputLineReader
+{
+  public:
+    /**
+     * \param in the stream (must outlive the reader)
+     * \param origin the input's name in messages: its path, or "<string>" and the like
+     * \param max longest accepted line, characters without the line end
+     */
+    InputLineReader(std::istream& in, std::string origin, std::size_t max = INPUT_LINE_MAX);
+
+    /**
+     * \brief Read the next line (a last line without '\\n' counts).
+     * \param line the line, without its '\\n'
+     * \return false at the end of the input (\p line is then empty); throws
+     * PrestoInputError "<origin>:<line>: line longer than <max> characters, starting
+     * '<excerpt>'" for a line longer than the limit
+     */
+    bool Next(std::string& line);
+
+    /// \return the 1-based number of the line Next returned last (0 before the first)
+    uint64_t LineNumber() const;
+
+  private:
+    std::istream& m_in;       //!< the stream
+    std::string m_origin;     //!< name in messages
+    std::size_t m_max;        //!< longest line
+    uint64_t m_lineNumber{0}; //!< lines read
+};
+
+/**
  * \param path a path
  * \return true if it names a regular file (following symbolic links), which can be read
  * again; false for a pipe, a terminal, /dev/stdin from a pipe, a missing file, ...

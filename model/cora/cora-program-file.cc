@@ -30,7 +30,7 @@ class LineError
 {
   public:
     /// \param file file name \param line 1-based line number
-    LineError(const std::string& file, uint32_t line)
+    LineError(const std::string& file, uint64_t line)
         : m_prefix(file + ":" + std::to_string(line) + ": ")
     {
     }
@@ -289,21 +289,10 @@ CoraParseProgram(std::istream& in, const std::string& fileName)
 {
     std::unique_ptr<CoraProgram> program;
     std::string line;
-    uint32_t lineNo = 0;
-    while (true)
+    InputLineReader lines(in, fileName);
+    while (lines.Next(line))
     {
-        const InputLineStatus status = ReadInputLine(in, line);
-        if (status == InputLineStatus::END)
-        {
-            break;
-        }
-        ++lineNo;
-        const LineError err(fileName, lineNo);
-        if (status == InputLineStatus::TOO_LONG)
-        {
-            err.Throw("line longer than " + std::to_string(INPUT_LINE_MAX) +
-                      " characters, starting " + Q(line));
-        }
+        const LineError err(fileName, lines.LineNumber());
         const auto hash = line.find('#');
         const auto tokens = Tokenize(hash == std::string::npos ? line : line.substr(0, hash));
         if (tokens.empty())
@@ -362,7 +351,7 @@ CoraParseProgram(std::istream& in, const std::string& fileName)
         catch (const PrestoInputError& e)
         {
             const std::string msg = e.what();
-            const std::string prefix = fileName + ":" + std::to_string(lineNo) + ": ";
+            const std::string prefix = fileName + ":" + std::to_string(lines.LineNumber()) + ": ";
             if (msg.compare(0, prefix.size(), prefix) == 0)
             {
                 throw;
@@ -373,7 +362,8 @@ CoraParseProgram(std::istream& in, const std::string& fileName)
     // problems of the program as a whole name the file (no line is to blame)
     if (in.bad())
     {
-        throw PrestoInputError(fileName + ": read error after line " + std::to_string(lineNo));
+        throw PrestoInputError(fileName + ": read error after line " +
+                               std::to_string(lines.LineNumber()));
     }
     if (!program)
     {

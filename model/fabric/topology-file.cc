@@ -45,6 +45,7 @@ class TopologyReader
   public:
     TopologyReader(const std::string& text, const std::string& source)
         : m_stream(std::make_shared<const std::string>(text)),
+          m_lines(m_stream, source, TOPOLOGY_LINE_MAX),
           m_source(source)
     {
     }
@@ -53,18 +54,8 @@ class TopologyReader
     bool Next(std::vector<std::string>& tokens, bool comments)
     {
         std::string line;
-        while (true)
+        while (m_lines.Next(line))
         {
-            const InputLineStatus status = ReadInputLine(m_stream, line, TOPOLOGY_LINE_MAX);
-            if (status == InputLineStatus::END)
-            {
-                return false;
-            }
-            ++m_line;
-            if (status == InputLineStatus::TOO_LONG)
-            {
-                Fail("line longer than " + std::to_string(TOPOLOGY_LINE_MAX) + " characters");
-            }
             if (comments)
             {
                 line = line.substr(0, line.find('#'));
@@ -81,11 +72,12 @@ class TopologyReader
                 return true;
             }
         }
+        return false;
     }
 
     [[noreturn]] void Fail(const std::string& what) const
     {
-        FailAt(m_line, what);
+        FailAt(m_lines.LineNumber(), what);
     }
 
     [[noreturn]] void FailAt(uint64_t line, const std::string& what) const
@@ -102,7 +94,7 @@ class TopologyReader
 
     uint64_t Line() const
     {
-        return m_line;
+        return m_lines.LineNumber();
     }
 
     const std::string& Source() const
@@ -179,9 +171,9 @@ class TopologyReader
     }
 
   private:
-    InputTextStream m_stream;
-    std::string m_source;
-    uint64_t m_line{0};
+    InputTextStream m_stream; //!< the text
+    InputLineReader m_lines;  //!< its lines (declared after the stream it reads)
+    std::string m_source;     //!< name in messages
 };
 
 /// What both formats produce before the topology is built.

@@ -407,22 +407,11 @@ uint32_t
 PrestoClassifier::LoadRules(std::istream& in, const std::string& sourceName)
 {
     std::string line;
-    uint32_t lineNo = 0;
+    InputLineReader lines(in, sourceName);
     uint32_t added = 0;
-    while (true)
+    while (lines.Next(line))
     {
-        const InputLineStatus status = ReadInputLine(in, line);
-        if (status == InputLineStatus::END)
-        {
-            break;
-        }
-        ++lineNo;
-        const std::string origin = sourceName + ":" + std::to_string(lineNo);
-        if (status == InputLineStatus::TOO_LONG)
-        {
-            throw PrestoInputError(origin + ": line longer than " + std::to_string(INPUT_LINE_MAX) +
-                                   " characters, starting '" + InputExcerpt(line) + "'");
-        }
+        const std::string origin = sourceName + ":" + std::to_string(lines.LineNumber());
         const std::vector<std::string> t = Tokens(StripComment(line));
         if (t.empty())
         {
@@ -455,7 +444,8 @@ PrestoClassifier::LoadRules(std::istream& in, const std::string& sourceName)
     }
     if (in.bad())
     {
-        throw PrestoInputError(sourceName + ": read error after line " + std::to_string(lineNo));
+        throw PrestoInputError(sourceName + ": read error after line " +
+                               std::to_string(lines.LineNumber()));
     }
     return added;
 }

@@ -178,24 +178,13 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
     std::vector<FlowSpec> flows;
     std::string line;
     std::vector<std::string_view> tokens;
-    uint64_t lineNo = 0;
+    InputLineReader lines(in, sourceName);
     uint64_t countLine = 0;
     uint64_t count = 0;
     std::string why;
-    while (true)
+    while (lines.Next(line))
     {
-        const InputLineStatus status = ReadInputLine(in, line);
-        if (status == InputLineStatus::END)
-        {
-            break;
-        }
-        ++lineNo;
-        if (status == InputLineStatus::TOO_LONG)
-        {
-            throw PrestoInputError(Where(sourceName, lineNo) + "line longer than " +
-                                   std::to_string(INPUT_LINE_MAX) + " characters, starting " +
-                                   Quote(line));
-        }
+        const uint64_t lineNo = lines.LineNumber();
         Tokens(line, tokens);
         if (tokens.empty() || tokens[0][0] == '#')
         {
@@ -238,18 +227,18 @@ ParseFlowFile(std::istream& in, const std::string& sourceName, uint32_t nHosts)
     }
     if (in.bad())
     {
-        throw PrestoInputError(Where(sourceName, lineNo) + "read error");
+        throw PrestoInputError(Where(sourceName, lines.LineNumber()) + "read error");
     }
     if (countLine == 0)
     {
-        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lineNo, 1)) +
+        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lines.LineNumber(), 1)) +
                                "no flow count (the file is empty)");
     }
     if (flows.size() != count)
     {
         std::ostringstream os;
-        os << Where(sourceName, lineNo) << "file ends after " << flows.size() << " flows, but line "
-           << countLine << " announces " << count;
+        os << Where(sourceName, lines.LineNumber()) << "file ends after " << flows.size()
+           << " flows, but line " << countLine << " announces " << count;
         throw PrestoInputError(os.str());
     }
     if (flows.capacity() > flows.size() + flows.size() / 8)

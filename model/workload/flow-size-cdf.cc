@@ -122,22 +122,11 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
     FlowSizeCdf cdf;
     cdf.m_name = sourceName;
     std::string line;
-    uint64_t lineNo = 0;
+    InputLineReader lines(in, sourceName);
     uint64_t lastPointLine = 0;
-    while (true)
+    while (lines.Next(line))
     {
-        const InputLineStatus status = ReadInputLine(in, line);
-        if (status == InputLineStatus::END)
-        {
-            break;
-        }
-        ++lineNo;
-        if (status == InputLineStatus::TOO_LONG)
-        {
-            throw PrestoInputError(Where(sourceName, lineNo) + "line longer than " +
-                                   std::to_string(INPUT_LINE_MAX) + " characters, starting " +
-                                   Quote(line));
-        }
+        const uint64_t lineNo = lines.LineNumber();
         std::istringstream fields(line);
         std::vector<std::string> tokens;
         std::string token;
@@ -209,11 +198,11 @@ FlowSizeCdf::Parse(std::istream& in, const std::string& sourceName)
     }
     if (in.bad())
     {
-        throw PrestoInputError(Where(sourceName, lineNo) + "read error");
+        throw PrestoInputError(Where(sourceName, lines.LineNumber()) + "read error");
     }
     if (cdf.m_points.empty())
     {
-        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lineNo, 1)) +
+        throw PrestoInputError(Where(sourceName, std::max<uint64_t>(lines.LineNumber(), 1)) +
                                "no points (end of file reached without a 'size_bytes "
                                "cumulative_prob' line)");
     }

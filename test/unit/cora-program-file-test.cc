@@ -399,7 +399,8 @@ TEST(CoraProgramFile, AbsurdCountsAreRefusedAtTheirLine)
         {"program caf\xe9\n", {"t.cora:1:", "caf\\xe9", "UTF-8"}},
         {head + "element " + std::string(3000, 'e') + " key=flow\n",
          {"t.cora:2:", "(3000 characters)"}},
-        {head + std::string(5000, ' ') + "x\n", {"t.cora:2:", "longer than 4096 characters"}},
+        {head + std::string(5000, ' ') + "x\n",
+         {"t.cora:2: line longer than 4096 characters, starting '    "}},
     };
     for (const auto& c : cases)
     {

@@ -81,6 +81,65 @@ TEST(InputFile, LinesAreBounded)
     EXPECT_EQ(ReadInputLine(empty, line), InputLineStatus::END);
 }
 
+TEST(InputFile, LineReaderCountsLinesAndKeepsThemAsTheyAre)
+{
+    // a '\r' before '\n' is kept (the parsers quote it as \x0d), a blank line is a line,
+    // and a last line without '\n' counts
+    std::istringstream in("first\r\n\n  # note\nlast");
+    InputLineReader lines(in, "f.txt");
+    std::string line;
+    EXPECT_EQ(lines.LineNumber(), 0U);
+    ASSERT_TRUE(lines.Next(line));
+    EXPECT_EQ(line, "first\r");
+    EXPECT_EQ(lines.LineNumber(), 1U);
+    ASSERT_TRUE(lines.Next(line));
+    EXPECT_EQ(line, "");
+    EXPECT_EQ(lines.LineNumber(), 2U);
+    ASSERT_TRUE(lines.Next(line));
+    EXPECT_EQ(line, "  # note"); // comments are the parsers' business
+    ASSERT_TRUE(lines.Next(line));
+    EXPECT_EQ(line, "last");
+    EXPECT_EQ(lines.LineNumber(), 4U);
+    EXPECT_FALSE(lines.Next(line));
+    EXPECT_EQ(line, "");
+    EXPECT_EQ(lines.LineNumber(), 4U); // still the last line, for messages after the loop
+    EXPECT_FALSE(lines.Next(line));
+}
+
+TEST(InputFile, LineReaderOnAnEmptyStream)
+{
+    std::istringstream in("");
+    InputLineReader lines(in, "<string>");
+    std::string line = "stale";
+    EXPECT_FALSE(lines.Next(line));
+    EXPECT_EQ(line, "");
+    EXPECT_EQ(lines.LineNumber(), 0U);
+}
+
+TEST(InputFile, LineReaderRefusesAnOverLongLine)
+{
+    // the limit itself is accepted; one character more names origin, line, limit and start
+    std::istringstream in("ok\n" + std::string(8, 'a') + "\n" + std::string(9, 'b') + "\r\n");
+    InputLineReader lines(in, "dir/f.cdf", 8);
+    std::string line;
+    ASSERT_TRUE(lines.Next(line));
+    ASSERT_TRUE(lines.Next(line));
+    EXPECT_EQ(line, std::string(8, 'a'));
+    EXPECT_EQ(ErrorOf([&] { lines.Next(line); }),
+              "dir/f.cdf:3: line longer than 8 characters, starting 'bbbbbbbb'");
+    EXPECT_EQ(lines.LineNumber(), 3U);
+
+    // the default limit is INPUT_LINE_MAX; the excerpt is short and printable
+    std::istringstream big(std::string(INPUT_LINE_MAX + 1, '\x01') + "\n");
+    InputLineReader bigLines(big, "<string>");
+    const std::string msg = ErrorOf([&] { bigLines.Next(line); });
+    EXPECT_EQ(msg.rfind("<string>:1: line longer than 4096 characters, starting '\\x01\\x01", 0),
+              0U)
+        << msg.substr(0, 200);
+    EXPECT_NE(msg.find("... (4096 characters)'"), std::string::npos) << msg.substr(0, 200);
+    EXPECT_LT(msg.size(), 450U);
+}
+
 TEST(InputFile, RegularFileReadOncePerScope)
 {
     const std::string path = TempPath(".txt");

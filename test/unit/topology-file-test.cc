@@ -148,6 +148,9 @@ TEST(TopologyFile, BadFilesNameFileAndLine)
                          {"t.txt:4:", "link end 't'"}));
     EXPECT_TRUE(Contains(Error("presto-topology 1\nswitch s\nhost a\nlink a s 1Gbps 1us\n"),
                          {"t.txt", "at least 2 hosts"}));
+    // HPCC writes every switch id on one line: up to 2^20 characters are accepted
+    EXPECT_TRUE(Contains(Error("3 1 2\n" + std::string(1 << 20, ' ') + "2\n"),
+                         {"t.txt:2: line longer than 1048576 characters, starting '   "}));
     EXPECT_TRUE(Contains(ErrorOf([] { ReadTopologyFile("/nonexistent/topo.txt"); }),
                          {"/nonexistent/topo.txt"}));
 }

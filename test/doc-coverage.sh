@@ -25,18 +25,52 @@ fi
 
 # Class::Name pairs, in source order. Files are flattened first because a name may sit on
 # the line after "AddAttribute(".
+# Attributes that several classes share are declared once in a static Helper::AddAttributes
+# defined in a .cc file without a TypeId (FlexToeExtensionSet::AddAttributes); a class that
+# passes its TypeId("ns3::Class") to Helper::AddAttributes( gets them, paired with the first
+# TypeId after the call in its file.
 pairs=$(for f in $(find "$src/model" "$src/helper" -name '*.cc' | sort); do
     [ -f "$f" ] || continue
     tr '\n' ' ' <"$f" |
-        grep -oE 'TypeId\( *"ns3::[A-Za-z0-9_]+" *\)|Add(Attribute|TraceSource)\( *"[A-Za-z0-9_]+"' |
-        awk -v file="$f" '
-            /^TypeId/ { c = $0; sub(/^TypeId\( *"ns3::/, "", c); sub(/".*/, "", c); next }
-            {
-                n = $0; sub(/^[^"]*"/, "", n); sub(/"$/, "", n)
-                if (c == "") { printf "%s::%s (no TypeId before it in %s)\n", "?", n, file; next }
-                print c "::" n
-            }'
-done)
+        grep -oE 'TypeId\( *"ns3::[A-Za-z0-9_]+" *\)|[A-Za-z0-9_]+::AddAttributes\(|Add(Attribute|TraceSource)\( *"[A-Za-z0-9_]+"' |
+        awk -v file="$f" '{ print file "\t" $0 }'
+done | awk -F '\t' '
+    {
+        ++t; file[t] = $1; tok = $2
+        if (tok ~ /^TypeId/) { kind[t] = "type"; sub(/^TypeId\( *"ns3::/, "", tok); sub(/".*/, "", tok) }
+        else if (tok ~ /::AddAttributes\($/) { kind[t] = "shared"; sub(/::AddAttributes\($/, "", tok) }
+        else { kind[t] = "name"; sub(/^[^"]*"/, "", tok); sub(/"$/, "", tok) }
+        val[t] = tok
+        if (kind[t] == "type") { typed[$1] = 1 }
+    }
+    END {
+        # the helpers: in a file without a TypeId, the names after Helper::AddAttributes(
+        for (i = 1; i <= t; ++i) {
+            if (typed[file[i]]) { continue }
+            if (file[i] != last) { group = ""; last = file[i] }
+            if (kind[i] == "shared") { group = val[i]; shared[group] = "" }
+            else if (kind[i] == "name" && group != "") { shared[group] = shared[group] " " val[i]; used[i] = 1 }
+        }
+        last = ""
+        for (i = 1; i <= t; ++i) {
+            if (file[i] != last) { c = ""; last = file[i] }
+            if (kind[i] == "type") { c = val[i]; continue }
+            if (kind[i] == "shared") {
+                if (!typed[file[i]] || !(val[i] in shared)) { continue }
+                owner = ""
+                for (j = i + 1; j <= t && file[j] == file[i] && owner == ""; ++j) {
+                    if (kind[j] == "type") { owner = val[j] }
+                }
+                if (owner == "") { printf "?::%s (no TypeId after it in %s)\n", val[i], file[i]; continue }
+                m = split(shared[val[i]], names, " ")
+                for (k = 1; k <= m; ++k) { print owner "::" names[k] }
+                continue
+            }
+            if (used[i]) { continue }
+            if (c == "") { printf "%s::%s (no TypeId before it in %s)\n", "?", val[i], file[i]; continue }
+            print c "::" val[i]
+        }
+    }')
 
 if [ -z "$pairs" ]; then
     echo "doc-coverage: no AddAttribute/AddTraceSource found under $src/model and $src/helper" >&2

@@ -9,6 +9,32 @@
 namespace ns3
 {
 
+TypeId
+FlexToeExtensionSet::AddAttributes(TypeId tid,
+                                   Ptr<const AttributeAccessor> firewallRules,
+                                   Ptr<const AttributeAccessor> vlanStrip,
+                                   Ptr<const AttributeAccessor> tcpTrace)
+{
+    return tid
+        .AddAttribute("FirewallRules",
+                      "Firewall module on the SmartNIC cores: rules separated by ';', in the "
+                      "syntax of FlexToeFirewall::AddRule (\"\": no firewall)",
+                      StringValue(""),
+                      firewallRules,
+                      MakeStringChecker())
+        .AddAttribute("VlanStrip",
+                      "Run the VLAN-stripping module on the SmartNIC cores",
+                      BooleanValue(false),
+                      vlanStrip,
+                      MakeBooleanChecker())
+        .AddAttribute("TcpTrace",
+                      "Run the TCP tracing module on the SmartNIC cores (per-connection "
+                      "counters)",
+                      BooleanValue(false),
+                      tcpTrace,
+                      MakeBooleanChecker());
+}
+
 void
 FlexToeExtensionSet::Build(bool vlanStrip,
                            bool tcpTrace,

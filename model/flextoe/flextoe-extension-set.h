@@ -7,6 +7,10 @@
 #include "flextoe-extension.h"
 #include "flextoe-pipeline.h"
 
+#include "ns3/boolean.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -36,6 +40,29 @@ class FlexToeExtensionSet
         uint32_t seq{0};       //!< sequence number
         bool received{false};  //!< arriving (else leaving)
     };
+
+    /**
+     * \brief Declare the attributes that ask for the modules, FirewallRules, VlanStrip and
+     * TcpTrace in this order, on a device's TypeId: FlexToeNetDevice and
+     * PrestoHybridNetDevice both declare them here, so that their help texts are one.
+     * \tparam Device the device class
+     * \param tid the device's TypeId
+     * \param firewallRules the member FirewallRules sets (";"-separated rules, "": none)
+     * \param vlanStrip the member VlanStrip sets
+     * \param tcpTrace the member TcpTrace sets
+     * \return \p tid, to go on adding attributes
+     */
+    template <class Device>
+    static TypeId AddAttributes(TypeId tid,
+                                std::string Device::*firewallRules,
+                                bool Device::*vlanStrip,
+                                bool Device::*tcpTrace)
+    {
+        return AddAttributes(tid,
+                             MakeStringAccessor(firewallRules),
+                             MakeBooleanAccessor(vlanStrip),
+                             MakeBooleanAccessor(tcpTrace));
+    }
 
     /**
      * \brief Build the modules, in the order tracing, firewall (VLAN strip first when on).
@@ -88,6 +115,19 @@ class FlexToeExtensionSet
     std::shared_ptr<FlexToeTcpTrace> GetTcpTrace() const;
 
   private:
+    /**
+     * \brief AddAttributes with the accessors made (the help texts live in the .cc).
+     * \param tid the device's TypeId
+     * \param firewallRules accessor of a std::string member
+     * \param vlanStrip accessor of a bool member
+     * \param tcpTrace accessor of a bool member
+     * \return \p tid
+     */
+    static TypeId AddAttributes(TypeId tid,
+                                Ptr<const AttributeAccessor> firewallRules,
+                                Ptr<const AttributeAccessor> vlanStrip,
+                                Ptr<const AttributeAccessor> tcpTrace);
+
     FlexToeExtensionChain m_chain;               //!< the modules in order
     std::shared_ptr<FlexToeFirewall> m_firewall; //!< or null
     std::shared_ptr<FlexToeVlanStrip> m_vlan;    //!< or null

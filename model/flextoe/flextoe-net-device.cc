@@ -5,7 +5,6 @@
 
 #include "flextoe-profile.h"
 
-#include "ns3/boolean.h"
 #include "ns3/fast-simulator.h"
 #include "ns3/log.h"
 #include "ns3/presto-input-error.h"
@@ -24,7 +23,7 @@ NS_OBJECT_ENSURE_REGISTERED(FlexToeNetDevice);
 TypeId
 FlexToeNetDevice::GetTypeId()
 {
-    static TypeId tid =
+    static TypeId tid = FlexToeExtensionSet::AddAttributes(
         TypeId("ns3::FlexToeNetDevice")
             .SetParent<OffloadNetDevice>()
             .SetGroupName("Presto")
@@ -48,23 +47,10 @@ FlexToeNetDevice::GetTypeId()
                           "Queue of every stage's core pool (0: the profile's), packets",
                           UintegerValue(0),
                           MakeUintegerAccessor(&FlexToeNetDevice::m_queueCapacity),
-                          MakeUintegerChecker<uint32_t>(0, 1000000))
-            .AddAttribute("FirewallRules",
-                          "Firewall extension rules separated by ';' (\"\": no firewall); "
-                          "syntax of FlexToeFirewall::AddRule",
-                          StringValue(""),
-                          MakeStringAccessor(&FlexToeNetDevice::m_firewallRules),
-                          MakeStringChecker())
-            .AddAttribute("VlanStrip",
-                          "Run the VLAN-stripping extension",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&FlexToeNetDevice::m_vlanStrip),
-                          MakeBooleanChecker())
-            .AddAttribute("TcpTrace",
-                          "Run the TCP tracing extension (per-connection counters)",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&FlexToeNetDevice::m_tcpTrace),
-                          MakeBooleanChecker());
+                          MakeUintegerChecker<uint32_t>(0, 1000000)),
+        &FlexToeNetDevice::m_firewallRules,
+        &FlexToeNetDevice::m_vlanStrip,
+        &FlexToeNetDevice::m_tcpTrace);
     return tid;
 }
 

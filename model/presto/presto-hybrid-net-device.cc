@@ -21,33 +21,21 @@ TypeId
 PrestoHybridNetDevice::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::PrestoHybridNetDevice")
-            .SetParent<PrestoNetDevice>()
-            .SetGroupName("Presto")
-            .AddConstructor<PrestoHybridNetDevice>()
-            .AddAttribute("ExtensionProfile",
-                          "SmartNIC cores that run the extension modules: a FlexTOE hardware "
-                          "profile (agilio-cx40, bluefield, x86) whose TCP work is set to zero "
-                          "cycles, since the pipeline does the transport",
-                          StringValue(FlexToeProfile::DEFAULT),
-                          MakeStringAccessor(&PrestoHybridNetDevice::m_profile),
-                          MakeStringChecker())
-            .AddAttribute("FirewallRules",
-                          "Firewall rules on the SmartNIC cores, ';'-separated (see "
-                          "FlexToeFirewall; \"\": no firewall)",
-                          StringValue(""),
-                          MakeStringAccessor(&PrestoHybridNetDevice::m_firewallRules),
-                          MakeStringChecker())
-            .AddAttribute("VlanStrip",
-                          "VLAN stripping module on the SmartNIC cores",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&PrestoHybridNetDevice::m_vlanStrip),
-                          MakeBooleanChecker())
-            .AddAttribute("TcpTrace",
-                          "TCP tracing module on the SmartNIC cores",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&PrestoHybridNetDevice::m_tcpTrace),
-                          MakeBooleanChecker())
+        FlexToeExtensionSet::AddAttributes(
+            TypeId("ns3::PrestoHybridNetDevice")
+                .SetParent<PrestoNetDevice>()
+                .SetGroupName("Presto")
+                .AddConstructor<PrestoHybridNetDevice>()
+                .AddAttribute("ExtensionProfile",
+                              "SmartNIC cores that run the extension modules: a FlexTOE "
+                              "hardware profile (agilio-cx40, bluefield, x86) whose TCP work is "
+                              "set to zero cycles, since the pipeline does the transport",
+                              StringValue(FlexToeProfile::DEFAULT),
+                              MakeStringAccessor(&PrestoHybridNetDevice::m_profile),
+                              MakeStringChecker()),
+            &PrestoHybridNetDevice::m_firewallRules,
+            &PrestoHybridNetDevice::m_vlanStrip,
+            &PrestoHybridNetDevice::m_tcpTrace)
             .AddAttribute("RpcSteering",
                           "Run the RPC-processing stage on the SmartNIC cores: it reads each "
                           "arriving request's framing and places the request in the queue of "

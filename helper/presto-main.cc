@@ -241,11 +241,14 @@ UserSetGlobal(int argc, char* argv[], const std::string& name)
 void
 PreferFastSimulator(int argc, char* argv[])
 {
-    if (!UserSetGlobal(argc, argv, "SchedulerType"))
+    // ns-3's defaults: a different value was bound by the script (GlobalValue::Bind, e.g. an
+    // MPI program's ns3::DistributedSimulatorImpl) and is never replaced
+    if (!UserSetGlobal(argc, argv, "SchedulerType") && SchedulerName() == "ns3::MapScheduler")
     {
         GlobalValue::Bind("SchedulerType", TypeIdValue(TimingWheelScheduler::GetTypeId()));
     }
-    if (!UserSetGlobal(argc, argv, "SimulatorImplementationType"))
+    if (!UserSetGlobal(argc, argv, "SimulatorImplementationType") &&
+        SimulatorImplName() == "ns3::DefaultSimulatorImpl")
     {
         GlobalValue::Bind("SimulatorImplementationType",
                           StringValue(LeanSimulatorImpl::GetTypeId().GetName()));

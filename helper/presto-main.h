@@ -52,9 +52,10 @@ void ParseCommandLine(PrestoCommandLine& cmd, int argc, char* argv[]);
  * \ingroup presto
  * \brief Give ns-3's simulator the module's faster parts, each unless the user named one (a
  * `--SchedulerType` or `--SimulatorImplementationType` argument, or the name in the
- * environment variable NS_GLOBAL_VALUE): the event queue ns3::TimingWheelScheduler instead of
- * ns-3's default ns3::MapScheduler, and ns3::LeanSimulatorImpl instead of
- * ns3::DefaultSimulatorImpl. ParseCommandLine calls it before parsing.
+ * environment variable NS_GLOBAL_VALUE) or the script bound one already (its value is no
+ * longer ns-3's default, e.g. an MPI program's ns3::DistributedSimulatorImpl): the event queue
+ * ns3::TimingWheelScheduler instead of ns-3's default ns3::MapScheduler, and ns3::LeanSimulatorImpl
+ * instead of ns3::DefaultSimulatorImpl. ParseCommandLine calls it before parsing.
  *
  * Neither can change a result: every ns-3 scheduler takes events in the same total order
  * (time stamp, then the order they were scheduled in), and LeanSimulatorImpl runs them as

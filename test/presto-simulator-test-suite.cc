@@ -14,8 +14,10 @@
 #include "ns3/make-event.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/presto-main.h"
 #include "ns3/presto-ns3-compat.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/timing-wheel-scheduler.h"
 
@@ -345,6 +347,48 @@ class FastSimulatorTestCase : public TestCase
     }
 };
 
+/// The module's simulator choice never replaces one the script bound or the user named.
+class SimulatorChoiceTestCase : public TestCase
+{
+  public:
+    SimulatorChoiceTestCase()
+        : TestCase("PreferFastSimulator keeps a simulator or scheduler the script bound")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string implBefore = SimulatorImplName();
+        const std::string schedBefore = SchedulerName();
+        char prog[] = "test";
+        char* argv[] = {prog, nullptr};
+        // a script's own choice (an MPI program binds ns3::DistributedSimulatorImpl so)
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RealtimeSimulatorImpl"));
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::HeapScheduler"));
+        PreferFastSimulator(1, argv);
+        NS_TEST_EXPECT_MSG_EQ(SimulatorImplName(), "ns3::RealtimeSimulatorImpl", "kept");
+        NS_TEST_EXPECT_MSG_EQ(SchedulerName(), "ns3::HeapScheduler", "kept");
+        // ns-3's defaults: the module's faster parts
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::MapScheduler"));
+        PreferFastSimulator(1, argv);
+        NS_TEST_EXPECT_MSG_EQ(SimulatorImplName(), "ns3::LeanSimulatorImpl", "preferred");
+        NS_TEST_EXPECT_MSG_EQ(SchedulerName(), "ns3::TimingWheelScheduler", "preferred");
+        // named on the command line: kept even when it is ns-3's default
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::MapScheduler"));
+        char impl[] = "--SimulatorImplementationType=ns3::DefaultSimulatorImpl";
+        char sched[] = "--SchedulerType=ns3::MapScheduler";
+        char* named[] = {prog, impl, sched, nullptr};
+        PreferFastSimulator(3, named);
+        NS_TEST_EXPECT_MSG_EQ(SimulatorImplName(), "ns3::DefaultSimulatorImpl", "named");
+        NS_TEST_EXPECT_MSG_EQ(SchedulerName(), "ns3::MapScheduler", "named");
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(implBefore));
+        GlobalValue::Bind("SchedulerType", StringValue(schedBefore));
+    }
+};
+
 /// ns-3's simulator contract on the module's implementation.
 class PrestoSimulatorTestSuite : public TestSuite
 {
@@ -354,6 +398,7 @@ class PrestoSimulatorTestSuite : public TestSuite
     {
         AddTestCase(new LeanMatchesDefaultTestCase, compat::TestDuration::QUICK);
         AddTestCase(new FastSimulatorTestCase, compat::TestDuration::QUICK);
+        AddTestCase(new SimulatorChoiceTestCase, compat::TestDuration::QUICK);
     }
 };
 

@@ -99,7 +99,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
     m_peerWindowLast = seg.window;
     m_maxPeerWindow = std::max(m_maxPeerWindow, std::min(seg.window, MAX_BUFFER));
 
-    if (m_cc->OnAck(acked, ece, m_sndUna, m_sndMax))
+    if (Cc().OnAck(acked, ece, m_sndUna, m_sndMax))
     {
         m_cwrPending = true;
     }
@@ -107,7 +107,7 @@ OffloadTcpConnection::ProcessAck(const OffloadSegment& seg, uint64_t nowNs, Offl
     {
         NS_LOG_LOGIC(this << " go-back-N at duplicate ACK " << m_dupAcks << ": snd_una " << m_sndUna
                           << " snd_max " << m_sndMax << " cwnd " << GetCwnd());
-        m_cc->OnLoss(m_sndMax - m_sndUna, m_sndMax);
+        Cc().OnLoss(m_sndMax - m_sndUna, m_sndMax);
         GoBackN();
         ++m_counters.goBackN;
         d.goBackN = true;

@@ -203,7 +203,7 @@ OffloadTcpConnection::OffloadTcpConnection(const OffloadTcpConfig& config,
         m_cc =
             Create<OffloadDctcpCongestion>(config.mss, config.initialCwndSegments, 1.0 / 16, 1.0);
     }
-    m_cc->Init(m_sndNxt);
+    Cc().Init(m_sndNxt);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -243,7 +243,7 @@ OffloadTcpConnection::GetPeerWindowEdge() const
 uint32_t
 OffloadTcpConnection::GetCwnd() const
 {
-    return m_cc->GetCwnd();
+    return Cc().GetCwnd();
 }
 
 int64_t
@@ -339,7 +339,7 @@ OffloadTcpConnection::GetConfig() const
 const OffloadCongestionControl&
 OffloadTcpConnection::GetCongestion() const
 {
-    return *m_cc;
+    return Cc();
 }
 
 const ReassemblyTracker&

@@ -543,7 +543,17 @@ class OffloadTcpConnection
     /// \return bytes of the send stream not yet sent from snd_nxt (0 past the last byte)
     uint32_t UnsentFrom(uint32_t seq) const;
 
-    OffloadTcpConfig m_config;          //!< parameters
+    OffloadTcpConfig m_config; //!< parameters
+
+    /**
+     * \return the congestion control (never null after construction). Read through the raw
+     * pointer: Ptr's operator-> asserts non-null on every call, several times per ACK.
+     */
+    OffloadCongestionControl& Cc() const
+    {
+        return *PeekPointer(m_cc);
+    }
+
     Ptr<OffloadCongestionControl> m_cc; //!< congestion control
     ReassemblyTracker m_rx;             //!< receive-side reassembly
 

@@ -52,7 +52,7 @@ OffloadTcpConnection::ChooseInto(OffloadSegmentChoice& out) const
         return false;
     }
     // Sending is limited by both windows, counted from snd_una.
-    const uint32_t cwndEdge = m_sndUna + std::min(m_cc->GetCwnd(), MAX_BUFFER);
+    const uint32_t cwndEdge = m_sndUna + std::min(Cc().GetCwnd(), MAX_BUFFER);
     const uint32_t edge = seq::Lt(cwndEdge, m_peerRightEdge) ? cwndEdge : m_peerRightEdge;
     const uint32_t usable = seq::Lt(m_sndNxt, edge) ? edge - m_sndNxt : 0;
     const bool retransmission = seq::Lt(m_sndNxt, m_sndMax);
@@ -123,7 +123,7 @@ OffloadTcpConnection::NextSegment(uint64_t nowNs)
     const uint32_t len = choice.len;
     const bool fin = choice.fin;
     const bool retransmission = choice.retransmission;
-    const uint64_t rate = m_cc->GetPacingRate();
+    const uint64_t rate = Cc().GetPacingRate();
     if (rate > 0 && nowNs < m_nextSendNs)
     {
         return std::nullopt; // the NIC's rate limiter has not released this flow yet

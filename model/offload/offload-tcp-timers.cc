@@ -37,7 +37,7 @@ OffloadTcpConnection::OnTimerScan(uint64_t nowNs)
         NS_LOG_LOGIC(this << " retransmission timeout: snd_una " << m_sndUna << " snd_max "
                           << m_sndMax << " backoff " << m_backoff + 1);
         ++m_counters.timeouts;
-        m_cc->OnTimeout(m_sndMax - m_sndUna, m_sndMax);
+        Cc().OnTimeout(m_sndMax - m_sndUna, m_sndMax);
         GoBackN();
         m_dupAcks = 0;
         m_backoff = std::min(m_backoff + 1, MAX_BACKOFF);
@@ -77,7 +77,7 @@ bool
 OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
 {
     NS_LOG_FUNCTION(this << nowNs);
-    m_cc->OnControlInterval(nowNs, ControlRttNs());
+    Cc().OnControlInterval(nowNs, ControlRttNs());
     if (!m_config.hostLoopTimeouts || m_reset)
     {
         return false;
@@ -96,7 +96,7 @@ OffloadTcpConnection::OnControlInterval(uint64_t nowNs)
         NS_LOG_LOGIC(this << " host-loop timeout: snd_una " << m_sndUna << " stalled "
                           << m_loopStalled << " intervals");
         ++m_counters.timeouts;
-        m_cc->OnTimeout(m_sndMax - m_sndUna, m_sndMax);
+        Cc().OnTimeout(m_sndMax - m_sndUna, m_sndMax);
         GoBackN();
         m_dupAcks = 0;
         m_loopStalled = 0;
@@ -121,14 +121,14 @@ OffloadTcpConnection::NeedsTimers() const
 bool
 OffloadTcpConnection::UsesControlLoop() const
 {
-    return m_config.hostLoopTimeouts || m_cc->UsesControlLoop();
+    return m_config.hostLoopTimeouts || Cc().UsesControlLoop();
 }
 
 uint64_t
 OffloadTcpConnection::GetControlIntervalNs() const
 {
-    const uint32_t rtts = m_cc->GetControlIntervalRtts() > 0 ? m_cc->GetControlIntervalRtts()
-                                                             : m_config.controlIntervalRtts;
+    const uint32_t rtts = Cc().GetControlIntervalRtts() > 0 ? Cc().GetControlIntervalRtts()
+                                                            : m_config.controlIntervalRtts;
     return std::max<uint64_t>(1, ControlRttNs() * rtts);
 }
 
@@ -142,7 +142,7 @@ OffloadTcpConnection::ControlRttNs() const
 uint64_t
 OffloadTcpConnection::GetPacingRate() const
 {
-    return m_cc->GetPacingRate();
+    return Cc().GetPacingRate();
 }
 
 uint64_t

@@ -25,7 +25,9 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/experiment-options.h"
 #include "ns3/flow-monitor-module.h"
+#include "ns3/input-file.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/offload-flow-monitor-helper.h"
@@ -37,8 +39,12 @@
 #include "ns3/presto-main.h"
 #include "ns3/spray-experiment-config.h"
 
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 
@@ -62,6 +68,44 @@ struct FlowRecord
         lastRx = Simulator::Now();
     }
 };
+
+/**
+ * Refuse a bad option value before anything is built, naming the option: ns-3's DataRate and
+ * Time parsers abort on bad text, Simulator::Stop asserts on a negative time, and a MaxBytes
+ * of 0 means no limit to BulkSend and OnOff (the flow would never be complete).
+ * \param rates the rate options, name and text \param delay --delay \param bytes the byte
+ * options, name and value \param simTime --simTime \param flowMonitor --flowMonitor
+ */
+void
+CheckOptions(const std::vector<std::pair<std::string, std::string>>& rates,
+             const std::string& delay,
+             const std::vector<std::pair<std::string, uint64_t>>& bytes,
+             double simTime,
+             const std::string& flowMonitor)
+{
+    for (const auto& [name, text] : rates)
+    {
+        experiment::ParseRate(name, text);
+    }
+    experiment::ParseTimeNs("delay", delay);
+    for (const auto& [name, value] : bytes)
+    {
+        // OnOff's expected total rounds up to whole 1448-byte packets
+        if (value == 0 || value > std::numeric_limits<uint64_t>::max() - 1448)
+        {
+            throw PrestoInputError("--" + name + "=" + std::to_string(value) +
+                                   " must be a byte count in [1, 2^64 - 1449] (0 would "
+                                   "mean no limit)");
+        }
+    }
+    experiment::CheckSeconds("simTime", simTime, true);
+    if (!flowMonitor.empty() && !std::ofstream(flowMonitor))
+    {
+        // found now, not by FlowMonitor's abort after the run
+        throw PrestoInputError("--flowMonitor=" + InputExcerpt(flowMonitor) +
+                               ": cannot write this file");
+    }
+}
 
 } // namespace
 
@@ -104,6 +148,12 @@ Main(int argc, char* argv[])
     ParseCommandLine(cmd, argc, argv);
     const double simTime = shared.simTime;
     const bool pcap = shared.pcap;
+    CheckOptions(
+        {{"accessRate", accessRate}, {"bottleneckRate", bottleneckRate}, {"onOffRate", onOffRate}},
+        delay,
+        {{"bulkBytes", bulkBytes}, {"onOffBytes", onOffBytes}},
+        simTime,
+        flowMonitor);
 
     // ns-3's TCP as a data-center host would run it: full-size segments, and a delayed ACK
     // shorter than the NICs' 1 ms minimum RTO (ns-3's default is 200 ms).
@@ -119,17 +169,10 @@ Main(int argc, char* argv[])
 
     OffloadNicHelper nic;
     PointToPointHelper p2p;
-    try
-    {
-        nic.SetDeviceType(design);
-        nic.SetDeviceAttribute("DataRate", StringValue(accessRate));
-        nic.SetChannelAttribute("Delay", StringValue(delay));
-    }
-    catch (const PrestoInputError& e)
-    {
-        std::cerr << "presto-dumbbell: error: " << e.what() << std::endl;
-        return 1;
-    }
+    // an unknown design is refused naming the option (RunPrestoMain prints the error)
+    experiment::WithOption("design", [&] { nic.SetDeviceType(design); });
+    nic.SetDeviceAttribute("DataRate", StringValue(accessRate));
+    nic.SetChannelAttribute("Delay", StringValue(delay));
     p2p.SetDeviceAttribute("DataRate", StringValue(accessRate));
     p2p.SetChannelAttribute("Delay", StringValue(delay));
     PointToPointHelper bottleneck;

@@ -2,7 +2,7 @@
 # Bad input to presto-spray: a clear message naming the file and line (or the option and the
 # valid values), exit status 1 (not a signal: no abort, no core dump), no output directory
 # left behind, and a short message: one line of at most 400 bytes (bad input is quoted as an
-# excerpt, ns-3's --help is not dumped).
+# excerpt, ns-3's --help is not dumped). The same for presto-dumbbell, from the same folder.
 # usage: cli-bad-inputs.sh PRESTO_SPRAY_BINARY SOURCE_DIR
 set -u
 bin=$1
@@ -294,6 +294,65 @@ if timeout 120 "$bin" --out="$tmp/out" --quiet=1 --plot=0 --device=presto --simT
 else
     echo "FAIL --simTime=1e6 --drainTime=1e6: the run at the stated limit failed"; cat "$tmp/stderr"
     fail=$((fail + 1))
+fi
+
+# presto-dumbbell, the getting-started script beside presto-spray: a bad value of any of its
+# options refused before the run, naming the option, exit status 1 (ns-3's DataRate and Time
+# parsers abort on bad text and Simulator::Stop on a negative time: --simTime=-1 was exit 134)
+dumbbell="$(cd "$(dirname "$bin")" && pwd)/presto-dumbbell"
+# expect_dumbbell_error OPTION VALUE: refused as expect_error checks, naming --OPTION
+expect_dumbbell_error() {
+    local option=$1 value=$2 name="presto-dumbbell --$1=$(printf '%.40s' "$2")"
+    (cd "$tmp" && timeout 120 "$dumbbell" --simTime=0.001 --bulkBytes=10000 --onOffBytes=10000 \
+        "--$option=$value") >"$tmp/stdout" 2>"$tmp/stderr"
+    local rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "FAIL $name: exit status 0"; fail=$((fail + 1)); return
+    fi
+    if [ $rc -gt 128 ]; then
+        echo "FAIL $name: crashed with signal $((rc - 128))"; fail=$((fail + 1)); return
+    fi
+    if [ $rc -ne 1 ]; then
+        echo "FAIL $name: exit status $rc, expected 1"; fail=$((fail + 1)); return
+    fi
+    if [ "$(wc -l <"$tmp/stderr")" -gt 1 ] || [ "$(wc -c <"$tmp/stderr")" -gt 400 ]; then
+        echo "FAIL $name: message of more than one line or 400 bytes:"; head -c 600 "$tmp/stderr"
+        fail=$((fail + 1)); return
+    fi
+    if ! grep -Eq -- "--$option([^A-Za-z0-9_]|\$)" "$tmp/stderr"; then
+        echo "FAIL $name: message does not name --$option:"; cat "$tmp/stderr"
+        fail=$((fail + 1)); return
+    fi
+    echo "ok   $name: $(head -c 200 "$tmp/stderr")"
+    pass=$((pass + 1))
+}
+for v in -1 0 nan inf -inf 1e400 2e6 abc; do expect_dumbbell_error simTime "$v"; done
+for option in accessRate bottleneckRate onOffRate; do
+    for v in -1Gbps 0bps 10 10Gbpx nanGbps 1e400Gbps 2e15bps; do
+        expect_dumbbell_error "$option" "$v"
+    done
+done
+for v in -1us 5 5xs nanus 1e400s 2e6s; do expect_dumbbell_error delay "$v"; done
+for option in bulkBytes onOffBytes; do
+    for v in -1 0 1e5 nan 18446744073709551615 18446744073709551616; do
+        expect_dumbbell_error "$option" "$v"
+    done
+done
+expect_dumbbell_error design quantum
+expect_dumbbell_error design ns3::Node
+expect_dumbbell_error pcap maybe
+expect_dumbbell_error flowMonitor "$tmp/no-such-folder/flowmon.xml"
+for option in design accessRate bottleneckRate delay onOffRate flowMonitor; do
+    expect_dumbbell_error "$option" ""
+done
+# and a valid run still runs: every flow complete, exit status 0
+if (cd "$tmp" && timeout 120 "$dumbbell" --simTime=0.01 --bulkBytes=100000 \
+    --onOffBytes=100000 --delay=0ns) >"$tmp/stdout" 2>"$tmp/stderr" &&
+    ! grep -q incomplete "$tmp/stdout"; then
+    echo "ok   presto-dumbbell --delay=0ns: runs, every flow complete"
+    pass=$((pass + 1))
+else
+    echo "FAIL presto-dumbbell valid run:"; cat "$tmp/stdout" "$tmp/stderr"; fail=$((fail + 1))
 fi
 
 echo "$pass passed, $fail failed"

@@ -42,32 +42,64 @@ them is set on the command line as ``--ns3::Class::Name=value``.
 
 REGISTRATION = re.compile(
     r'TypeId\( *"ns3::([A-Za-z0-9_]+)" *\)|Add(Attribute|TraceSource)\( *"([A-Za-z0-9_]+)"'
+    r"|([A-Za-z0-9_]+)::AddAttributes\("
 )
 UNDERLINE = re.compile(r"^([*]+|=+|#+|-+)$")
 
 
 def registrations(src):
     """[(class, file, attributes, trace sources, their names)] in the order
-    test/doc-coverage.sh reads them."""
+    test/doc-coverage.sh reads them. Attributes several classes share are declared once in
+    a Helper::AddAttributes defined in a .cc file without a TypeId (FlexToeExtensionSet); a
+    class that calls Helper::AddAttributes( gets them, counted in its own file, paired with
+    the first TypeId after the call."""
     files = []
     for top in ("model", "helper"):
         for root, _, names in os.walk(os.path.join(src, top)):
             files += [os.path.join(root, n) for n in names if n.endswith(".cc")]
-    classes = {}
+    tokens = {}
     for path in sorted(files):
         # flattened: a name may sit on the line after "AddAttribute("
         with open(path, encoding="utf-8") as f:
-            text = f.read().replace("\n", " ")
+            tokens[path] = list(REGISTRATION.finditer(f.read().replace("\n", " ")))
+    shared = {}
+    for path, found in tokens.items():
+        if any(m.group(1) for m in found):
+            continue
+        group = None
+        for m in found:
+            if m.group(4):
+                group = shared.setdefault(m.group(4), [])
+            elif group is not None:
+                group.append((m.group(2), m.group(3)))
+    classes = {}
+    for path in sorted(files):
+        found = tokens[path]
+        if not any(m.group(1) for m in found) and any(m.group(4) for m in found):
+            continue  # a file of shared attributes: counted where they are used
         cls = None
-        for m in REGISTRATION.finditer(text):
+        for i, m in enumerate(found):
             if m.group(1):
                 cls = m.group(1)
                 continue
-            if cls is None:
-                sys.exit("attributes-table: %s: %s before any TypeId" % (path, m.group(3)))
-            entry = classes.setdefault(cls, [os.path.relpath(path, src), 0, 0, []])
-            entry[1 if m.group(2) == "Attribute" else 2] += 1
-            entry[3].append(m.group(3))
+            if m.group(4):
+                if m.group(4) not in shared:
+                    continue
+                owner = next((n.group(1) for n in found[i + 1 :] if n.group(1)), None)
+                if owner is None:
+                    sys.exit("attributes-table: %s: %s::AddAttributes before no TypeId"
+                             % (path, m.group(4)))
+                add = shared[m.group(4)]
+                target = owner
+            else:
+                if cls is None:
+                    sys.exit("attributes-table: %s: %s before any TypeId" % (path, m.group(3)))
+                add = [(m.group(2), m.group(3))]
+                target = cls
+            entry = classes.setdefault(target, [os.path.relpath(path, src), 0, 0, []])
+            for kind, name in add:
+                entry[1 if kind == "Attribute" else 2] += 1
+                entry[3].append(name)
     return [(c, *e) for c, e in classes.items()]
 
 

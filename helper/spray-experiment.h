@@ -4,6 +4,7 @@
 #ifndef PRESTO_SPRAY_EXPERIMENT_H
 #define PRESTO_SPRAY_EXPERIMENT_H
 
+#include "ns3/collective-schedule.h"
 #include "ns3/device-mix.h"
 #include "ns3/fabric-helper.h"
 #include "ns3/fabric-queue-tracer.h"
@@ -37,6 +38,8 @@ class PrestoRackPipeline;
 class HostCpuAccounting;
 
 class RpcEndpoint;
+
+class CollectiveEndpoint;
 
 /**
  * \ingroup presto
@@ -211,6 +214,18 @@ class SprayExperiment
     void CheckApplications(FabricHelper& fabric) const;
     /** The closed-loop RPC workload on the built fabric, and its outputs. */
     void RunRpc(FabricHelper& fabric);
+    /** A collective workload (allreduce, alltoall) on the built fabric, and its outputs:
+     * collective.csv and summary.json's "collective". */
+    void RunCollective(FabricHelper& fabric);
+    /**
+     * \brief summary.json of a collective run, after the simulation (m_speed made).
+     * \param fabric the fabric \param collective the collective \param transport its endpoint
+     */
+    void ReportCollectiveRun(const FabricHelper& fabric,
+                             Ptr<CollectiveEndpoint> collective,
+                             Ptr<TcpSocketEndpoint> transport);
+    /** The console lines of a collective run (without --quiet). */
+    void PrintCollectiveRun() const;
     /**
      * \brief Move the staged outputs into --out, or throw PrestoRunIncomplete naming the
      * shortfall and the staging folder (allowUnfinished publishes anyway, with a warning).
@@ -269,6 +284,11 @@ class SprayExperiment
     void AddNetworkReport(const FabricHelper& fabric);
     /** \return true for the RPC workload */
     bool IsRpc() const;
+    /** \return true for a collective workload (allreduce, alltoall) */
+    bool IsCollective() const;
+    /** The collective workloads: m_collective and m_hostOfRank from --collectiveBytes,
+     * --ranks, --placement, --iterations and --computeGap, checked. */
+    void ConfigureCollective();
     /**
      * \brief m_topology from --topology (a built-in shape, refused before it is built when
      * too large, or a topology file) and m_hostRateBps, the hosts' (mean) link rate.
@@ -342,6 +362,8 @@ class SprayExperiment
     std::vector<TypeId> m_mixCc;                      //!< their congestion controls
     std::vector<uint32_t> m_hostDevice;               //!< per host, its index in m_mix
     Time m_rpcOpen;                                   //!< rpc: connections open over [0, this)
+    std::unique_ptr<CollectiveSchedule> m_collective; //!< allreduce, alltoall: the schedule
+    std::vector<uint32_t> m_hostOfRank;               //!< allreduce, alltoall: by rank
     double m_hostRateBps{0};                          //!< hosts' (mean) link rate, bit/s
 };
 

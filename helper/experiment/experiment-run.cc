@@ -4,6 +4,7 @@
 #include "experiment-options.h"
 
 #include "ns3/boolean.h"
+#include "ns3/collective-endpoint.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
@@ -31,6 +32,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -386,6 +388,11 @@ SprayExperiment::Run()
         RunRpc(fabric);
         return;
     }
+    if (IsCollective())
+    {
+        RunCollective(fabric);
+        return;
+    }
 
     Ptr<FlowEndpoint> endpoint = RunEndpoint();
     std::vector<Ipv4Address> addresses;
@@ -673,6 +680,65 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
     Publish();
 }
 
+void
+SprayExperiment::RunCollective(FabricHelper& fabric)
+{
+    const auto& c = m_config;
+    Ptr<TcpSocketEndpoint> transport = RunEndpoint();
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        addresses.push_back(fabric.GetHostAddress(h));
+    }
+    transport->Install(fabric.GetHosts(), addresses);
+    Ptr<CollectiveEndpoint> collective = CreateObject<CollectiveEndpoint>();
+    collective->Install(transport,
+                        fabric.GetHosts(),
+                        addresses,
+                        *m_collective,
+                        m_hostOfRank,
+                        c.iterations,
+                        Seconds(c.computeGap));
+    void (*stopNow)() = &Simulator::Stop; // the overload without a delay
+    collective->SetFinishedCallback(MakeCallback(stopNow));
+    // the connections open at 0; the collective starts when all are set up. The run ends
+    // when the last rank completes, at the latest at --simTime + --drainTime
+    Simulator::ScheduleNow(&CollectiveEndpoint::Start, collective);
+    Simulator::Stop(Seconds(c.simTime + c.drainTime));
+    const uint64_t eventsBefore = Simulator::GetEventCount();
+    const auto wallStart = std::chrono::steady_clock::now();
+    {
+        ProgressReport progress(c.quiet && !c.progressWhenQuiet ? 0 : c.progress,
+                                c.simTime + c.drainTime,
+                                !c.label.empty() ? c.label : c.device + " " + c.workload);
+        Simulator::Run();
+    }
+    RecordSpeed(
+        fabric,
+        Simulator::GetEventCount() - eventsBefore,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count());
+
+    ReportCollectiveRun(fabric, collective, transport);
+    {
+        std::ofstream csv(m_stage / "collective.csv");
+        collective->WriteCsv(csv);
+        if (!csv)
+        {
+            throw PrestoInputError("cannot write " + (m_stage / "collective.csv").string());
+        }
+    }
+    WriteQueueTrace();
+    WriteJson((m_stage / "summary.json").string(), m_report);
+    if (!c.quiet)
+    {
+        PrintCollectiveRun();
+    }
+    collective->Dispose();
+    transport->Dispose();
+    Simulator::Destroy();
+    Publish();
+}
+
 std::string
 SprayExperiment::Shortfall() const
 {
@@ -681,7 +747,27 @@ SprayExperiment::Shortfall() const
     const auto count = [](const nlohmann::json& o, const char* key) {
         return o.is_object() ? o.value(key, uint64_t{0}) : uint64_t{0};
     };
-    if (r.contains("rpc"))
+    if (r.contains("collective"))
+    {
+        const nlohmann::json& co = r["collective"];
+        if (const uint64_t failed = count(co, "connections_failed"); failed > 0)
+        {
+            os << failed << " of " << count(co, "connections")
+               << " collective connections failed to open\n";
+        }
+        if (!co.value("finished", false))
+        {
+            os << "the collective did not finish by --simTime + --drainTime = "
+               << m_config.simTime + m_config.drainTime << " s\n";
+        }
+        if (count(co, "corrupt_bytes") + count(co, "excess_bytes") > 0)
+        {
+            os << "the collective's streams arrived altered, out of order or twice ("
+               << count(co, "corrupt_bytes") << " corrupt, " << count(co, "excess_bytes")
+               << " excess bytes)\n";
+        }
+    }
+    else if (r.contains("rpc"))
     {
         const nlohmann::json& rpc = r["rpc"];
         if (const uint64_t failed = count(rpc, "connections_failed"); failed > 0)

@@ -90,12 +90,16 @@ SprayExperiment::SprayExperiment(const SprayExperimentConfig& config)
     {
         ConfigureRpc();
     }
+    else if (IsCollective())
+    {
+        ConfigureCollective();
+    }
     else
     {
         MakeFlows();
     }
     AddBurstsAndApplications();
-    if (!IsRpc())
+    if (!IsRpc() && !IsCollective())
     {
         ComputeIdealFcts();
     }
@@ -305,6 +309,41 @@ SprayExperiment::ConfigureRpc()
 }
 
 void
+SprayExperiment::ConfigureCollective()
+{
+    const auto& c = m_config;
+    if (!c.flowFile.empty())
+    {
+        throw PrestoInputError("--workload=" + c.workload + " and --flowFile exclude each other");
+    }
+    const uint32_t hosts = m_topology.GetNHosts();
+    const uint32_t ranks = c.ranks == 0 ? hosts : c.ranks;
+    if (ranks > hosts)
+    {
+        throw PrestoInputError("--ranks=" + std::to_string(ranks) + " is more than the " +
+                               std::to_string(hosts) + " hosts of " + m_topology.Describe() +
+                               " (one rank per host)");
+    }
+    m_collective = std::make_unique<CollectiveSchedule>(CollectiveKindFromString(c.workload),
+                                                        ranks,
+                                                        c.collectiveBytes);
+    // a host's rack: the switch at the other end of its first link
+    std::vector<uint32_t> rackOfHost(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        const uint32_t node = m_topology.HostNode(h);
+        const auto& ports = m_topology.GetPorts(node);
+        const auto& link = m_topology.GetLinks().at(ports.at(0));
+        rackOfHost[h] = link.a == node ? link.b : link.a;
+    }
+    m_hostOfRank = PlaceRanks(
+        ranks,
+        rackOfHost,
+        CollectivePlacementFromString(c.placement),
+        SplitMix64(uint64_t(RngSeedManager::GetSeed()) << 32 | RngSeedManager::GetRun()));
+}
+
+void
 SprayExperiment::MakeFlows()
 {
     const auto& c = m_config;
@@ -347,10 +386,11 @@ SprayExperiment::AddBurstsAndApplications()
 {
     const auto& c = m_config;
     const BurstArrivals arrivals = BurstArrivalsFromString(c.bursts, "bursts");
-    if (arrivals != BurstArrivals::OFF && IsRpc())
+    if (arrivals != BurstArrivals::OFF && (IsRpc() || IsCollective()))
     {
-        throw PrestoInputError("--bursts=" + c.bursts +
-                               " adds incast flows to a flow workload, not to --workload=rpc");
+        throw PrestoInputError(
+            "--bursts=" + c.bursts +
+            " adds incast flows to a flow workload, not to --workload=" + c.workload);
     }
     AddIncastBursts();
     if (c.apps == 0)
@@ -359,10 +399,11 @@ SprayExperiment::AddBurstsAndApplications()
     }
     if (c.apps > 1)
     {
-        if (IsRpc())
+        if (IsRpc() || IsCollective())
         {
-            throw PrestoInputError("--apps deals flows to applications; the RPC workload's "
-                                   "connections belong to one application per host");
+            throw PrestoInputError("--apps deals flows to applications; the " + c.workload +
+                                   " workload's connections belong to one application per "
+                                   "host");
         }
         // a host's flows go to its applications in turn, in start order
         std::vector<uint32_t> next(m_topology.GetNHosts(), 0);
@@ -615,6 +656,12 @@ bool
 SprayExperiment::IsRpc() const
 {
     return m_config.workload == "rpc" || m_config.workload == "kv";
+}
+
+bool
+SprayExperiment::IsCollective() const
+{
+    return m_config.workload == "allreduce" || m_config.workload == "alltoall";
 }
 
 } // namespace ns3

@@ -44,6 +44,7 @@ CheckUtf8(const SprayExperimentConfig& c)
         {"kvValues", &c.kvValues},
         {"rpcRequest", &c.rpcRequest},
         {"rpcResponse", &c.rpcResponse},
+        {"placement", &c.placement},
         {"pattern", &c.pattern},
         {"bursts", &c.bursts},
         {"mix", &c.mix},
@@ -84,6 +85,7 @@ CheckModeOptions(const SprayExperimentConfig& c)
         return;
     }
     const bool rpc = c.workload == "rpc" || c.workload == "kv";
+    const bool collective = c.workload == "allreduce" || c.workload == "alltoall";
     const bool file = !c.flowFile.empty();
     const bool builtIn = c.topology == "leaf-spine" || c.topology == "fat-tree";
     const std::string workload =
@@ -96,6 +98,10 @@ CheckModeOptions(const SprayExperimentConfig& c)
     const std::string flowsWhy =
         rpc ? "shapes the generated flows; --workload=" + c.workload +
                   " runs RPC connections instead (--rpc* options): it would be ignored"
+        : collective
+            ? "shapes the generated flows; --workload=" + c.workload +
+                  " runs a collective alone (background flows beside it are not modelled "
+                  "yet): it would be ignored"
             : "shapes the generated flows; --flowFile gives every flow: it would be ignored";
 
     struct Rule
@@ -109,14 +115,18 @@ CheckModeOptions(const SprayExperimentConfig& c)
         {{"rpcConnections", "rpcOutstanding", "rpcRate", "rpcBacklog", "rpcServers", "serverCores"},
          rpc,
          rpcWhy},
+        {{"collectiveBytes", "ranks", "placement", "iterations", "computeGap"},
+         collective,
+         "is an option of the collective workloads (--workload=allreduce or alltoall); " +
+             workload + ": it would be ignored"},
         {{"flowMonitor"},
-         !rpc,
+         !rpc && !collective,
          "watches the flows of the flow workloads; --workload=" + c.workload +
              " is not wired to FlowMonitor: it would be ignored"},
         {{"hpccFct"},
-         !rpc,
+         !rpc && !collective,
          "writes the flows' completion times; --workload=" + c.workload +
-             " measures requests, not flows: it would be ignored"},
+             " measures requests or steps, not flows: it would be ignored"},
         {{"rpcRequest", "rpcResponse"},
          c.workload == "rpc",
          c.workload == "kv" ? "does not apply to --workload=kv: it sizes its messages from "
@@ -158,9 +168,9 @@ CheckModeOptions(const SprayExperimentConfig& c)
          "does not apply with --topology=" + c.topology +
              ": the topology file gives every link's rate and delay"},
         {{"workload"},
-         !file || rpc,
+         !file || rpc || collective,
          "names the flow-size distribution; --flowFile gives every flow: it would be ignored"},
-        {{"load", "pattern", "maxFlows", "incastSenders"}, !rpc && !file, flowsWhy},
+        {{"load", "pattern", "maxFlows", "incastSenders"}, !rpc && !collective && !file, flowsWhy},
         {{"incastSenders"},
          c.pattern == "incast",
          "is the senders per event of --pattern=incast; --pattern is " + c.pattern +
@@ -182,6 +192,31 @@ CheckModeOptions(const SprayExperimentConfig& c)
             }
         }
     }
+}
+
+/**
+ * \brief The collective workloads' options that need no topology (--ranks beyond the hosts
+ * is refused once the fabric is known, SprayExperiment::ConfigureCollective).
+ * \param c the configuration
+ */
+void
+CheckCollective(const SprayExperimentConfig& c)
+{
+    RequireOneOf("placement", c.placement, {"linear", "spread", "random"});
+    if (c.ranks == 1)
+    {
+        throw PrestoInputError("--ranks=1: a collective needs at least 2 ranks (0: every host)");
+    }
+    if (c.collectiveBytes == 0)
+    {
+        throw PrestoInputError("--collectiveBytes=0: every rank's buffer needs at least one byte "
+                               "per rank");
+    }
+    if (c.iterations == 0)
+    {
+        throw PrestoInputError("--iterations=0: the collective runs at least once");
+    }
+    CheckSeconds("computeGap", c.computeGap, false);
 }
 
 /// The endpoint, its NIC design and congestion control, and the switches' load balancing.
@@ -236,7 +271,8 @@ WorkloadOptions()
     return {
         {"workload",
          "Flow-size CDF: websearch|datamining|hadoop or a CDF file path; or rpc, the "
-         "closed-loop RPC workload (--rpc* options)",
+         "closed-loop RPC workload (--rpc* options); or allreduce|alltoall, a collective "
+         "(ring all-reduce, all-to-all) of --ranks ranks",
          &C::workload},
         {"apps",
          "Applications per host: a host's flows are dealt to applications 0..N-1 in "
@@ -270,6 +306,19 @@ WorkloadOptions()
         {"kvGets", "kv: fraction of GETs among the requests (ETC: 30 per SET)", &C::kvGets},
         {"kvKeys", "kv: key sizes, bytes or a size distribution", &C::kvKeys},
         {"kvValues", "kv: value sizes, bytes or a size distribution", &C::kvValues},
+        {"collectiveBytes",
+         "allreduce, alltoall: each rank's buffer S, bytes (the ring sends 2(N-1) chunks of "
+         "S/N; the all-to-all S/N to every other rank)",
+         &C::collectiveBytes},
+        {"ranks", "allreduce, alltoall: ranks N, one per host (0: every host)", &C::ranks},
+        {"placement",
+         "allreduce, alltoall: ranks on hosts: linear (rank i on host i), spread "
+         "(round-robin over the racks) or random (from --seed)",
+         &C::placement},
+        {"iterations", "allreduce, alltoall: times the collective runs", &C::iterations},
+        {"computeGap",
+         "allreduce, alltoall: a rank's compute time between its iterations, seconds",
+         &C::computeGap},
         {"load", "Offered load, fraction of host NIC bandwidth (0,1]", &C::load},
         {"pattern", "Traffic pattern: all-to-all|permutation|incast", &C::pattern},
         {"incastSenders", "Senders per incast event", &C::incastSenders},
@@ -469,6 +518,22 @@ SprayExperimentConfig::AddToCommandLine(PrestoCommandLine& cmd,
 nlohmann::json
 SprayExperimentConfig::ToJson() const
 {
+    nlohmann::json j = ToJsonCommon();
+    if (workload == "allreduce" || workload == "alltoall")
+    {
+        // only for a collective: the other workloads' config sections stay as they were
+        j["collective_bytes"] = collectiveBytes;
+        j["ranks"] = ranks;
+        j["placement"] = placement;
+        j["iterations"] = iterations;
+        j["compute_gap_s"] = computeGap;
+    }
+    return j;
+}
+
+nlohmann::json
+SprayExperimentConfig::ToJsonCommon() const
+{
     return {{"device", mix.empty() ? device : std::string("mix")},
             {"fidelity", fidelity},
             {"verify_payload", verifyPayload},
@@ -557,6 +622,10 @@ SprayExperimentConfig::Validate()
     if (!c.prestoPlacement.empty())
     {
         RequireOneOf("prestoPlacement", c.prestoPlacement, {"host", "tor"});
+    }
+    if (c.workload == "allreduce" || c.workload == "alltoall")
+    {
+        CheckCollective(c);
     }
 }
 

@@ -40,7 +40,8 @@ struct SprayExperimentConfig
     /// the rack's hosts ("": the attribute PrestoNetDevice::Placement)
     std::string prestoPlacement;
     std::string lb{"spray"};           //!< ecmp | spray | spray-rr | flowlet
-    std::string workload{"websearch"}; //!< built-in CDF name, CDF file path, or rpc
+    std::string workload{"websearch"}; //!< built-in CDF name, CDF file path, rpc, kv,
+                                       //!< allreduce or alltoall
     /// applications per host: a host's flows are dealt to applications 0..apps-1 in turn,
     /// each on its own DMA channel (OffloadNetDevice::DmaChannels >= apps)
     uint32_t apps{1};
@@ -57,6 +58,11 @@ struct SprayExperimentConfig
     double kvGets{30.0 / 31.0};         //!< kv: fraction of GETs among requests (ETC: 30:1)
     std::string kvKeys{"etc-key"};      //!< kv: key sizes, bytes or a CDF
     std::string kvValues{"etc-value"};  //!< kv: value sizes, bytes or a CDF
+    uint64_t collectiveBytes{4000000};  //!< allreduce, alltoall: S, each rank's buffer, bytes
+    uint32_t ranks{0};                  //!< allreduce, alltoall: N (0: every host)
+    std::string placement{"linear"};    //!< allreduce, alltoall: linear | spread | random
+    uint32_t iterations{1};             //!< allreduce, alltoall: times the collective runs
+    double computeGap{0};               //!< allreduce, alltoall: compute between iterations, s
     double load{0.5};                   //!< fraction of host NIC bandwidth offered, (0,1]
     std::string pattern{"all-to-all"};  //!< all-to-all | permutation | incast
     uint32_t incastSenders{8};          //!< senders per incast event
@@ -193,6 +199,8 @@ struct SprayExperimentConfig
 
     /** \return the configuration as a JSON object (the "config" section) */
     nlohmann::json ToJson() const;
+    /** \return ToJson's fields of every workload (a collective adds its own) */
+    nlohmann::json ToJsonCommon() const;
 };
 
 } // namespace ns3

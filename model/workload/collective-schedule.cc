@@ -236,6 +236,7 @@ CollectiveSummary::Of(const std::vector<CollectiveStepRecord>& records)
     std::map<uint32_t, std::pair<int64_t, int64_t>> iterations; // first start, last end
     std::map<uint32_t, int64_t> rankEnd;
     std::vector<double> durations;
+    std::map<uint32_t, std::vector<double>> byStep;
     for (const CollectiveStepRecord& r : records)
     {
         if (r.startNs < 0 || r.endNs < 0)
@@ -251,6 +252,7 @@ CollectiveSummary::Of(const std::vector<CollectiveStepRecord>& records)
         int64_t& end = rankEnd.emplace(r.rank, r.endNs).first->second;
         end = std::max(end, r.endNs);
         durations.push_back(static_cast<double>(r.endNs - r.startNs));
+        byStep[r.step].push_back(durations.back());
     }
     if (durations.empty())
     {
@@ -265,6 +267,11 @@ CollectiveSummary::Of(const std::vector<CollectiveStepRecord>& records)
     s.stepP50Ns = Percentile(durations, 0.5);
     s.stepP99Ns = Percentile(durations, 0.99);
     s.stepMaxNs = durations.back();
+    for (auto& [step, d] : byStep)
+    {
+        std::sort(d.begin(), d.end());
+        s.perStepNs.emplace_back(Percentile(d, 0.5), Percentile(d, 0.99));
+    }
     s.slowestRankEndNs = INT64_MIN;
     for (const auto& [rank, end] : rankEnd)
     {

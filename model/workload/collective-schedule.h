@@ -181,8 +181,10 @@ struct CollectiveSummary
     double stepP50Ns{0};                 //!< step durations (end - start), all records: median, ns
     double stepP99Ns{0};                 //!< 99th percentile, ns
     double stepMaxNs{0};                 //!< largest, ns
-    uint32_t slowestRank{0};             //!< the rank whose last step ended last
-    int64_t slowestRankEndNs{0};         //!< when, ns
+    /// by step index (within an iteration): {p50, p99} of that step's durations, ns
+    std::vector<std::pair<double, double>> perStepNs;
+    uint32_t slowestRank{0};     //!< the rank whose last step ended last
+    int64_t slowestRankEndNs{0}; //!< when, ns
 
     /**
      * \param records every (iteration, step, rank) record

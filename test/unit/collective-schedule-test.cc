@@ -228,6 +228,9 @@ TEST(CollectiveSummary, JctPercentilesAndSlowestRank)
     EXPECT_NEAR(s.stepP99Ns, 150 + 0.97 * 250, 1e-9);
     EXPECT_EQ(s.slowestRank, 1u);
     EXPECT_EQ(s.slowestRankEndNs, 650);
+    ASSERT_EQ(s.perStepNs.size(), 2u);
+    EXPECT_DOUBLE_EQ(s.perStepNs[0].first, 125);
+    EXPECT_DOUBLE_EQ(s.perStepNs[1].second, 120 + 0.99 * 280);
     recs.push_back({1, 0, 0, 700, -1});
     s = CollectiveSummary::Of(recs);
     EXPECT_FALSE(s.complete);

@@ -2,17 +2,80 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "experiment-options.h"
+#include "experiment-progress.h"
 
 #include "ns3/collective-endpoint.h"
 #include "ns3/presto-main.h"
+#include "ns3/simulator.h"
 #include "ns3/spray-experiment.h"
 
+#include <chrono>
+#include <fstream>
 #include <iostream>
 
 namespace ns3
 {
 
 using namespace experiment;
+
+void
+SprayExperiment::RunCollective(FabricHelper& fabric)
+{
+    const auto& c = m_config;
+    Ptr<TcpSocketEndpoint> transport = RunEndpoint();
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
+    {
+        addresses.push_back(fabric.GetHostAddress(h));
+    }
+    transport->Install(fabric.GetHosts(), addresses);
+    Ptr<CollectiveEndpoint> collective = CreateObject<CollectiveEndpoint>();
+    collective->Install(transport,
+                        fabric.GetHosts(),
+                        addresses,
+                        *m_collective,
+                        m_hostOfRank,
+                        c.iterations,
+                        Seconds(c.computeGap));
+    void (*stopNow)() = &Simulator::Stop; // the overload without a delay
+    collective->SetFinishedCallback(MakeCallback(stopNow));
+    // the connections open at 0; the collective starts when all are set up. The run ends
+    // when the last rank completes, at the latest at --simTime + --drainTime
+    Simulator::ScheduleNow(&CollectiveEndpoint::Start, collective);
+    Simulator::Stop(Seconds(c.simTime + c.drainTime));
+    const uint64_t eventsBefore = Simulator::GetEventCount();
+    const auto wallStart = std::chrono::steady_clock::now();
+    {
+        ProgressReport progress(c.quiet && !c.progressWhenQuiet ? 0 : c.progress,
+                                c.simTime + c.drainTime,
+                                !c.label.empty() ? c.label : c.device + " " + c.workload);
+        Simulator::Run();
+    }
+    RecordSpeed(
+        fabric,
+        Simulator::GetEventCount() - eventsBefore,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count());
+
+    ReportCollectiveRun(fabric, collective, transport);
+    {
+        std::ofstream csv(m_stage / "collective.csv");
+        collective->WriteCsv(csv);
+        if (!csv)
+        {
+            throw PrestoInputError("cannot write " + (m_stage / "collective.csv").string());
+        }
+    }
+    WriteQueueTrace();
+    WriteJson((m_stage / "summary.json").string(), m_report);
+    if (!c.quiet)
+    {
+        PrintCollectiveRun();
+    }
+    collective->Dispose();
+    transport->Dispose();
+    Simulator::Destroy();
+    Publish();
+}
 
 void
 SprayExperiment::ReportCollectiveRun(const FabricHelper& fabric,

@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include "experiment-options.h"
+#include "experiment-progress.h"
 
 #include "ns3/boolean.h"
-#include "ns3/collective-endpoint.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/error-model.h"
@@ -32,7 +32,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -109,84 +108,6 @@ PublishStagedOutputs(const std::filesystem::path& stage, const std::filesystem::
     }
     fs::remove(stage, ec);
 }
-
-/**
- * \brief Prints a run's progress to stderr every interval of wall time while it lives:
- * simulated time against the end (--simTime + --drainTime), events per second of wall time
- * since the last line, and the wall time left if the run goes to that end (ETA; a run ends
- * sooner when every flow has finished). It reads the simulator from LeanSimulatorImpl's
- * between-events hook, which is no event: the run is exactly the same with it. With another
- * simulator implementation it prints nothing.
- */
-class ProgressReport
-{
-  public:
-    /**
-     * \param intervalS seconds of wall time between lines (<= 0: none)
-     * \param endS the simulated time the run stops at the latest, s
-     * \param label the run's label
-     */
-    ProgressReport(double intervalS, double endS, std::string label)
-        : m_interval(intervalS),
-          m_end(endS),
-          m_label(std::move(label)),
-          m_start(std::chrono::steady_clock::now()),
-          m_last(m_start)
-    {
-        if (m_interval > 0)
-        {
-            LeanSimulatorImpl::SetBetweenEventsHook([this] { Check(); });
-        }
-    }
-
-    ~ProgressReport()
-    {
-        if (m_interval > 0)
-        {
-            LeanSimulatorImpl::SetBetweenEventsHook({});
-        }
-    }
-
-    ProgressReport(const ProgressReport&) = delete;
-    ProgressReport& operator=(const ProgressReport&) = delete;
-
-  private:
-    /// Between two events: print a line if the interval has passed.
-    void Check()
-    {
-        const auto now = std::chrono::steady_clock::now();
-        const double sinceLast = std::chrono::duration<double>(now - m_last).count();
-        const LeanSimulatorImpl* sim = LeanSimulatorImpl::GetRunning();
-        if (sinceLast < m_interval || !sim)
-        {
-            return;
-        }
-        const double wall = std::chrono::duration<double>(now - m_start).count();
-        const double simS = static_cast<double>(sim->GetNanoSeconds()) / 1e9;
-        const uint64_t events = sim->GetEventCount();
-        const double rate = static_cast<double>(events - m_lastEvents) / sinceLast;
-        std::ostringstream os;
-        os << "progress: " << m_label << ": simulated " << std::setprecision(6) << simS << " of "
-           << m_end << " s (" << std::fixed << std::setprecision(1)
-           << (m_end > 0 ? 100 * simS / m_end : 0.0) << "%), wall " << wall << " s, "
-           << std::setprecision(0) << rate << " events/s";
-        if (simS > 0)
-        {
-            os << ", ETA <= " << std::setprecision(1) << wall / simS * std::max(0.0, m_end - simS)
-               << " s";
-        }
-        std::cerr << os.str() << std::endl;
-        m_last = now;
-        m_lastEvents = events;
-    }
-
-    double m_interval;                             //!< wall seconds between lines
-    double m_end;                                  //!< the latest end, simulated s
-    std::string m_label;                           //!< the run's label
-    std::chrono::steady_clock::time_point m_start; //!< when the run started
-    std::chrono::steady_clock::time_point m_last;  //!< the last line (or the start)
-    uint64_t m_lastEvents{0};                      //!< events run at m_last
-};
 
 } // namespace
 
@@ -675,65 +596,6 @@ SprayExperiment::RunRpc(FabricHelper& fabric)
         PrintRpcRun();
     }
     rpc->Dispose();
-    transport->Dispose();
-    Simulator::Destroy();
-    Publish();
-}
-
-void
-SprayExperiment::RunCollective(FabricHelper& fabric)
-{
-    const auto& c = m_config;
-    Ptr<TcpSocketEndpoint> transport = RunEndpoint();
-    std::vector<Ipv4Address> addresses;
-    for (uint32_t h = 0; h < m_topology.GetNHosts(); ++h)
-    {
-        addresses.push_back(fabric.GetHostAddress(h));
-    }
-    transport->Install(fabric.GetHosts(), addresses);
-    Ptr<CollectiveEndpoint> collective = CreateObject<CollectiveEndpoint>();
-    collective->Install(transport,
-                        fabric.GetHosts(),
-                        addresses,
-                        *m_collective,
-                        m_hostOfRank,
-                        c.iterations,
-                        Seconds(c.computeGap));
-    void (*stopNow)() = &Simulator::Stop; // the overload without a delay
-    collective->SetFinishedCallback(MakeCallback(stopNow));
-    // the connections open at 0; the collective starts when all are set up. The run ends
-    // when the last rank completes, at the latest at --simTime + --drainTime
-    Simulator::ScheduleNow(&CollectiveEndpoint::Start, collective);
-    Simulator::Stop(Seconds(c.simTime + c.drainTime));
-    const uint64_t eventsBefore = Simulator::GetEventCount();
-    const auto wallStart = std::chrono::steady_clock::now();
-    {
-        ProgressReport progress(c.quiet && !c.progressWhenQuiet ? 0 : c.progress,
-                                c.simTime + c.drainTime,
-                                !c.label.empty() ? c.label : c.device + " " + c.workload);
-        Simulator::Run();
-    }
-    RecordSpeed(
-        fabric,
-        Simulator::GetEventCount() - eventsBefore,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count());
-
-    ReportCollectiveRun(fabric, collective, transport);
-    {
-        std::ofstream csv(m_stage / "collective.csv");
-        collective->WriteCsv(csv);
-        if (!csv)
-        {
-            throw PrestoInputError("cannot write " + (m_stage / "collective.csv").string());
-        }
-    }
-    WriteQueueTrace();
-    WriteJson((m_stage / "summary.json").string(), m_report);
-    if (!c.quiet)
-    {
-        PrintCollectiveRun();
-    }
-    collective->Dispose();
     transport->Dispose();
     Simulator::Destroy();
     Publish();

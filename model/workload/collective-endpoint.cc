@@ -215,17 +215,19 @@ CollectiveEndpoint::Accept(Ptr<Socket> socket, const Address& from)
     m_pending.erase(it);
     p->rx = socket;
     socket->SetRecvCallback(MakeCallback(&Pair::Read, PeekPointer(p)));
-    EndReady();
+    p->Read(socket); // data may have come with the handshake's last ACK (or after its loss)
 }
 
 void
 CollectiveEndpoint::EndReady()
 {
-    if (++m_ready < 2 * m_pairs.size())
+    if (++m_ready < m_pairs.size())
     {
         return;
     }
-    // every connection is set up at both ends: every rank starts step 0 now
+    // every connection is established at its sender: every rank starts step 0 now. Not
+    // waiting for the receivers' accepts: when the handshake's last ACK is lost, the
+    // receiver's end is set up by the first data segment (the sender sends nothing else)
     m_startNs = Simulator::Now().GetNanoSeconds();
     for (uint32_t r = 0; r < m_ranks.size(); ++r)
     {

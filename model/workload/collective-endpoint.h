@@ -35,8 +35,10 @@ namespace ns3
  *
  * One persistent connection per ordered (src, dst) rank pair of the schedule
  * (CollectiveSchedule::Pairs: N for the ring, N(N-1) for the all-to-all), all opened at
- * Start. The collective begins when every connection is established at both ends, so the
- * handshakes are not part of the job completion time (JCT). Then each rank follows the
+ * Start. The collective begins when every connection is established at its sender (the
+ * SYN-ACK arrived), so the handshakes are not part of the job completion time (JCT); a
+ * receiver whose handshake's last ACK was lost is set up by the first data segment. Then
+ * each rank follows the
  * schedule under its dependency model (CollectiveSchedule): a step's bytes are written as
  * the send buffers free; a step completes at a rank when all the bytes it expects in the
  * step were read and its own were written; the next step starts then (after the compute
@@ -162,7 +164,8 @@ class CollectiveEndpoint : public Object
 
     /** A listening socket accepted a connection. */
     void Accept(Ptr<Socket> socket, const Address& from);
-    /** One more connection end is ready; start the collective when all are. */
+    /** One more connection is established at its sender; start the collective when all
+     * are. */
     void EndReady();
     /** \param rank a rank \param step its next linear step: start it (write its bytes) */
     void StartStep(uint32_t rank, uint64_t step);
@@ -191,7 +194,7 @@ class CollectiveEndpoint : public Object
     std::map<std::tuple<uint32_t, uint16_t, uint32_t>, uint32_t> m_pending;
     std::vector<Rank> m_ranks;                   //!< by rank
     std::vector<CollectiveStepRecord> m_records; //!< by (iteration, step, rank)
-    uint32_t m_ready{0};                         //!< connection ends set up
+    uint32_t m_ready{0};                         //!< connections established at the sender
     uint32_t m_failed{0};                        //!< connections that failed
     uint32_t m_ranksDone{0};                     //!< ranks that completed every step
     int64_t m_startNs{-1};                       //!< the collective's start

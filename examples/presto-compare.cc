@@ -131,6 +131,12 @@ ParseSeeds(const std::string& text, const SprayExperimentConfig& base)
                                ": pooling needs each flow's record; the RPC latencies are "
                                "summarised per run (run one seed at a time)");
     }
+    if (seeds.size() > 1 && (base.workload == "allreduce" || base.workload == "alltoall"))
+    {
+        throw PrestoInputError("--seeds with --workload=" + base.workload +
+                               ": pooling needs each flow's record; a collective's steps are "
+                               "summarised per run (run one seed at a time)");
+    }
     return seeds;
 }
 
@@ -341,9 +347,15 @@ Main(int argc, char* argv[])
                 }
                 const double wall =
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                const nlohmann::json& report = e.GetReport();
+                const std::string did =
+                    report.contains("collective")
+                        ? "JCT " + std::to_string(report["collective"].value("jct_ns", 0) / 1000) +
+                              " us"
+                        : std::to_string(e.GetSummary().counted) + " flows";
                 std::cout << "  [" << ++done << "/" << total << "] " << std::left << std::setw(14)
-                          << c.label << " " << std::right << e.GetSummary().counted << " flows, "
-                          << std::fixed << std::setprecision(1) << wall << " s -> " << c.out << "/"
+                          << c.label << " " << std::right << did << ", " << std::fixed
+                          << std::setprecision(1) << wall << " s -> " << c.out << "/"
                           << std::defaultfloat << std::endl;
             }
             rows.push_back(MakePooledComparisonRow(device.label, device.device, runs));
@@ -359,8 +371,16 @@ Main(int argc, char* argv[])
 
         const std::filesystem::path out(base.out);
         const bool rpcWorkload = base.workload == "rpc";
+        const bool collectiveWorkload = base.workload == "allreduce" || base.workload == "alltoall";
         const std::string caption = RunCaption(runConfigs);
-        if (rpcWorkload)
+        if (collectiveWorkload)
+        {
+            WriteAtomically((out / "comparison.csv").string(), CollectiveCsv(rows));
+            std::cout << "\n" << FormatCollectiveTable(rows);
+            std::cout << "outputs: " << out.string() << "/comparison.csv and " << out.string()
+                      << "/<device>/{collective.csv,summary.json}" << std::endl;
+        }
+        else if (rpcWorkload)
         {
             WriteAtomically((out / "comparison.csv").string(), RpcCsv(rows));
             std::cout << "\n" << FormatRpcTable(rows);
@@ -400,7 +420,11 @@ Main(int argc, char* argv[])
         {
             // the main table's runs are ablation cells already (same seed, same config)
             // the metric: small-flow p99 slowdown, or the RPC latency p99
-            auto small = [rpcWorkload](const ComparisonRow& r) {
+            auto small = [rpcWorkload, collectiveWorkload](const ComparisonRow& r) {
+                if (collectiveWorkload)
+                {
+                    return r.collectiveJctUs;
+                }
                 if (rpcWorkload)
                 {
                     return r.rpcP99Us;
@@ -408,8 +432,9 @@ Main(int argc, char* argv[])
                 const auto& s = r.slow[static_cast<std::size_t>(SizeClass::SMALL)];
                 return s.count > 0 ? s.p99 : std::nan("");
             };
-            const std::string metric =
-                rpcWorkload ? "RPC latency p99 (us)" : "small-flow p99 slowdown";
+            const std::string metric = collectiveWorkload ? "collective JCT (us)"
+                                       : rpcWorkload      ? "RPC latency p99 (us)"
+                                                          : "small-flow p99 slowdown";
             AblationTable table;
             std::vector<std::string> labels;
             for (const auto& r : rows)

@@ -566,6 +566,71 @@ RpcCsv(const std::vector<ComparisonRow>& rows)
 }
 
 std::string
+FormatCollectiveTable(const std::vector<ComparisonRow>& rows)
+{
+    std::ostringstream os;
+    std::size_t labelWidth = 6;
+    std::size_t ccWidth = 3;
+    for (const auto& r : rows)
+    {
+        labelWidth = std::max(labelWidth, r.label.size() + 1);
+        ccWidth = std::max(ccWidth, r.cc.size() + 1);
+    }
+    os << FormatRowPolicies(rows);
+    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
+       << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(6) << "ranks"
+       << std::setw(12) << "JCT us" << std::setw(11) << "step p50" << std::setw(11) << "step p99"
+       << std::setw(9) << "slowest" << std::setw(8) << "retx" << std::setw(6) << "RTOs"
+       << std::setw(7) << "drops" << std::setw(8) << "ECN"
+       << "  nic\n";
+    for (const auto& r : rows)
+    {
+        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label
+           << std::setw(static_cast<int>(ccWidth)) << (r.cc.empty() ? "-" : r.cc) << std::right
+           << std::setw(6) << Cell(r.collectiveRanks, 0) << std::setw(12)
+           << Cell(r.collectiveJctUs, 1) << std::setw(11) << Cell(r.collectiveStepP50Us, 1)
+           << std::setw(11) << Cell(r.collectiveStepP99Us, 1) << std::setw(9)
+           << Cell(r.collectiveSlowestRank, 0) << std::setw(8) << Cell(r.retxSegments, 0)
+           << std::setw(6) << Cell(r.timeouts, 0) << std::setw(7) << Cell(r.switchDrops, 0)
+           << std::setw(8) << Cell(r.switchEcnMarks, 0) << "  " << NicCell(r) << "\n";
+    }
+    os << "JCT = first step start to last step completion over every rank and iteration (the "
+          "connections' handshakes before it); step p50/p99 = durations of the steps of every "
+          "rank and iteration, us; slowest = the rank that completed last; retx = segments "
+          "retransmitted, RTOs = retransmission timeouts, drops and ECN = the switches'\n";
+    return os.str();
+}
+
+std::string
+CollectiveCsv(const std::vector<ComparisonRow>& rows)
+{
+    std::string out = "label,device,cc,ranks,jct_us,step_p50_us,step_p99_us,slowest_rank,"
+                      "retx_segments,timeouts,switch_drops,switch_ecn_marks,nic_stages_used,"
+                      "nic_drops," +
+                      std::string(kProgramColumns) + "\n";
+    for (const auto& r : rows)
+    {
+        out += r.label + "," + r.device + "," + r.cc;
+        for (double v : {r.collectiveRanks,
+                         r.collectiveJctUs,
+                         r.collectiveStepP50Us,
+                         r.collectiveStepP99Us,
+                         r.collectiveSlowestRank,
+                         r.retxSegments,
+                         r.timeouts,
+                         r.switchDrops,
+                         r.switchEcnMarks,
+                         r.stagesUsed,
+                         r.nicDrops})
+        {
+            out += "," + CsvNumber(v);
+        }
+        out += ProgramFields(r) + "\n";
+    }
+    return out;
+}
+
+std::string
 FormatIncastTable(const std::vector<IncastRow>& rows)
 {
     std::ostringstream os;

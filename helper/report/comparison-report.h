@@ -143,6 +143,16 @@ struct ComparisonRow
     double setupCores;       //!< rpc: host cores on connection setup, summed over hosts
     double requestCores;     //!< rpc: host cores on everything else, summed over hosts
     double refused;          //!< offload: connections refused (table full)
+    /// allreduce, alltoall: ranks (NaN: not a collective)
+    double collectiveRanks{std::numeric_limits<double>::quiet_NaN()};
+    /// allreduce, alltoall: job completion time, first step start to last completion, us
+    double collectiveJctUs{std::numeric_limits<double>::quiet_NaN()};
+    /// allreduce, alltoall: step durations over every rank and iteration, median, us
+    double collectiveStepP50Us{std::numeric_limits<double>::quiet_NaN()};
+    /// allreduce, alltoall: step durations, 99th percentile, us
+    double collectiveStepP99Us{std::numeric_limits<double>::quiet_NaN()};
+    /// allreduce, alltoall: the rank that completed last
+    double collectiveSlowestRank{std::numeric_limits<double>::quiet_NaN()};
     /// packets the fabric's switches ECN-marked (summary.json fabric.switch_ecn_marks)
     double switchEcnMarks{std::numeric_limits<double>::quiet_NaN()};
     /// packets the fabric's switches dropped (fabric.switch_drops)
@@ -371,6 +381,27 @@ std::string FormatRpcTable(const std::vector<ComparisonRow>& rows);
  * \return the file's text
  */
 std::string RpcCsv(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief The console table of a collective comparison (--workload=allreduce or alltoall):
+ * per row the ranks, the job completion time, the step durations p50/p99 (us), the slowest
+ * rank, the retransmissions, switch drops and ECN marks and the NIC's resources, then the
+ * definitions.
+ * \param rows rows made from collective runs
+ * \return the text, ending in a newline
+ */
+std::string FormatCollectiveTable(const std::vector<ComparisonRow>& rows);
+
+/**
+ * \ingroup presto
+ * \brief comparison.csv of a collective comparison: "label,device,cc,ranks,jct_us,
+ * step_p50_us,step_p99_us,slowest_rank,retx_segments,timeouts,switch_drops,switch_ecn_marks,
+ * nic_stages_used,nic_drops" and the program columns, one line per row.
+ * \param rows the rows
+ * \return the file's text
+ */
+std::string CollectiveCsv(const std::vector<ComparisonRow>& rows);
 
 /**
  * \ingroup presto

@@ -53,6 +53,21 @@ AddKnown(double a, double b)
     return std::isnan(a) ? b : (std::isnan(b) ? a : a + b);
 }
 
+/// The collective workloads' numbers ("collective").
+void
+AddCollectiveFields(ComparisonRow& row, const nlohmann::json& report)
+{
+    if (report.contains("collective"))
+    {
+        const auto& c = report["collective"];
+        row.collectiveRanks = Number(c, "ranks");
+        row.collectiveJctUs = Number(c, "jct_ns") / 1e3;
+        row.collectiveStepP50Us = Number(c, "step_p50_ns") / 1e3;
+        row.collectiveStepP99Us = Number(c, "step_p99_ns") / 1e3;
+        row.collectiveSlowestRank = Number(c, "slowest_rank");
+    }
+}
+
 /// The RPC workload's numbers ("rpc"), the host CPU split into connection setup and
 /// requests ("host_cpu") and the connections the NIC refused.
 void
@@ -341,6 +356,7 @@ MakeComparisonRow(const std::string& label,
     row.label = label;
     row.device = device;
     AddRpcFields(row, report);
+    AddCollectiveFields(row, report);
     AddConfigFields(row, report);
     row.buckets = summary.buckets;
     double recordRetx = kNaN;

@@ -323,6 +323,42 @@ TEST(ComparisonReport, RpcCoresSplitSetupFromRequests)
     EXPECT_EQ(row[col("host_cores_requests")], "1");
 }
 
+TEST(ComparisonReport, CollectiveRowTableAndCsv)
+{
+    nlohmann::json rep = {{"collective",
+                           {{"ranks", 8},
+                            {"jct_ns", 3066400},
+                            {"step_p50_ns", 216400.0},
+                            {"step_p99_ns", 229100.0},
+                            {"slowest_rank", 5}}},
+                          {"fabric", {{"switch_drops", 3}, {"switch_ecn_marks", 40}}}};
+    ComparisonRow r = MakeComparisonRow("presto-K1", "presto", {}, SummarizeFct({}, {}, 0), rep);
+    EXPECT_DOUBLE_EQ(r.collectiveRanks, 8);
+    EXPECT_DOUBLE_EQ(r.collectiveJctUs, 3066.4);
+    EXPECT_DOUBLE_EQ(r.collectiveStepP50Us, 216.4);
+    EXPECT_DOUBLE_EQ(r.collectiveStepP99Us, 229.1);
+    EXPECT_DOUBLE_EQ(r.collectiveSlowestRank, 5);
+    const std::string t = FormatCollectiveTable({r});
+    EXPECT_NE(t.find("JCT us"), std::string::npos) << t;
+    EXPECT_NE(t.find("3066.4"), std::string::npos) << t;
+    const auto lines = Lines(CollectiveCsv({r}));
+    ASSERT_EQ(lines.size(), 2u);
+    const auto header = Fields(lines[0]);
+    const auto row = Fields(lines[1]);
+    ASSERT_EQ(row.size(), header.size());
+    auto col = [&header](const std::string& name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                        header.begin());
+    };
+    EXPECT_EQ(row[col("jct_us")], "3066.4");
+    EXPECT_EQ(row[col("slowest_rank")], "5");
+    EXPECT_EQ(row[col("switch_drops")], "3");
+    // a flow run's row has no collective numbers
+    ComparisonRow flows =
+        MakeComparisonRow("presto-K1", "presto", {}, SummarizeFct({}, {}, 0), nlohmann::json{});
+    EXPECT_TRUE(std::isnan(flows.collectiveJctUs));
+}
+
 TEST(ComparisonReport, TableAndOrder)
 {
     std::vector<ComparisonRow> rows(3);

@@ -286,9 +286,9 @@ SprayExperiment::NicFactory(const std::string& device, TypeId cc) const
             nic.Set(o.attribute, StringValue(value));
         }
     }
-    // Flows carry payload bytes only when they are verified; the RPC and collective
-    // workloads always verify their own.
-    nic.Set("CarryPayload", BooleanValue(m_config.verifyPayload || IsRpc() || IsCollective()));
+    // Flows carry payload bytes only when they are verified; the RPC workload always
+    // verifies its own.
+    nic.Set("CarryPayload", BooleanValue(m_config.verifyPayload || IsRpc()));
     return nic;
 }
 

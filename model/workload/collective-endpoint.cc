@@ -4,6 +4,7 @@
 #include "collective-endpoint.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -12,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -89,6 +91,9 @@ CollectiveEndpoint::Install(Ptr<TcpSocketEndpoint> transport,
     NS_ABORT_MSG_IF(hostOfRank.size() != schedule.GetRanks(), "one host per rank");
     NS_ABORT_MSG_IF(iterations == 0, "a collective runs at least once");
     m_transport = transport;
+    BooleanValue verify;
+    transport->GetAttribute("VerifyPayload", verify); // the flows' choice, FlowEndpoint's
+    m_verify = verify.Get();
     m_hosts = hosts;
     m_addresses = addresses;
     m_schedule = std::make_unique<CollectiveSchedule>(schedule);
@@ -190,6 +195,7 @@ CollectiveEndpoint::Start()
                    InetSocketAddress::ConvertFrom(local).GetPort(),
                    m_addresses[server].Get()}] = p->index;
         p->tx = s;
+        p->txBytes = m_verify ? nullptr : PeekPointer(DynamicCast<OffloadSocket>(s));
         s->SetConnectCallback(MakeCallback(&Pair::Connected, PeekPointer(p)),
                               MakeCallback(&Pair::Failed, PeekPointer(p)));
         s->SetSendCallback(MakeCallback(&Pair::Space, PeekPointer(p)));
@@ -214,6 +220,7 @@ CollectiveEndpoint::Accept(Ptr<Socket> socket, const Address& from)
     Ptr<Pair> p = m_pairs[it->second];
     m_pending.erase(it);
     p->rx = socket;
+    p->rxBytes = m_verify ? nullptr : PeekPointer(DynamicCast<OffloadSocket>(socket));
     socket->SetRecvCallback(MakeCallback(&Pair::Read, PeekPointer(p)));
     p->Read(socket); // data may have come with the handshake's last ACK (or after its loss)
 }
@@ -346,9 +353,21 @@ CollectiveEndpoint::Pair::Pump()
             return; // the send callback resumes
         }
         const auto n = static_cast<uint32_t>(std::min<uint64_t>({room, txBacklog, WRITE_CHUNK}));
-        uint8_t* buf = owner->m_buf.data();
-        FillPayload(index, txOffset, buf, n);
-        const int sent = tx->Send(Create<Packet>(buf, n));
+        int sent = 0;
+        if (txBytes)
+        {
+            sent = txBytes->SendBytes(n) < 0 ? -1 : static_cast<int>(n);
+        }
+        else if (!owner->m_verify)
+        {
+            sent = tx->Send(Create<Packet>(n)); // virtual: zero-filled, no bytes stored
+        }
+        else
+        {
+            uint8_t* buf = owner->m_buf.data();
+            FillPayload(index, txOffset, buf, n);
+            sent = tx->Send(Create<Packet>(buf, n));
+        }
         if (sent <= 0)
         {
             return;
@@ -367,39 +386,65 @@ CollectiveEndpoint::Pair::Read(Ptr<Socket> s)
     {
         return;
     }
-    const auto& steps = o->m_pairSteps[index];
-    const uint32_t perIteration = o->m_schedule->GetSteps();
+    if (rxBytes)
+    {
+        while (uint32_t n = rxBytes->RecvBytes(std::numeric_limits<uint32_t>::max()))
+        {
+            verifier->Count(n);
+            Take(n);
+        }
+        o->Advance(dst);
+        return;
+    }
     while (true)
     {
         Ptr<Packet> p = s->Recv();
-        uint32_t left = p ? p->GetSize() : 0;
-        if (left == 0)
+        const uint32_t len = p ? p->GetSize() : 0;
+        if (len == 0)
         {
             break;
         }
-        o->m_readTrace(o->m_ranks[dst].host, left);
-        o->m_delivered += left;
-        std::vector<uint8_t>& buf = o->m_buf;
-        buf.resize(std::max<size_t>(buf.size(), left));
-        p->CopyData(buf.data(), left);
-        verifier->Deliver(buf.data(), left);
-        rxOffset += left;
-        // walk the steps' chunk boundaries of this stream
-        while (left > 0 && rxCursor < steps.size() * o->m_iterations)
+        if (o->m_verify)
         {
-            const uint64_t take = std::min<uint64_t>(left, rxRemaining);
-            const auto& [k, bytes] = steps[rxCursor % steps.size()];
-            const uint64_t linear = uint64_t{rxCursor / steps.size()} * perIteration + k;
-            o->m_ranks[dst].recvLeft[linear] -= take;
-            rxRemaining -= take;
-            left -= static_cast<uint32_t>(take);
-            if (rxRemaining == 0 && ++rxCursor < steps.size() * o->m_iterations)
-            {
-                rxRemaining = steps[rxCursor % steps.size()].second;
-            }
+            std::vector<uint8_t>& buf = o->m_buf;
+            buf.resize(std::max<size_t>(buf.size(), len));
+            p->CopyData(buf.data(), len);
+            verifier->Deliver(buf.data(), len);
         }
+        else
+        {
+            verifier->Count(len);
+        }
+        Take(len);
     }
     o->Advance(dst);
+}
+
+void
+CollectiveEndpoint::Pair::Take(uint32_t len)
+{
+    CollectiveEndpoint* o = owner;
+    o->m_readTrace(o->m_ranks[dst].host, len);
+    o->m_delivered += len;
+    rxOffset += len;
+    // walk the steps' chunk boundaries of this stream
+    const auto& steps = o->m_pairSteps[index];
+    const uint32_t perIteration = o->m_schedule->GetSteps();
+    const uint64_t chunks = steps.size() * uint64_t{o->m_iterations};
+    uint64_t left = len;
+    while (left > 0 && rxCursor < chunks)
+    {
+        const uint64_t take = std::min<uint64_t>(left, rxRemaining);
+        const uint64_t linear =
+            uint64_t{rxCursor / steps.size()} * perIteration + steps[rxCursor % steps.size()].first;
+        o->m_ranks[dst].recvLeft[linear] -= take;
+        rxRemaining -= take;
+        left -= take;
+        if (rxRemaining == 0 && ++rxCursor < chunks)
+        {
+            rxRemaining = steps[rxCursor % steps.size()].second;
+        }
+    }
 }
 
 void

@@ -13,6 +13,7 @@
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/offload-socket.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
 
@@ -45,8 +46,10 @@ namespace ns3
  * gap at an iteration's end). Each connection carries its steps' chunks back to back as
  * one byte stream, the payload pattern of the connection (FillPayload with the pair's
  * index as the flow), and the receiver checks every byte read with a PayloadVerifier: a
- * byte lost, altered, out of order or twice shows as corrupt or excess bytes. Payload is
- * always carried and checked, as in the RPC workload.
+ * byte lost, altered, out of order or twice shows as corrupt or excess bytes. Without the
+ * transport's VerifyPayload the payload is virtual, as for the flows: zero-filled packets
+ * (an offload socket moves a count), and the receiver counts the bytes, so a stream is
+ * complete when exactly its bytes arrived and a byte beyond is excess.
  */
 class CollectiveEndpoint : public Object
 {
@@ -138,6 +141,10 @@ class CollectiveEndpoint : public Object
         uint32_t rxCursor{0};                      //!< index into the pair's (linear step) list
         uint64_t rxRemaining{0};                   //!< bytes left of that step's chunk
         bool connected{false};                     //!< client end established
+        /// the sender's socket as an offload NIC's when payload is virtual: written by count
+        OffloadSocket* txBytes{nullptr};
+        /// the receiver's socket as an offload NIC's when payload is virtual: read by count
+        OffloadSocket* rxBytes{nullptr};
 
         /** Connection established (client). */
         void Connected(Ptr<Socket> s);
@@ -149,6 +156,8 @@ class CollectiveEndpoint : public Object
         void Read(Ptr<Socket> s);
         /** Write the backlog while the send buffer has room. */
         void Pump();
+        /** \param len bytes read, in stream order: count them against the steps' chunks */
+        void Take(uint32_t len);
     };
 
     /** One rank's progress. */
@@ -184,6 +193,7 @@ class CollectiveEndpoint : public Object
     std::unique_ptr<CollectiveSchedule> m_schedule; //!< the collective
     uint32_t m_iterations{1};                       //!< iterations
     Time m_computeGap;                              //!< between a rank's iterations
+    bool m_verify{true};                            //!< the transport's VerifyPayload
     uint16_t m_port{7100};                          //!< every host's listening port (attribute)
     std::vector<Ptr<Socket>> m_listeners;           //!< by host
     std::vector<Ptr<Pair>> m_pairs;                 //!< by pair index

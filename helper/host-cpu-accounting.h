@@ -4,6 +4,7 @@
 #ifndef PRESTO_HOST_CPU_ACCOUNTING_H
 #define PRESTO_HOST_CPU_ACCOUNTING_H
 
+#include "ns3/collective-endpoint.h"
 #include "ns3/flow-endpoint.h"
 #include "ns3/flow-spec.h"
 #include "ns3/host-cpu-model.h"
@@ -101,6 +102,18 @@ class HostCpuAccounting
                  Ptr<RpcEndpoint> rpc);
 
     /**
+     * \brief The same for a collective workload: the ranks' bytes written and read come from
+     * the collective's AppWrite/AppRead traces, and each persistent connection is set up once
+     * at each end (host-tcp hosts; offload NICs count their own control plane).
+     * \param hosts host nodes by host index
+     * \param devices their fabric devices, same order
+     * \param collective the collective endpoint
+     */
+    void Install(const NodeContainer& hosts,
+                 const NetDeviceContainer& devices,
+                 Ptr<CollectiveEndpoint> collective);
+
+    /**
      * \brief After the run: read the NICs' counters and the endpoint's delivered bytes and
      * build the report. Call before Simulator::Destroy().
      * \param simSeconds simulated time the run covered, s (> 0)
@@ -169,9 +182,11 @@ class HostCpuAccounting
     double m_clockHz{2.5e9};                                                 //!< core clock, Hz
     std::vector<std::unique_ptr<HostState>> m_hosts;                         //!< by host index
     std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> m_flowHosts; //!< id: src, dst
-    Ptr<FlowEndpoint> m_endpoint;   //!< for delivered bytes
-    Ptr<RpcEndpoint> m_rpc;         //!< the RPC workload (host dispatch work), if any
-    uint64_t m_finishedBytes{0};    //!< sizes of finished flows
+    Ptr<FlowEndpoint> m_endpoint; //!< for delivered bytes
+    Ptr<RpcEndpoint> m_rpc;       //!< the RPC workload (host dispatch work), if any
+    uint64_t m_finishedBytes{0};  //!< sizes of finished flows
+    /// a collective: the hosts' AppRead counts hold every byte delivered (nothing unattributed)
+    bool m_collective{false};
     mutable HostCpuCounts m_totals; //!< last Report()'s sums
 };
 

@@ -220,10 +220,12 @@ class SprayExperiment
     /**
      * \brief summary.json of a collective run, after the simulation (m_speed made).
      * \param fabric the fabric \param collective the collective \param transport its endpoint
+     * \param hostCpu the hosts' accounting
      */
     void ReportCollectiveRun(const FabricHelper& fabric,
                              Ptr<CollectiveEndpoint> collective,
-                             Ptr<TcpSocketEndpoint> transport);
+                             Ptr<TcpSocketEndpoint> transport,
+                             const HostCpuAccounting& hostCpu);
     /** The console lines of a collective run (without --quiet). */
     void PrintCollectiveRun() const;
     /**

@@ -5,6 +5,7 @@
 #include "experiment-progress.h"
 
 #include "ns3/collective-endpoint.h"
+#include "ns3/host-cpu-accounting.h"
 #include "ns3/presto-main.h"
 #include "ns3/simulator.h"
 #include "ns3/spray-experiment.h"
@@ -39,6 +40,9 @@ SprayExperiment::RunCollective(FabricHelper& fabric)
                         Seconds(c.computeGap));
     void (*stopNow)() = &Simulator::Stop; // the overload without a delay
     collective->SetFinishedCallback(MakeCallback(stopNow));
+    HostCpuAccounting hostCpu;
+    ConfigureAccounting(hostCpu);
+    hostCpu.Install(fabric.GetHosts(), fabric.GetHostDevices(), collective);
     // the connections open at 0; the collective starts when all are set up. The run ends
     // when the last rank completes, at the latest at --simTime + --drainTime
     Simulator::ScheduleNow(&CollectiveEndpoint::Start, collective);
@@ -56,7 +60,7 @@ SprayExperiment::RunCollective(FabricHelper& fabric)
         Simulator::GetEventCount() - eventsBefore,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count());
 
-    ReportCollectiveRun(fabric, collective, transport);
+    ReportCollectiveRun(fabric, collective, transport, hostCpu);
     {
         std::ofstream csv(m_stage / "collective.csv");
         collective->WriteCsv(csv);
@@ -80,8 +84,10 @@ SprayExperiment::RunCollective(FabricHelper& fabric)
 void
 SprayExperiment::ReportCollectiveRun(const FabricHelper& fabric,
                                      Ptr<CollectiveEndpoint> collective,
-                                     Ptr<TcpSocketEndpoint> transport)
+                                     Ptr<TcpSocketEndpoint> transport,
+                                     const HostCpuAccounting& hostCpu)
 {
+    const auto& c = m_config;
     m_report = nlohmann::json::object();
     AddRunContext();
     m_report["speed"] = SpeedToJson(m_speed);
@@ -94,27 +100,16 @@ SprayExperiment::ReportCollectiveRun(const FabricHelper& fabric,
         m_report["tcp"] = tcp["tcp"];
     }
     AddNetworkReport(fabric);
-}
-
-void
-SprayExperiment::PrintCollectiveRun() const
-{
-    const auto& c = m_config;
-    const auto& r = m_report["collective"];
-    std::cout << (c.label.empty() ? c.device : c.label) << " " << c.workload << ": " << r["ranks"]
-              << " ranks x " << r["bytes"] << " bytes, " << r["iterations"] << " iteration(s), JCT "
-              << r["jct_ns"].get<int64_t>() / 1e3 << " us, step p50 "
-              << r["step_p50_ns"].get<double>() / 1e3 << " us, p99 "
-              << r["step_p99_ns"].get<double>() / 1e3 << " us, slowest rank " << r["slowest_rank"]
-              << " (host " << r["slowest_rank_host"] << ")"
-              << (r["finished"].get<bool>() ? "" : ", NOT FINISHED") << "\n"
-              << "delivery: " << r["bytes_delivered"] << " bytes, corrupt " << r["corrupt_bytes"]
-              << ", excess " << r["excess_bytes"] << "\n"
-              << "fabric:   " << m_report["fabric"].dump() << "\n"
-              << (m_report.contains("nic") ? "nic:      " + m_report["nic"].dump() + "\n"
-                                           : std::string())
-              << "outputs:  " << PublishedFolder().string() << "/{collective.csv,summary.json}"
-              << std::endl;
+    // cores over the run, which ends when the collective does (cycles_per_byte is the
+    // per-work figure, the persistent connections' setup included)
+    nlohmann::json cpu = hostCpu.Report(m_speed.simS > 0 ? m_speed.simS : c.simTime);
+    cpu["cores_basis"] = "run";
+    if (nlohmann::json cores = hostCpu.CoresReport(m_speed.simS > 0 ? m_speed.simS : c.simTime);
+        !cores.is_null())
+    {
+        cpu["cores"] = cores;
+    }
+    m_report["host_cpu"] = cpu;
 }
 
 } // namespace ns3

@@ -494,6 +494,28 @@ SprayExperiment::PrintRpcRun() const
               << "outputs:  " << PublishedFolder().string() << "/summary.json" << std::endl;
 }
 
+void
+SprayExperiment::PrintCollectiveRun() const
+{
+    const auto& c = m_config;
+    const auto& r = m_report["collective"];
+    std::cout << (c.label.empty() ? c.device : c.label) << " " << c.workload << ": " << r["ranks"]
+              << " ranks x " << r["bytes"] << " bytes, " << r["iterations"] << " iteration(s), JCT "
+              << r["jct_ns"].get<int64_t>() / 1e3 << " us, step p50 "
+              << r["step_p50_ns"].get<double>() / 1e3 << " us, p99 "
+              << r["step_p99_ns"].get<double>() / 1e3 << " us, slowest rank " << r["slowest_rank"]
+              << " (host " << r["slowest_rank_host"] << ")"
+              << (r["finished"].get<bool>() ? "" : ", NOT FINISHED") << "\n"
+              << "delivery: " << r["bytes_delivered"] << " bytes, corrupt " << r["corrupt_bytes"]
+              << ", excess " << r["excess_bytes"] << "\n"
+              << "fabric:   " << m_report["fabric"].dump() << "\n"
+              << (m_report.contains("nic") ? "nic:      " + m_report["nic"].dump() + "\n"
+                                           : std::string())
+              << "host cpu: " << HostCpuLine(m_report["host_cpu"]) << "\n"
+              << "outputs:  " << PublishedFolder().string() << "/{collective.csv,summary.json}"
+              << std::endl;
+}
+
 const std::vector<FctRecord>&
 SprayExperiment::GetRecords() const
 {

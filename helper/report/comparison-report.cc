@@ -581,7 +581,8 @@ FormatCollectiveTable(const std::vector<ComparisonRow>& rows)
        << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(6) << "ranks"
        << std::setw(12) << "JCT us" << std::setw(11) << "step p50" << std::setw(11) << "step p99"
        << std::setw(9) << "slowest" << std::setw(8) << "retx" << std::setw(6) << "RTOs"
-       << std::setw(7) << "drops" << std::setw(8) << "ECN"
+       << std::setw(7) << "drops" << std::setw(8) << "ECN" << std::setw(7) << "cores"
+       << std::setw(7) << "cyc/B"
        << "  nic\n";
     for (const auto& r : rows)
     {
@@ -592,12 +593,15 @@ FormatCollectiveTable(const std::vector<ComparisonRow>& rows)
            << std::setw(11) << Cell(r.collectiveStepP99Us, 1) << std::setw(9)
            << Cell(r.collectiveSlowestRank, 0) << std::setw(8) << Cell(r.retxSegments, 0)
            << std::setw(6) << Cell(r.timeouts, 0) << std::setw(7) << Cell(r.switchDrops, 0)
-           << std::setw(8) << Cell(r.switchEcnMarks, 0) << "  " << NicCell(r) << "\n";
+           << std::setw(8) << Cell(r.switchEcnMarks, 0) << std::setw(7) << Cell(r.hostCores, 2)
+           << std::setw(7) << Cell(r.cyclesPerByte, 2) << "  " << NicCell(r) << "\n";
     }
     os << "JCT = first step start to last step completion over every rank and iteration (the "
           "connections' handshakes before it); step p50/p99 = durations of the steps of every "
           "rank and iteration, us; slowest = the rank that completed last; retx = segments "
-          "retransmitted, RTOs = retransmission timeouts, drops and ECN = the switches'\n";
+          "retransmitted, RTOs = retransmission timeouts, drops and ECN = the switches'; "
+          "cores = host cores busy over the run, summed over the hosts, cyc/B = host cycles "
+          "per byte delivered\n";
     return os.str();
 }
 
@@ -606,7 +610,7 @@ CollectiveCsv(const std::vector<ComparisonRow>& rows)
 {
     std::string out = "label,device,cc,ranks,jct_us,step_p50_us,step_p99_us,slowest_rank,"
                       "retx_segments,timeouts,switch_drops,switch_ecn_marks,nic_stages_used,"
-                      "nic_drops," +
+                      "nic_drops,host_cores_used,host_cycles_per_byte," +
                       std::string(kProgramColumns) + "\n";
     for (const auto& r : rows)
     {
@@ -621,7 +625,9 @@ CollectiveCsv(const std::vector<ComparisonRow>& rows)
                          r.switchDrops,
                          r.switchEcnMarks,
                          r.stagesUsed,
-                         r.nicDrops})
+                         r.nicDrops,
+                         r.hostCores,
+                         r.cyclesPerByte})
         {
             out += "," + CsvNumber(v);
         }

@@ -386,8 +386,8 @@ std::string RpcCsv(const std::vector<ComparisonRow>& rows);
  * \ingroup presto
  * \brief The console table of a collective comparison (--workload=allreduce or alltoall):
  * per row the ranks, the job completion time, the step durations p50/p99 (us), the slowest
- * rank, the retransmissions, switch drops and ECN marks and the NIC's resources, then the
- * definitions.
+ * rank, the retransmissions, switch drops and ECN marks, the host cores and cycles per byte
+ * and the NIC's resources, then the definitions.
  * \param rows rows made from collective runs
  * \return the text, ending in a newline
  */
@@ -397,7 +397,8 @@ std::string FormatCollectiveTable(const std::vector<ComparisonRow>& rows);
  * \ingroup presto
  * \brief comparison.csv of a collective comparison: "label,device,cc,ranks,jct_us,
  * step_p50_us,step_p99_us,slowest_rank,retx_segments,timeouts,switch_drops,switch_ecn_marks,
- * nic_stages_used,nic_drops" and the program columns, one line per row.
+ * nic_stages_used,nic_drops,host_cores_used,host_cycles_per_byte" and the program columns,
+ * one line per row.
  * \param rows the rows
  * \return the file's text
  */

@@ -47,7 +47,12 @@ CollectiveEndpoint::GetTypeId()
             .AddTraceSource("AppRead",
                             "A rank read bytes from its socket",
                             MakeTraceSourceAccessor(&CollectiveEndpoint::m_readTrace),
-                            "ns3::CollectiveEndpoint::HostBytesTracedCallback");
+                            "ns3::CollectiveEndpoint::HostBytesTracedCallback")
+            .AddTraceSource("Connection",
+                            "A connection end was set up at a host (the sender's on connect, "
+                            "the receiver's on accept)",
+                            MakeTraceSourceAccessor(&CollectiveEndpoint::m_connectionTrace),
+                            "ns3::CollectiveEndpoint::HostTracedCallback");
     return tid;
 }
 
@@ -199,6 +204,7 @@ CollectiveEndpoint::Start()
         s->SetConnectCallback(MakeCallback(&Pair::Connected, PeekPointer(p)),
                               MakeCallback(&Pair::Failed, PeekPointer(p)));
         s->SetSendCallback(MakeCallback(&Pair::Space, PeekPointer(p)));
+        m_connectionTrace(client);
         if (s->Connect(InetSocketAddress(m_addresses[server], m_port)) != 0)
         {
             p->Failed(s); // refused at once (e.g. the NIC's connection table is full)
@@ -222,6 +228,7 @@ CollectiveEndpoint::Accept(Ptr<Socket> socket, const Address& from)
     p->rx = socket;
     p->rxBytes = m_verify ? nullptr : PeekPointer(DynamicCast<OffloadSocket>(socket));
     socket->SetRecvCallback(MakeCallback(&Pair::Read, PeekPointer(p)));
+    m_connectionTrace(m_ranks[p->dst].host);
     p->Read(socket); // data may have come with the handshake's last ACK (or after its loss)
 }
 

@@ -121,6 +121,12 @@ class CollectiveEndpoint : public Object
      */
     typedef void (*HostBytesTracedCallback)(uint32_t host, uint64_t bytes);
 
+    /**
+     * TracedCallback signature for a connection set up at a host.
+     * \param host host index
+     */
+    typedef void (*HostTracedCallback)(uint32_t host);
+
   protected:
     void DoDispose() override;
 
@@ -214,6 +220,7 @@ class CollectiveEndpoint : public Object
 
     TracedCallback<uint32_t, uint64_t> m_writeTrace; //!< application wrote bytes
     TracedCallback<uint32_t, uint64_t> m_readTrace;  //!< application read bytes
+    TracedCallback<uint32_t> m_connectionTrace;      //!< a connection end was set up
 };
 
 } // namespace ns3

@@ -499,8 +499,9 @@ SprayExperiment::PrintCollectiveRun() const
 {
     const auto& c = m_config;
     const auto& r = m_report["collective"];
-    std::cout << (c.label.empty() ? c.device : c.label) << " " << c.workload << ": " << r["ranks"]
-              << " ranks x " << r["bytes"] << " bytes, " << r["iterations"] << " iteration(s), JCT "
+    const std::string label = !c.label.empty() ? c.label : m_mix.empty() ? c.device : "mix";
+    std::cout << label << " " << c.workload << ": " << r["ranks"] << " ranks x " << r["bytes"]
+              << " bytes, " << r["iterations"] << " iteration(s), JCT "
               << r["jct_ns"].get<int64_t>() / 1e3 << " us, step p50 "
               << r["step_p50_ns"].get<double>() / 1e3 << " us, p99 "
               << r["step_p99_ns"].get<double>() / 1e3 << " us, slowest rank " << r["slowest_rank"]

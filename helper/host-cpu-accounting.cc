@@ -343,15 +343,16 @@ HostCpuAccounting::Report(double simSeconds) const
         Add(total, n);
     }
     // Bytes of flows still running at the end reached applications too; they are not
-    // attributed to a host (only the fabric-wide totals include them).
-    // (The RPC workload lands in the second branch too and counts its bytes read twice, in
-    // bytes_delivered and bytes_copied: kept for now, its outputs are the reference's; the
-    // collective's are counted once.)
-    uint64_t delivered = m_endpoint ? m_endpoint->GetDeliveredBytes() : total.bytesDelivered;
-    if (delivered > m_finishedBytes && !m_collective)
+    // attributed to a host (only the fabric-wide totals include them). The RPC and collective
+    // workloads count every byte read where it is read (AppRead): nothing is left over.
+    if (m_endpoint && !m_collective)
     {
-        total.bytesDelivered += delivered - m_finishedBytes;
-        total.bytesCopied += delivered - m_finishedBytes;
+        const uint64_t delivered = m_endpoint->GetDeliveredBytes();
+        if (delivered > m_finishedBytes)
+        {
+            total.bytesDelivered += delivered - m_finishedBytes;
+            total.bytesCopied += delivered - m_finishedBytes;
+        }
     }
     m_totals = total;
 

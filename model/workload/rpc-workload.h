@@ -158,7 +158,8 @@ struct RpcKvMix
 
 /**
  * \ingroup presto
- * \brief Percentiles of RPC latencies (nearest rank on the sorted samples).
+ * \brief Percentiles of RPC latencies (Percentile(): linear interpolation between the two
+ * nearest ranks of the sorted samples).
  */
 struct RpcLatencySummary
 {

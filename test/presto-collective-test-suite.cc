@@ -440,6 +440,7 @@ class CollectiveRefusalsTestCase : public TestCase
             {[](C& c) { c.collectiveBytes = 0; }, "--collectiveBytes=0"},
             {[](C& c) { c.collectiveBytes = 3; }, "--collectiveBytes=3 must be at least --ranks=4"},
             {[](C& c) { c.iterations = 0; }, "--iterations=0"},
+            {[](C& c) { c.iterations = 4000000000u; }, "(6 steps) keeps 96000000000 step records"},
             {[](C& c) { c.computeGap = -1; }, "--computeGap=-1"},
             {[](C& c) { c.placement = "ring"; }, "--placement=ring"},
             {[](C& c) { c.flowFile = "flows.txt"; }, "and --flowFile exclude each other"},

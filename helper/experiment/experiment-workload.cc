@@ -31,6 +31,13 @@
 namespace ns3
 {
 
+namespace
+{
+/// Most (iteration, step, rank) records a collective keeps: 10^8, about 4 GB with their
+/// byte counts (a 128-rank ring all-reduce of 254 steps runs about 3,000 iterations)
+constexpr uint64_t COLLECTIVE_MAX_RECORDS = 100000000;
+} // namespace
+
 using namespace experiment;
 
 namespace
@@ -327,6 +334,18 @@ SprayExperiment::ConfigureCollective()
     m_collective = std::make_unique<CollectiveSchedule>(CollectiveKindFromString(c.workload),
                                                         ranks,
                                                         c.collectiveBytes);
+    // every (iteration, step, rank) keeps a record and a byte count for the whole run
+    const uint64_t records = uint64_t{m_collective->GetSteps()} * c.iterations * ranks;
+    if (records > COLLECTIVE_MAX_RECORDS)
+    {
+        throw PrestoInputError(
+            "--iterations=" + std::to_string(c.iterations) + " with " + std::to_string(ranks) +
+            " ranks of --workload=" + c.workload + " (" + std::to_string(m_collective->GetSteps()) +
+            " steps) keeps " + std::to_string(records) + " step records (" +
+            std::to_string((records * (sizeof(CollectiveStepRecord) + sizeof(uint64_t))) >> 20) +
+            " MiB), more than the limit of " + std::to_string(COLLECTIVE_MAX_RECORDS) +
+            ": run fewer iterations");
+    }
     // a host's rack: the switch at the other end of its first link
     std::vector<uint32_t> rackOfHost(hosts);
     for (uint32_t h = 0; h < hosts; ++h)

@@ -194,11 +194,7 @@ CollectiveEndpoint::Start()
             NS_LOG_WARN("host " << client << ": no free port for collective pair " << p->index);
             continue;
         }
-        Address local;
-        s->GetSockName(local);
-        m_pending[{m_addresses[client].Get(),
-                   InetSocketAddress::ConvertFrom(local).GetPort(),
-                   m_addresses[server].Get()}] = p->index;
+        m_pending.Expect(s, m_addresses[client], m_addresses[server], p->index);
         p->tx = s;
         p->txBytes = m_verify ? nullptr : PeekPointer(DynamicCast<OffloadSocket>(s));
         s->SetConnectCallback(MakeCallback(&Pair::Connected, PeekPointer(p)),
@@ -215,16 +211,7 @@ CollectiveEndpoint::Start()
 void
 CollectiveEndpoint::Accept(Ptr<Socket> socket, const Address& from)
 {
-    InetSocketAddress remote = InetSocketAddress::ConvertFrom(from);
-    Address localAddr;
-    socket->GetSockName(localAddr);
-    const uint32_t localIp = InetSocketAddress::ConvertFrom(localAddr).GetIpv4().Get();
-    auto it = m_pending.find({remote.GetIpv4().Get(), remote.GetPort(), localIp});
-    NS_ABORT_MSG_IF(it == m_pending.end(),
-                    "collective rank accepted a connection from "
-                        << remote.GetIpv4() << ":" << remote.GetPort() << " that no rank opened");
-    Ptr<Pair> p = m_pairs[it->second];
-    m_pending.erase(it);
+    Ptr<Pair> p = m_pairs[m_pending.Take(socket, from, "collective rank")];
     p->rx = socket;
     p->rxBytes = m_verify ? nullptr : PeekPointer(DynamicCast<OffloadSocket>(socket));
     socket->SetRecvCallback(MakeCallback(&Pair::Read, PeekPointer(p)));

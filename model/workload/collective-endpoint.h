@@ -6,6 +6,7 @@
 
 #include "collective-schedule.h"
 #include "payload-pattern.h"
+#include "pending-connections.h"
 #include "tcp-socket-endpoint.h"
 
 #include "ns3/callback.h"
@@ -206,8 +207,7 @@ class CollectiveEndpoint : public Object
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_pairOf; //!< (src, dst) -> index
     /// by pair index: the linear steps of one iteration that carry its bytes, and how many
     std::vector<std::vector<std::pair<uint32_t, uint64_t>>> m_pairSteps;
-    /// (client address, client port, server address) -> pair index, for Accept
-    std::map<std::tuple<uint32_t, uint16_t, uint32_t>, uint32_t> m_pending;
+    PendingConnections<uint32_t> m_pending;      //!< pair index of each connection, for Accept
     std::vector<Rank> m_ranks;                   //!< by rank
     std::vector<CollectiveStepRecord> m_records; //!< by (iteration, step, rank)
     uint32_t m_ready{0};                         //!< connections established at the sender

@@ -201,11 +201,7 @@ RpcEndpoint::Open(uint64_t conn)
         NS_LOG_WARN("host " << client << ": no free port for RPC connection " << conn);
         return;
     }
-    Address local;
-    s->GetSockName(local);
-    m_pending[{m_addresses[client].Get(),
-               InetSocketAddress::ConvertFrom(local).GetPort(),
-               m_addresses[server].Get()}] = conn;
+    m_pending.Expect(s, m_addresses[client], m_addresses[server], conn);
     Ptr<End> e = Create<End>();
     e->owner = this;
     e->conn = conn;
@@ -227,23 +223,15 @@ RpcEndpoint::Open(uint64_t conn)
 void
 RpcEndpoint::Accept(Ptr<Socket> socket, const Address& from)
 {
-    InetSocketAddress remote = InetSocketAddress::ConvertFrom(from);
-    Address localAddr;
-    socket->GetSockName(localAddr);
-    const uint32_t localIp = InetSocketAddress::ConvertFrom(localAddr).GetIpv4().Get();
-    auto it = m_pending.find({remote.GetIpv4().Get(), remote.GetPort(), localIp});
-    NS_ABORT_MSG_IF(it == m_pending.end(),
-                    "RPC server accepted a connection from "
-                        << remote.GetIpv4() << ":" << remote.GetPort() << " that no client opened");
+    const uint64_t conn = m_pending.Take(socket, from, "RPC server");
     Ptr<End> e = Create<End>();
     e->owner = this;
-    e->conn = it->second;
+    e->conn = conn;
     e->host = m_config.ServerOf(e->conn);
     e->client = false;
     e->socket = socket;
     e->connected = true;
     e->rxRemaining = e->Sizes(0).first;
-    m_pending.erase(it);
     m_servers.push_back(e);
     socket->SetSendCallback(MakeCallback(&End::Space, PeekPointer(e)));
     socket->SetRecvCallback(MakeCallback(&End::Read, PeekPointer(e)));

@@ -4,6 +4,7 @@
 #ifndef PRESTO_RPC_ENDPOINT_H
 #define PRESTO_RPC_ENDPOINT_H
 
+#include "pending-connections.h"
 #include "rpc-server-cores.h"
 #include "rpc-workload.h"
 #include "tcp-socket-endpoint.h"
@@ -232,38 +233,37 @@ class RpcEndpoint : public Object
     /** A listening socket accepted a connection. */
     void Accept(Ptr<Socket> socket, const Address& from);
 
-    Ptr<TcpSocketEndpoint> m_transport;   //!< socket configuration
-    NodeContainer m_hosts;                //!< by host index
-    std::vector<Ipv4Address> m_addresses; //!< by host index
-    RpcWorkloadConfig m_config;           //!< the workload
-    RpcSizes m_request;                   //!< request sizes
-    RpcSizes m_response;                  //!< response sizes
-    std::unique_ptr<RpcKvMix> m_kv;       //!< key-value messages instead, if set
-    uint16_t m_port;                      //!< the servers' port (attribute)
-    Time m_measureFrom;                   //!< measurement start
-    Time m_stop;                          //!< no request written from here on
-    std::vector<Ptr<Socket>> m_listeners; //!< by host
-    std::vector<Ptr<End>> m_clients;      //!< by connection id
-    std::vector<Ptr<End>> m_servers;      //!< accepted ends
-    /// (client address, client port, server address) -> connection id, for Accept
-    std::map<std::tuple<uint32_t, uint16_t, uint32_t>, uint64_t> m_pending;
-    std::vector<uint64_t> m_latencies;    //!< measured, ns
-    uint64_t m_written{0};                //!< requests written
-    uint64_t m_refused{0};                //!< open loop: arrivals refused past the backlog
-    uint64_t m_offered{0};                //!< open loop: arrivals in [measureFrom, stop)
-    size_t m_backlogMax{0};               //!< open loop: most requests a connection held
-    uint64_t m_answered{0};               //!< responses read completely
-    uint64_t m_measured{0};               //!< of which measured
-    uint64_t m_established{0};            //!< client connections established
-    uint64_t m_failed{0};                 //!< client connections failed
-    uint64_t m_corrupt{0};                //!< mismatched bytes read
-    uint64_t m_bytesRead{0};              //!< bytes read by applications
-    std::vector<uint8_t> m_buf;           //!< scratch
-    uint32_t m_serverCores{0};            //!< ServerCores
-    Time m_serviceTime;                   //!< ServiceTime
-    RpcSteering m_steering{RPC_AFFINITY}; //!< Steering
-    Time m_dispatchTime;                  //!< DispatchTime
-    std::vector<RpcServerCores> m_cores;  //!< by host (empty: no server model)
+    Ptr<TcpSocketEndpoint> m_transport;     //!< socket configuration
+    NodeContainer m_hosts;                  //!< by host index
+    std::vector<Ipv4Address> m_addresses;   //!< by host index
+    RpcWorkloadConfig m_config;             //!< the workload
+    RpcSizes m_request;                     //!< request sizes
+    RpcSizes m_response;                    //!< response sizes
+    std::unique_ptr<RpcKvMix> m_kv;         //!< key-value messages instead, if set
+    uint16_t m_port;                        //!< the servers' port (attribute)
+    Time m_measureFrom;                     //!< measurement start
+    Time m_stop;                            //!< no request written from here on
+    std::vector<Ptr<Socket>> m_listeners;   //!< by host
+    std::vector<Ptr<End>> m_clients;        //!< by connection id
+    std::vector<Ptr<End>> m_servers;        //!< accepted ends
+    PendingConnections<uint64_t> m_pending; //!< connection id of each, for Accept
+    std::vector<uint64_t> m_latencies;      //!< measured, ns
+    uint64_t m_written{0};                  //!< requests written
+    uint64_t m_refused{0};                  //!< open loop: arrivals refused past the backlog
+    uint64_t m_offered{0};                  //!< open loop: arrivals in [measureFrom, stop)
+    size_t m_backlogMax{0};                 //!< open loop: most requests a connection held
+    uint64_t m_answered{0};                 //!< responses read completely
+    uint64_t m_measured{0};                 //!< of which measured
+    uint64_t m_established{0};              //!< client connections established
+    uint64_t m_failed{0};                   //!< client connections failed
+    uint64_t m_corrupt{0};                  //!< mismatched bytes read
+    uint64_t m_bytesRead{0};                //!< bytes read by applications
+    std::vector<uint8_t> m_buf;             //!< scratch
+    uint32_t m_serverCores{0};              //!< ServerCores
+    Time m_serviceTime;                     //!< ServiceTime
+    RpcSteering m_steering{RPC_AFFINITY};   //!< Steering
+    Time m_dispatchTime;                    //!< DispatchTime
+    std::vector<RpcServerCores> m_cores;    //!< by host (empty: no server model)
 
     TracedCallback<uint32_t, uint64_t> m_writeTrace; //!< application wrote bytes
     TracedCallback<uint32_t, uint64_t> m_readTrace;  //!< application read bytes

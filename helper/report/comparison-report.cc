@@ -76,6 +76,38 @@ SeedFields(const ComparisonRow& r)
     return "," + seeds + "," + p99;
 }
 
+/// The device and cc columns every table starts with, each as wide as its longest entry.
+class LeadColumns
+{
+  public:
+    explicit LeadColumns(const std::vector<ComparisonRow>& rows)
+    {
+        for (const auto& r : rows)
+        {
+            m_label = std::max(m_label, r.label.size() + 1);
+            m_cc = std::max(m_cc, r.cc.size() + 1);
+        }
+    }
+
+    /// Write the two headings, then switch to right alignment for the table's own columns.
+    void Header(std::ostream& os) const
+    {
+        os << std::left << std::setw(static_cast<int>(m_label)) << "device"
+           << std::setw(static_cast<int>(m_cc)) << "cc" << std::right;
+    }
+
+    /// Write a row's two cells, then switch to right alignment.
+    void Row(std::ostream& os, const ComparisonRow& r) const
+    {
+        os << std::left << std::setw(static_cast<int>(m_label)) << r.label
+           << std::setw(static_cast<int>(m_cc)) << (r.cc.empty() ? "-" : r.cc) << std::right;
+    }
+
+  private:
+    std::size_t m_label{6}; //!< width of the device column
+    std::size_t m_cc{3};    //!< width of the cc column
+};
+
 } // namespace
 
 std::vector<ComparisonDevice>
@@ -252,19 +284,9 @@ std::string
 FormatComparisonTable(const std::vector<ComparisonRow>& rows)
 {
     std::ostringstream os;
-    std::size_t labelWidth = 6;
-    for (const auto& r : rows)
-    {
-        labelWidth = std::max(labelWidth, r.label.size() + 1);
-    }
-    std::size_t ccWidth = 3;
-    for (const auto& r : rows)
-    {
-        ccWidth = std::max(ccWidth, r.cc.size() + 1);
-    }
+    const LeadColumns lead(rows);
     os << FormatRowPolicies(rows);
-    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
-       << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right;
+    lead.Header(os);
     for (std::size_t c = 0; c < kSizeClasses; ++c)
     {
         const std::string name = SizeClassName(static_cast<SizeClass>(c));
@@ -276,8 +298,7 @@ FormatComparisonTable(const std::vector<ComparisonRow>& rows)
        << "  nic\n";
     for (const auto& r : rows)
     {
-        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label
-           << std::setw(static_cast<int>(ccWidth)) << (r.cc.empty() ? "-" : r.cc) << std::right;
+        lead.Row(os, r);
         for (std::size_t c = 0; c < kSizeClasses; ++c)
         {
             const auto& s = r.slow[c];
@@ -502,26 +523,18 @@ std::string
 FormatRpcTable(const std::vector<ComparisonRow>& rows)
 {
     std::ostringstream os;
-    std::size_t labelWidth = 6;
-    std::size_t ccWidth = 3;
-    for (const auto& r : rows)
-    {
-        labelWidth = std::max(labelWidth, r.label.size() + 1);
-        ccWidth = std::max(ccWidth, r.cc.size() + 1);
-    }
+    const LeadColumns lead(rows);
     os << FormatRowPolicies(rows);
-    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
-       << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(8) << "conns"
-       << std::setw(12) << "req/s" << std::setw(10) << "p50 us" << std::setw(10) << "p99 us"
-       << std::setw(12) << "p99.99 us" << std::setw(10) << "req cores" << std::setw(7) << "setup"
-       << std::setw(9) << "cyc/req" << std::setw(7) << "budget" << std::setw(6) << "util"
-       << std::setw(9) << "wait us"
+    lead.Header(os);
+    os << std::setw(8) << "conns" << std::setw(12) << "req/s" << std::setw(10) << "p50 us"
+       << std::setw(10) << "p99 us" << std::setw(12) << "p99.99 us" << std::setw(10) << "req cores"
+       << std::setw(7) << "setup" << std::setw(9) << "cyc/req" << std::setw(7) << "budget"
+       << std::setw(6) << "util" << std::setw(9) << "wait us"
        << "  nic\n";
     for (const auto& r : rows)
     {
-        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label
-           << std::setw(static_cast<int>(ccWidth)) << (r.cc.empty() ? "-" : r.cc) << std::right
-           << std::setw(8) << Cell(r.rpcConnections, 0) << std::setw(12) << Cell(r.rpcRate, 0)
+        lead.Row(os, r);
+        os << std::setw(8) << Cell(r.rpcConnections, 0) << std::setw(12) << Cell(r.rpcRate, 0)
            << std::setw(10) << Cell(r.rpcP50Us, 1) << std::setw(10) << Cell(r.rpcP99Us, 1)
            << std::setw(12) << Cell(r.rpcP9999Us, 1) << std::setw(10)
            << Cell(std::isnan(r.requestCores) ? r.hostCores : r.requestCores, 2) << std::setw(7)
@@ -569,26 +582,18 @@ std::string
 FormatCollectiveTable(const std::vector<ComparisonRow>& rows)
 {
     std::ostringstream os;
-    std::size_t labelWidth = 6;
-    std::size_t ccWidth = 3;
-    for (const auto& r : rows)
-    {
-        labelWidth = std::max(labelWidth, r.label.size() + 1);
-        ccWidth = std::max(ccWidth, r.cc.size() + 1);
-    }
+    const LeadColumns lead(rows);
     os << FormatRowPolicies(rows);
-    os << std::left << std::setw(static_cast<int>(labelWidth)) << "device"
-       << std::setw(static_cast<int>(ccWidth)) << "cc" << std::right << std::setw(6) << "ranks"
-       << std::setw(12) << "JCT us" << std::setw(11) << "step p50" << std::setw(11) << "step p99"
-       << std::setw(9) << "slowest" << std::setw(8) << "retx" << std::setw(6) << "RTOs"
-       << std::setw(7) << "drops" << std::setw(8) << "ECN" << std::setw(7) << "cores"
-       << std::setw(7) << "cyc/B"
+    lead.Header(os);
+    os << std::setw(6) << "ranks" << std::setw(12) << "JCT us" << std::setw(11) << "step p50"
+       << std::setw(11) << "step p99" << std::setw(9) << "slowest" << std::setw(8) << "retx"
+       << std::setw(6) << "RTOs" << std::setw(7) << "drops" << std::setw(8) << "ECN" << std::setw(7)
+       << "cores" << std::setw(7) << "cyc/B"
        << "  nic\n";
     for (const auto& r : rows)
     {
-        os << std::left << std::setw(static_cast<int>(labelWidth)) << r.label
-           << std::setw(static_cast<int>(ccWidth)) << (r.cc.empty() ? "-" : r.cc) << std::right
-           << std::setw(6) << Cell(r.collectiveRanks, 0) << std::setw(12)
+        lead.Row(os, r);
+        os << std::setw(6) << Cell(r.collectiveRanks, 0) << std::setw(12)
            << Cell(r.collectiveJctUs, 1) << std::setw(11) << Cell(r.collectiveStepP50Us, 1)
            << std::setw(11) << Cell(r.collectiveStepP99Us, 1) << std::setw(9)
            << Cell(r.collectiveSlowestRank, 0) << std::setw(8) << Cell(r.retxSegments, 0)
